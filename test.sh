@@ -55,6 +55,7 @@ else
   exit 1
 fi
 
+export OPTAX_EXAMPLES_DIR="$here/examples"
 step "pytest (installed wheel, run from outside the repository)"
 cd "$work"
 rc=0

@@ -1,0 +1,27 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Test configuration shared by the whole suite.
+
+The sharding tests need several devices; on a CPU-only machine JAX can split
+the host into virtual devices, which has to be requested before JAX starts its
+backend, hence here.
+"""
+
+import os
+
+_FLAG = '--xla_force_host_platform_device_count'
+if _FLAG not in os.environ.get('XLA_FLAGS', ''):
+  os.environ['XLA_FLAGS'] = (
+      os.environ.get('XLA_FLAGS', '') + f' {_FLAG}=8').strip()
