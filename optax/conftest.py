@@ -25,3 +25,13 @@ _FLAG = '--xla_force_host_platform_device_count'
 if _FLAG not in os.environ.get('XLA_FLAGS', ''):
   os.environ['XLA_FLAGS'] = (
       os.environ.get('XLA_FLAGS', '') + f' {_FLAG}=8').strip()
+
+
+def pytest_terminal_summary(terminalreporter):
+  """Reports how many combinations the composition suite checks."""
+  try:
+    from optax._src import composition_test
+  except ImportError as e:
+    terminalreporter.write_line(f'composition suite not importable: {e}')
+    return
+  terminalreporter.write_line(composition_test.summary())

@@ -1,0 +1,304 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""A registry of every optimizer of the library, for the contract test-suites.
+
+Each :class:`Entry` names a public optimizer (an alias of ``optax._src``, an
+optimizer of ``optax.contrib`` or a ``scale_by_*`` transform), the
+hyperparameters the tests build it with, and the extra keyword arguments its
+``update`` needs (``value``, ``grad``, ``value_fn``, ``obj_fn``). Factories are
+looked up by name when an entry is used, so that the registry itself imports
+nothing but the standard library.
+
+``public_optimizer_names()`` lists what the registry must cover; a test checks
+that nothing public is missing.
+"""
+
+import dataclasses
+import importlib
+import json
+import pathlib
+from typing import Any, Callable, Optional
+
+# Extra keyword arguments an update may need.
+VALUE = 'value'
+GRAD = 'grad'
+VALUE_FN = 'value_fn'
+OBJ_FN = 'obj_fn'
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+  """An optimizer under test.
+
+  Attributes:
+    name: the public name, e.g. ``'adam'`` or ``'contrib.muon'``.
+    module: the module that defines the factory.
+    attr: the factory's name in that module.
+    kwargs: hyperparameters the tests use (Python values only).
+    extra_args: names of the extra keyword arguments ``update`` needs.
+    injectable: whether ``inject_hyperparams(factory)(**kwargs)`` makes sense
+      (the factory takes numeric hyperparameters).
+    per_example_grads: whether ``update`` expects per-example gradients with
+      a leading batch axis (differential privacy).
+    wrapped: names of registry entries whose transformations are passed as
+      arguments (resolved when the entry is built), mapping argument name to
+      a (module, attr, kwargs) triple.
+  """
+
+  name: str
+  module: str
+  attr: str
+  kwargs: dict[str, Any] = dataclasses.field(default_factory=dict)
+  extra_args: frozenset[str] = frozenset()
+  injectable: bool = True
+  per_example_grads: bool = False
+  wrapped: dict[str, tuple[str, str, dict[str, Any]]] = dataclasses.field(
+      default_factory=dict)
+
+  def factory(self) -> Callable[..., Any]:
+    """Returns the factory function of the optimizer."""
+    return getattr(importlib.import_module(self.module), self.attr)
+
+  def build_kwargs(self) -> dict[str, Any]:
+    """Returns the keyword arguments, with wrapped optimizers built."""
+    kwargs = dict(self.kwargs)
+    for arg, (module, attr, inner_kwargs) in self.wrapped.items():
+      kwargs[arg] = getattr(importlib.import_module(module), attr)(
+          **inner_kwargs)
+    return kwargs
+
+  def build(self):
+    """Builds the optimizer with the test hyperparameters."""
+    return self.factory()(**self.build_kwargs())
+
+
+_ALIAS = 'optax._src.alias'
+_TRANSFORM = 'optax._src.transform'
+_FACTORIZED = 'optax._src.factorized'
+
+
+def _alias(name, extra=(), injectable=True, **kwargs) -> Entry:
+  return Entry(name, _ALIAS, name, kwargs, frozenset(extra), injectable)
+
+
+def _transform(name, module=_TRANSFORM, extra=(), injectable=True,
+               **kwargs) -> Entry:
+  return Entry(name, module, name, kwargs, frozenset(extra), injectable)
+
+
+def _contrib(name, extra=(), injectable=True, per_example_grads=False,
+             wrapped=None, module=None, **kwargs) -> Entry:
+  if module is None:
+    raise ValueError(f'registry: contrib entry {name} needs its module')
+  return Entry(f'contrib.{name}', f'optax.contrib.{module}', name, kwargs,
+               frozenset(extra), injectable, per_example_grads,
+               dict(wrapped or {}))
+
+
+_LR = 0.05
+_LINESEARCH_EXTRAS = (VALUE, GRAD, VALUE_FN)
+
+ALIASES = (
+    _alias('adabelief', learning_rate=_LR),
+    _alias('adadelta', learning_rate=_LR),
+    _alias('adafactor', learning_rate=_LR),
+    _alias('adagrad', learning_rate=_LR),
+    _alias('adam', learning_rate=_LR),
+    _alias('adamax', learning_rate=_LR),
+    _alias('adamaxw', learning_rate=_LR),
+    _alias('adamw', learning_rate=_LR),
+    _alias('adan', learning_rate=_LR),
+    _alias('amsgrad', learning_rate=_LR),
+    _alias('fromage', learning_rate=_LR),
+    _alias('lamb', learning_rate=_LR),
+    _alias('lars', learning_rate=_LR),
+    _alias('lbfgs', extra=_LINESEARCH_EXTRAS),
+    _alias('lion', learning_rate=_LR),
+    _alias('nadam', learning_rate=_LR),
+    _alias('nadamw', learning_rate=_LR),
+    _alias('noisy_sgd', learning_rate=_LR),
+    _alias('novograd', learning_rate=_LR),
+    _alias('optimistic_adam', learning_rate=_LR),
+    _alias('optimistic_adam_v2', learning_rate=_LR),
+    _alias('optimistic_gradient_descent', learning_rate=_LR),
+    _alias('polyak_sgd', extra=(VALUE,), max_learning_rate=_LR),
+    _alias('radam', learning_rate=_LR),
+    _alias('rmsprop', learning_rate=_LR),
+    _alias('rprop', learning_rate=_LR),
+    _alias('sgd', learning_rate=_LR, momentum=0.9),
+    _alias('sign_sgd', learning_rate=_LR),
+    _alias('signum', learning_rate=_LR),
+    _alias('sm3', learning_rate=_LR),
+    _alias('yogi', learning_rate=_LR),
+)
+
+TRANSFORMS = (
+    _transform('scale', step_size=-_LR),
+    _transform('scale_by_learning_rate', learning_rate=_LR),
+    _transform('scale_by_adadelta'),
+    _transform('scale_by_adam'),
+    _transform('scale_by_adamax'),
+    _transform('scale_by_adan'),
+    _transform('scale_by_amsgrad'),
+    _transform('scale_by_belief'),
+    _transform('scale_by_distance_over_gradients'),
+    _transform('scale_by_lbfgs'),
+    _transform('scale_by_lion'),
+    _transform('scale_by_novograd'),
+    _transform('scale_by_optimistic_gradient'),
+    _transform('scale_by_param_block_norm'),
+    _transform('scale_by_param_block_rms'),
+    _transform('scale_by_polyak', extra=(VALUE,)),
+    _transform('scale_by_radam'),
+    _transform('scale_by_rms'),
+    _transform('scale_by_rprop', learning_rate=_LR),
+    _transform('scale_by_rss'),
+    _transform('scale_by_sign'),
+    _transform('scale_by_sm3'),
+    _transform('scale_by_stddev'),
+    _transform('scale_by_trust_ratio'),
+    _transform('scale_by_yogi'),
+    _transform('scale_by_factored_rms', module=_FACTORIZED,
+               min_dim_size_to_factor=2),
+    _transform('scale_by_backtracking_linesearch',
+               module='optax._src.linesearch',
+               extra=_LINESEARCH_EXTRAS, max_backtracking_steps=5),
+    _transform('scale_by_zoom_linesearch', module='optax._src.linesearch',
+               extra=_LINESEARCH_EXTRAS, max_linesearch_steps=5),
+)
+
+_SGD = (_ALIAS, 'sgd', {'learning_rate': _LR})
+_ADAM = (_ALIAS, 'adam', {'learning_rate': _LR})
+
+CONTRIB = (
+    _contrib('acprop', module='_acprop', learning_rate=_LR),
+    _contrib('scale_by_acprop', module='_acprop'),
+    _contrib('ademamix', module='_ademamix', learning_rate=_LR),
+    _contrib('scale_by_ademamix', module='_ademamix'),
+    _contrib('simplified_ademamix', module='_ademamix', learning_rate=_LR),
+    _contrib('scale_by_simplified_ademamix', module='_ademamix'),
+    _contrib('adopt', module='_adopt', learning_rate=_LR),
+    _contrib('scale_by_adopt', module='_adopt'),
+    _contrib('cocob', module='_cocob'),
+    _contrib('scale_by_cocob', module='_cocob'),
+    _contrib('dadapt_adamw', module='_dadapt_adamw'),
+    _contrib('dog', module='_dog'),
+    _contrib('dowg', module='_dog'),
+    _contrib('galore', module='_galore', learning_rate=_LR, rank=1,
+             update_proj_gap=2),
+    _contrib('scale_by_galore', module='_galore', rank=1, update_proj_gap=2),
+    _contrib('madgrad', module='_madgrad', learning_rate=_LR),
+    _contrib('scale_by_madgrad', module='_madgrad', learning_rate=_LR),
+    _contrib('mechanize', module='_mechanic', wrapped={'base_optimizer': _ADAM}),
+    _contrib('momo', module='_momo', extra=(VALUE,)),
+    _contrib('momo_adam', module='_momo', extra=(VALUE,)),
+    _contrib('muon', module='_muon', learning_rate=_LR),
+    _contrib('scale_by_muon', module='_muon'),
+    _contrib('dpsgd', module='_privacy', per_example_grads=True,
+             learning_rate=_LR, l2_norm_clip=1.0, noise_multiplier=0.1,
+             seed=0),
+    _contrib('differentially_private_aggregate', module='_privacy',
+             per_example_grads=True, l2_norm_clip=1.0, noise_multiplier=0.1,
+             seed=0),
+    _contrib('prodigy', module='_prodigy'),
+    _contrib('reduce_on_plateau', module='_reduce_on_plateau', extra=(VALUE,)),
+    _contrib('sam', module='_sam', injectable=False,
+             wrapped={'optimizer': _SGD, 'adv_optimizer': _SGD}),
+    _contrib('normalize', module='_sam', injectable=False),
+    _contrib('schedule_free', module='_schedule_free', learning_rate=_LR,
+             wrapped={'base_optimizer': _SGD}),
+    _contrib('schedule_free_adamw', module='_schedule_free',
+             learning_rate=_LR),
+    _contrib('schedule_free_sgd', module='_schedule_free', learning_rate=_LR),
+    _contrib('sophia', module='_sophia', extra=(OBJ_FN,), learning_rate=_LR),
+    _contrib('split_real_and_imaginary', module='_complex_valued',
+             injectable=False, wrapped={'inner': _ADAM}),
+)
+
+ENTRIES = ALIASES + TRANSFORMS + CONTRIB
+BY_NAME = {e.name: e for e in ENTRIES}
+
+# Public names that are not optimizers (helpers, evaluation functions) and
+# the reason they are not in the registry.
+NOT_OPTIMIZERS = {
+    'contrib.schedule_free_eval_params': 'maps a state to eval params',
+    'contrib.hutchinson_estimator_diag_hessian':
+        'a Hessian estimator used inside sophia, tested there',
+    'scale_by_schedule': 'needs a schedule function; covered by '
+                         'scale_by_learning_rate with a schedule',
+}
+
+
+def _is_optimizer_name(name: str, module: str) -> bool:
+  return (module in ('optax._src.alias', 'functools')
+          or name.startswith('scale_by_') or name == 'scale')
+
+
+def importable_optimizer_names() -> set[str]:
+  """Every public optimizer that ``import optax`` exposes.
+
+  Returns:
+    Names as used by :data:`BY_NAME`: the aliases of ``optax._src.alias``,
+    every ``scale_by_*`` and ``scale`` of the top-level namespace, and every
+    function of ``optax.contrib``.
+  """
+  optax = importlib.import_module('optax')
+  contrib = importlib.import_module('optax.contrib')
+  names = set()
+  for name in dir(optax):
+    obj = getattr(optax, name)
+    if name.startswith('_') or not callable(obj) or isinstance(obj, type):
+      continue
+    module = getattr(getattr(obj, 'func', obj), '__module__', '')
+    if _is_optimizer_name(name, module):
+      names.add(name)
+  for name in dir(contrib):
+    obj = getattr(contrib, name)
+    if name.startswith('_') or isinstance(obj, type):
+      continue
+    if callable(obj) and getattr(obj, '__module__', '').startswith(
+        'optax.contrib'):
+      names.add(f'contrib.{name}')
+  return names
+
+
+def public_optimizer_names(manifest_path: Optional[str] = None) -> set[str]:
+  """Every public optimizer of Optax 0.2.8, from the API manifest.
+
+  Args:
+    manifest_path: path of the Optax 0.2.8 API manifest; by default the
+      ``shared/api`` folder beside the repository, when it exists.
+
+  Returns:
+    Names as used by :data:`BY_NAME`, or an empty set without a manifest.
+  """
+  if manifest_path is None:
+    here = pathlib.Path(__file__).resolve()
+    candidates = [p / 'shared' / 'api' / 'optax-0.2.8.json'
+                  for p in here.parents]
+    found = [p for p in candidates if p.exists()]
+    if not found:
+      return set()
+    manifest_path = str(found[0])
+  manifest = json.loads(pathlib.Path(manifest_path).read_text())
+  names = set()
+  for name, info in manifest['namespaces']['optax'].items():
+    if info['kind'] == 'function' and _is_optimizer_name(
+        name, info.get('defined_in', '')):
+      names.add(name)
+  for name, info in manifest['namespaces']['optax.contrib'].items():
+    if info['kind'] == 'function':
+      names.add(f'contrib.{name}')
+  return names

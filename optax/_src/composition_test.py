@@ -1,0 +1,461 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""The composition guarantee, checked for every optimizer inside every wrapper.
+
+Upstream bugs in MultiSteps, inject_hyperparams, masked, zero_nans,
+schedule_free and Muon share one shape: two pieces that each work alone break
+when composed, because a state leaf changes dtype, a branch returns another
+type, an array is created when the optimizer is built, or a buffer survives a
+step. This suite runs every entry of ``composition_registry`` alone and inside
+every wrapper, with float32, bfloat16 and mixed float32/bfloat16 params, and
+checks for each combination that
+
+* it runs jitted for two full MultiSteps cycles (six steps);
+* the state's structure, shapes, dtypes and weak types never change and the
+  jitted step is traced exactly once;
+* updates come back with each param's dtype and shape, and are finite;
+* the optimizer can be built inside a ``jax.jit`` trace and used outside it,
+  the whole run passing under ``jax.checking_leaks()``;
+* the state round-trips through ``numpy.savez`` and training resumes with
+  bit-identical results.
+
+A lighter test checks that ``len(jax.live_arrays())`` does not grow between
+step 20 and step 200 for each entry alone and inside MultiSteps.
+
+Combinations that are meaningless are listed in ``MEANINGLESS`` with the
+reason. The default lane runs float32 and mixed params through every wrapper
+and bfloat16 through the main ones; ``OPTAX_TEST_FULL=1`` runs every dtype
+through every wrapper.
+"""
+
+import dataclasses
+import functools
+import io
+import os
+from typing import Any, Callable, Optional
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import base
+from optax._src import composition_registry as registry
+from optax._src import lookahead as lookahead_lib
+from optax.schedules import _inject
+from optax.transforms import _accumulation
+from optax.transforms import _clipping
+from optax.transforms import _combining
+from optax.transforms import _conditionality
+from optax.transforms import _constraining
+from optax.transforms import _layouts
+from optax.transforms import _masking
+
+FULL = os.environ.get('OPTAX_TEST_FULL', '') not in ('', '0')
+NUM_STEPS = 6  # Two emissions of MultiSteps with k=3.
+NAN_STEP = 1  # Step at which apply_if_finite sees a NaN gradient.
+DTYPES = {
+    'float32': (jnp.float32, jnp.float32),
+    'bfloat16': (jnp.bfloat16, jnp.bfloat16),
+    'mixed': (jnp.float32, jnp.bfloat16),
+}
+
+
+class Meaningless(Exception):
+  """Raised when a combination has no meaning; carries the reason."""
+
+
+def _sgd():
+  return registry.BY_NAME['sgd'].build()
+
+
+@dataclasses.dataclass(frozen=True)
+class Wrapper:
+  """How a wrapper builds its transformation around an entry's optimizer."""
+
+  name: str
+  build: Callable[[registry.Entry], base.GradientTransformation]
+  inject_nan: bool = False
+  lookahead_params: bool = False
+
+
+def _alone(entry):
+  return entry.build()
+
+
+def _multisteps(entry):
+  return _accumulation.MultiSteps(
+      entry.build(), every_k_schedule=3).gradient_transformation()
+
+
+def _inject_hyperparams(entry):
+  return _inject.inject_hyperparams(entry.factory())(**entry.build_kwargs())
+
+
+_MASK = {'w': True, 'b': False}
+
+
+def _masked_tree(entry):
+  return _masking.masked(entry.build(), dict(_MASK))
+
+
+def _masked_fn(entry):
+  return _masking.masked(entry.build(), lambda params: dict(_MASK))
+
+
+def _partition(entry):
+  return _combining.partition(
+      {'main': entry.build(), 'other': _sgd()},
+      {'w': 'main', 'b': 'other'})
+
+
+def _apply_if_finite(entry):
+  return _conditionality.apply_if_finite(entry.build(), 3)
+
+
+def _chain_zero_nans_clip(entry):
+  return _combining.chain(
+      _constraining.zero_nans(), _clipping.clip_by_global_norm(1.0),
+      entry.build())
+
+
+def _lookahead(entry):
+  return lookahead_lib.lookahead(entry.build(), sync_period=2,
+                                 slow_step_size=0.5)
+
+
+def _flatten(entry):
+  return _layouts.flatten(entry.build())
+
+
+def _named_chain(entry):
+  return _combining.named_chain(
+      ('clip', _clipping.clip_by_global_norm(1.0)), ('opt', entry.build()))
+
+
+WRAPPERS = {
+    w.name: w for w in (
+        Wrapper('alone', _alone),
+        Wrapper('multisteps', _multisteps),
+        Wrapper('inject_hyperparams', _inject_hyperparams),
+        Wrapper('masked_tree', _masked_tree),
+        Wrapper('masked_fn', _masked_fn),
+        Wrapper('partition', _partition),
+        Wrapper('apply_if_finite', _apply_if_finite, inject_nan=True),
+        Wrapper('chain_zero_nans_clip', _chain_zero_nans_clip,
+                inject_nan=True),
+        Wrapper('lookahead', _lookahead, lookahead_params=True),
+        Wrapper('flatten', _flatten),
+        Wrapper('named_chain', _named_chain),
+    )
+}
+
+_SEES_PART_OF_PARAMS = ('masked_tree', 'masked_fn', 'partition', 'flatten')
+
+
+def meaningless_reason(entry: registry.Entry, wrapper: str) -> Optional[str]:
+  """Returns why a combination is meaningless, or None when it is not."""
+  if wrapper == 'inject_hyperparams' and not entry.injectable:
+    return ('the factory takes transformations, not numeric '
+            'hyperparameters, so there is nothing to inject')
+  if entry.per_example_grads and wrapper in _SEES_PART_OF_PARAMS + (
+      'lookahead',):
+    return ('per-example gradients carry a batch axis that a mask, a '
+            'partition, a flattening or lookahead\'s parameter pairs cannot '
+            'line up with the params')
+  needs_full_params = {registry.VALUE_FN, registry.OBJ_FN} & entry.extra_args
+  if needs_full_params and wrapper in _SEES_PART_OF_PARAMS:
+    return ('the optimizer evaluates the loss function on the params it is '
+            'given, and this wrapper gives it only part of them (or a flat '
+            'vector)')
+  return None
+
+
+def _dtype_lanes(wrapper: str) -> tuple[str, ...]:
+  if FULL or wrapper in ('alone', 'multisteps', 'inject_hyperparams'):
+    return tuple(DTYPES)
+  return ('float32', 'mixed')
+
+
+def combinations():
+  """Yields (entry name, wrapper name, dtype name) of every combination."""
+  for entry in registry.ENTRIES:
+    for wrapper in WRAPPERS:
+      if meaningless_reason(entry, wrapper) is not None:
+        continue
+      for dtype in _dtype_lanes(wrapper):
+        yield entry.name, wrapper, dtype
+
+
+MEANINGLESS = {
+    (entry.name, wrapper): meaningless_reason(entry, wrapper)
+    for entry in registry.ENTRIES for wrapper in WRAPPERS
+    if meaningless_reason(entry, wrapper) is not None
+}
+COMBINATIONS = tuple(combinations())
+
+
+# The problem: a quadratic bowl over a matrix and a vector leaf.
+_TARGET = 0.3
+
+
+def make_params(dtype_name: str):
+  w_dtype, b_dtype = DTYPES[dtype_name]
+  return {
+      'w': jnp.linspace(-1.0, 1.0, 12).reshape(4, 3).astype(w_dtype),
+      'b': jnp.linspace(0.5, -0.5, 3).astype(b_dtype),
+  }
+
+
+def loss_fn(params):
+  leaves = jax.tree.leaves(params)
+  return sum(0.5 * jnp.sum(jnp.square(p.astype(jnp.float32) - _TARGET))
+             for p in leaves)
+
+
+def _signature(tree):
+  """Structure, shapes, dtypes and weak types of a tree."""
+  leaves, treedef = jax.tree.flatten(tree)
+  return treedef, [(jnp.shape(x), jnp.result_type(x),
+                    getattr(jax.typeof(x), 'weak_type', False))
+                   for x in leaves]
+
+
+def _extra_args(entry, value, grads):
+  extra = {}
+  if registry.VALUE in entry.extra_args:
+    extra['value'] = value
+  if registry.GRAD in entry.extra_args:
+    extra['grad'] = grads
+  if registry.VALUE_FN in entry.extra_args:
+    extra['value_fn'] = loss_fn
+  if registry.OBJ_FN in entry.extra_args:
+    extra['obj_fn'] = loss_fn
+  return extra
+
+
+def make_step(tx, entry: registry.Entry, wrapper: Wrapper):
+  """Returns (jitted step, list that grows by one item per trace)."""
+  traces = []
+
+  def step(params, state, inject_nan):
+    traces.append(None)
+    fast = params.fast if wrapper.lookahead_params else params
+    value, grads = jax.value_and_grad(loss_fn)(fast)
+    if wrapper.inject_nan:
+      grads = jax.tree.map(
+          lambda g: jnp.where(inject_nan, jnp.full_like(g, jnp.nan), g),
+          grads)
+    if entry.per_example_grads:
+      grads = jax.tree.map(lambda g: jnp.stack([g, 0.5 * g]), grads)
+    extra = _extra_args(entry, value, grads)
+    updates, state = tx.update(grads, state, params, **extra)
+    return updates, state
+
+  return jax.jit(step), traces
+
+
+def build_inside_jit(make: Callable[[], Any]):
+  """Builds a transformation inside a jit trace and returns it."""
+  box = []
+
+  def trace(x):
+    box.append(make())
+    return x
+
+  jax.jit(trace)(jnp.zeros([]))
+  return box[0]
+
+
+def _apply(params, updates):
+  return jax.tree.map(lambda p, u: (p + u).astype(p.dtype), params, updates)
+
+
+def _to_bytes(tree) -> bytes:
+  leaves = jax.tree.leaves(tree)
+  arrays = {}
+  for i, leaf in enumerate(leaves):
+    if jnp.issubdtype(jnp.result_type(leaf), jax.dtypes.prng_key):
+      leaf = jax.random.key_data(leaf)
+    arrays[f'leaf{i}'] = np.asarray(leaf)
+  buffer = io.BytesIO()
+  np.savez(buffer, **arrays)
+  return buffer.getvalue()
+
+
+def _from_bytes(template, data: bytes):
+  leaves, treedef = jax.tree.flatten(template)
+  loaded = np.load(io.BytesIO(data))
+  restored = []
+  for i, leaf in enumerate(leaves):
+    value = loaded[f'leaf{i}']
+    if jnp.issubdtype(jnp.result_type(leaf), jax.dtypes.prng_key):
+      restored.append(jax.random.wrap_key_data(
+          value, impl=jax.random.key_impl(leaf)))
+    else:
+      restored.append(jnp.asarray(value, dtype=jnp.result_type(leaf)))
+  return jax.tree.unflatten(treedef, restored)
+
+
+def _assert_same_signature(test, expected, got, what):
+  exp_def, exp_leaves = expected
+  got_def, got_leaves = got
+  test.assertEqual(exp_def, got_def, f'{what}: state structure changed')
+  test.assertEqual(exp_leaves, got_leaves,
+                   f'{what}: state shapes, dtypes or weak types changed')
+
+
+def _assert_updates_like_params(test, updates, params, what):
+  params_leaves, params_def = jax.tree.flatten_with_path(params)
+  updates_leaves = jax.tree.leaves(updates)
+  test.assertEqual(jax.tree.structure(updates), params_def, what)
+  for (path, p), u in zip(params_leaves, updates_leaves):
+    where = f'{what} at {jax.tree_util.keystr(path)}'
+    test.assertEqual(u.dtype, p.dtype, f'{where}: update dtype')
+    test.assertEqual(u.shape, p.shape, f'{where}: update shape')
+    test.assertTrue(bool(jnp.all(jnp.isfinite(u.astype(jnp.float32)))),
+                    f'{where}: update not finite')
+
+
+def run_combination(test, entry_name: str, wrapper_name: str,
+                    dtype_name: str) -> None:
+  """Runs one combination and checks every property of the guarantee."""
+  entry = registry.BY_NAME[entry_name]
+  wrapper = WRAPPERS[wrapper_name]
+  what = f'{entry_name} in {wrapper_name} with {dtype_name} params'
+  with jax.checking_leaks():
+    tx = build_inside_jit(functools.partial(wrapper.build, entry))
+    params = make_params(dtype_name)
+    if wrapper.lookahead_params:
+      params = lookahead_lib.LookaheadParams.init_synced(params)
+    state = tx.init(params)
+    expected = _signature(state)
+    step, traces = make_step(tx, entry, wrapper)
+    saved = None
+    history = []
+    for i in range(NUM_STEPS):
+      updates, state = step(params, state, jnp.asarray(i == NAN_STEP))
+      _assert_same_signature(test, expected, _signature(state),
+                             f'{what}, step {i}')
+      _assert_updates_like_params(test, updates, params, f'{what}, step {i}')
+      params = _apply(params, updates)
+      if i == NUM_STEPS // 2 - 1:
+        saved = (params, _to_bytes(state))
+      elif i >= NUM_STEPS // 2:
+        history.append((updates, state))
+    test.assertLen(traces, 1, f'{what}: the jitted step was traced again')
+    # Resume from the serialized state: identical results.
+    params, data = saved
+    state = _from_bytes(state, data)
+    for i, (want_updates, want_state) in enumerate(history):
+      updates, state = step(params, state,
+                            jnp.asarray(i + NUM_STEPS // 2 == NAN_STEP))
+      _assert_trees_identical(test, want_updates, updates,
+                              f'{what}: updates after restoring')
+      _assert_trees_identical(test, want_state, state,
+                              f'{what}: state after restoring')
+      params = _apply(params, updates)
+    test.assertLen(traces, 1, f'{what}: restoring the state retraced')
+
+
+def _assert_trees_identical(test, a, b, what):
+  a_leaves = jax.tree.leaves(a)
+  b_leaves = jax.tree.leaves(b)
+  test.assertEqual(len(a_leaves), len(b_leaves), what)
+  for x, y in zip(a_leaves, b_leaves):
+    if jnp.issubdtype(jnp.result_type(x), jax.dtypes.prng_key):
+      x, y = jax.random.key_data(x), jax.random.key_data(y)
+    np.testing.assert_array_equal(np.asarray(x), np.asarray(y), err_msg=what)
+
+
+def _test_name(combination):
+  return '_'.join(combination).replace('.', '_')
+
+
+class CompositionTest(parameterized.TestCase):
+
+  @parameterized.named_parameters(
+      (_test_name(c), *c) for c in COMBINATIONS)
+  def test_combination(self, entry_name, wrapper_name, dtype_name):
+    run_combination(self, entry_name, wrapper_name, dtype_name)
+
+
+class LiveBuffersTest(parameterized.TestCase):
+  """Live device buffers stay flat over a long jitted loop."""
+
+  @parameterized.named_parameters(
+      (_test_name((e.name, w)), e.name, w)
+      for e in registry.ENTRIES for w in ('alone', 'multisteps'))
+  def test_live_buffers_do_not_grow(self, entry_name, wrapper_name):
+    entry = registry.BY_NAME[entry_name]
+    wrapper = WRAPPERS[wrapper_name]
+    tx = wrapper.build(entry)
+    params = make_params('float32')
+    state = tx.init(params)
+    step, _ = make_step(tx, entry, wrapper)
+    no_nan = jnp.asarray(False)
+    counts = {}
+    for i in range(1, 201):
+      updates, state = step(params, state, no_nan)
+      params = _apply(params, updates)
+      if i in (20, 200):
+        jax.block_until_ready((params, state))
+        del updates
+        counts[i] = len(jax.live_arrays())
+    self.assertLessEqual(counts[200], counts[20],
+                         f'{entry_name} in {wrapper_name}: live arrays grew')
+
+
+class RegistryTest(absltest.TestCase):
+
+  def test_every_public_optimizer_is_registered(self):
+    public = registry.importable_optimizer_names()
+    public |= registry.public_optimizer_names()
+    missing = public - set(registry.BY_NAME) - set(registry.NOT_OPTIMIZERS)
+    self.assertEmpty(sorted(missing),
+                     'public optimizers missing from composition_registry')
+
+  def test_every_entry_builds_without_arrays(self):
+    for entry in registry.ENTRIES:
+      with self.subTest(entry.name):
+        before = len(jax.live_arrays())
+        entry.build()
+        self.assertEqual(len(jax.live_arrays()), before,
+                         f'{entry.name}: building created arrays')
+
+  def test_meaningless_combinations_have_reasons(self):
+    self.assertNotEmpty(MEANINGLESS)
+    for (entry_name, wrapper_name), reason in MEANINGLESS.items():
+      self.assertIn(entry_name, registry.BY_NAME)
+      self.assertIn(wrapper_name, WRAPPERS)
+      self.assertGreater(len(reason), 20)
+    # Each combination is either run or listed, never both.
+    ran = {(e, w) for e, w, _ in COMBINATIONS}
+    self.assertEmpty(ran & set(MEANINGLESS))
+    self.assertLen(ran | set(MEANINGLESS),
+                   len(registry.ENTRIES) * len(WRAPPERS))
+
+
+def summary() -> str:
+  """A line saying how many combinations the suite checks."""
+  return (f'composition suite: {len(COMBINATIONS)} combinations checked '
+          f'({len(registry.ENTRIES)} optimizers x {len(WRAPPERS)} wrappers x '
+          f'dtypes{", full lane" if FULL else ""}); {len(MEANINGLESS)} '
+          'meaningless optimizer/wrapper pairs listed with their reason')
+
+
+if __name__ == '__main__':
+  absltest.main()
