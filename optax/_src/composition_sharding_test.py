@@ -1,0 +1,171 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Sharded params and shard_map, for every optimizer of the registry.
+
+With 8 host devices (see ``optax/conftest.py``), params are sharded with
+``NamedSharding`` over a ('data', 'model') mesh whose axes are explicit (the
+default of ``jax.make_mesh``), so shardings are part of the types:
+
+* the jitted ``init`` gives every per-parameter state leaf the sharding of
+  its parameter and replicates scalars; a jitted step keeps them, and the
+  updates are sharded like the params;
+* every optimizer runs inside ``shard_map`` with the gradients averaged over
+  the data axis by ``pmean``, built inside a ``jax.jit`` trace and run under
+  ``jax.checking_leaks()`` (upstream #1186, generalised to every optimizer).
+"""
+
+import functools
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+import numpy as np
+
+from optax._src import composition_registry as registry
+from optax._src import composition_test
+
+NUM_DEVICES = 8
+_SPECS = {'w': P('data', 'model'), 'b': P('model')}
+
+
+def _mesh():
+  return jax.make_mesh((2, 4), ('data', 'model'))
+
+
+def _sharded_params(mesh):
+  params = {
+      'w': jnp.linspace(-1.0, 1.0, 32).reshape(8, 4),
+      'b': jnp.linspace(0.5, -0.5, 4),
+  }
+  return {k: jax.device_put(v, NamedSharding(mesh, _SPECS[k]))
+          for k, v in params.items()}
+
+
+def _spec(x):
+  return P(*tuple(x.sharding.spec) + (None,) * (x.ndim - len(x.sharding.spec)))
+
+
+def _normalized(spec, ndim):
+  return P(*tuple(spec) + (None,) * (ndim - len(spec)))
+
+
+def _check_follows_params(test, state, params, what):
+  by_shape = {}
+  for name, p in params.items():
+    by_shape.setdefault(p.shape, set()).add(_normalized(_SPECS[name], p.ndim))
+  for path, leaf in jax.tree.leaves_with_path(state):
+    if not isinstance(leaf, jax.Array) or jnp.issubdtype(
+        leaf.dtype, jax.dtypes.prng_key):
+      continue
+    where = f'{what} at {jax.tree_util.keystr(path)}'
+    if leaf.ndim == 0:
+      test.assertTrue(leaf.sharding.is_fully_replicated,
+                      f'{where}: scalar not replicated')
+    elif leaf.shape in by_shape and len(by_shape[leaf.shape]) == 1:
+      test.assertEqual(_spec(leaf), next(iter(by_shape[leaf.shape])),
+                       f'{where}: sharding differs from its parameter')
+
+
+def _loss(params, batch):
+  target = jnp.mean(batch)
+  return sum(0.5 * jnp.sum(jnp.square(p - target))
+             for p in jax.tree.leaves(params))
+
+
+def _extras(entry, value, grads, value_fn):
+  extra = {}
+  if registry.VALUE in entry.extra_args:
+    extra['value'] = value
+  if registry.GRAD in entry.extra_args:
+    extra['grad'] = grads
+  if registry.VALUE_FN in entry.extra_args:
+    extra['value_fn'] = value_fn
+  if registry.OBJ_FN in entry.extra_args:
+    extra['obj_fn'] = value_fn
+  return extra
+
+
+_SHARDED = [e.name for e in registry.ENTRIES if not e.per_example_grads]
+
+
+class ShardingTest(parameterized.TestCase):
+
+  def setUp(self):
+    super().setUp()
+    if jax.device_count() < NUM_DEVICES:
+      self.skipTest(f'needs {NUM_DEVICES} devices (see optax/conftest.py)')
+
+  @parameterized.named_parameters((n.replace('.', '_'), n) for n in _SHARDED)
+  def test_state_follows_param_shardings(self, entry_name):
+    entry = registry.BY_NAME[entry_name]
+    mesh = _mesh()
+    with jax.set_mesh(mesh):
+      params = _sharded_params(mesh)
+      tx = entry.build()
+      state = jax.jit(tx.init)(params)
+      _check_follows_params(self, state, params, f'{entry_name} init')
+      batch = jnp.arange(8.0)
+      value_fn = functools.partial(_loss, batch=batch)
+
+      @jax.jit
+      def step(params, state):
+        value, grads = jax.value_and_grad(value_fn)(params)
+        return tx.update(grads, state, params,
+                         **_extras(entry, value, grads, value_fn))
+
+      for i in range(2):
+        updates, state = step(params, state)
+        _check_follows_params(self, state, params, f'{entry_name} step {i}')
+        for name, u in updates.items():
+          self.assertEqual(_spec(u), _normalized(_SPECS[name], u.ndim),
+                           f'{entry_name}: update {name} sharding')
+        params = jax.tree.map(lambda p, u: p + u, params, updates)
+
+  @parameterized.named_parameters(
+      (e.name.replace('.', '_'), e.name) for e in registry.ENTRIES)
+  def test_runs_in_shard_map_with_pmean(self, entry_name):
+    entry = registry.BY_NAME[entry_name]
+    mesh = jax.make_mesh((NUM_DEVICES,), ('data',))
+    params = composition_test.make_params('float32')
+    batch = jnp.arange(16.0)
+    with jax.checking_leaks():
+      tx = composition_test.build_inside_jit(entry.build)
+      state = tx.init(params)
+
+      def local_step(params, state, local_batch):
+        def value_fn(p):
+          return jax.lax.pmean(_loss(p, local_batch), 'data')
+        value, grads = jax.value_and_grad(value_fn)(params)
+        grads = jax.lax.pmean(grads, 'data')
+        if entry.per_example_grads:
+          grads = jax.tree.map(lambda g: jnp.stack([g, 0.5 * g]), grads)
+        updates, state = tx.update(grads, state, params,
+                                   **_extras(entry, value, grads, value_fn))
+        return jax.tree.map(lambda p, u: p + u, params, updates), state
+
+      step = jax.jit(jax.shard_map(
+          local_step, mesh=mesh, in_specs=(P(), P(), P('data')),
+          out_specs=(P(), P()), check_vma=False))
+      for _ in range(3):
+        params, state = step(params, state, batch)
+    for leaf in jax.tree.leaves(params):
+      self.assertTrue(np.all(np.isfinite(np.asarray(leaf))), entry_name)
+
+
+if __name__ == '__main__':
+  absltest.main()
