@@ -1,0 +1,241 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Transformations that add a term to the updates: weight decay, noise."""
+
+from typing import Any, NamedTuple, Optional, Union
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import base
+from optax._src import numerics
+from optax.transforms import _masking
+
+
+def _is_none(x: Any) -> bool:
+  return x is None
+
+
+def _missing_params_error(fn_name: str) -> ValueError:
+  return ValueError(
+      f'{fn_name}: params must be given to update (got None); this'
+      ' transformation needs the current parameters. Remedy: call'
+      ' tx.update(updates, state, params).'
+  )
+
+
+class WeightDecaySchedule(NamedTuple):
+  """State of :func:`add_decayed_weights` when the decay is a schedule.
+
+  Attributes:
+    count: number of updates done so far, shape ``()``, int32; the schedule
+      is evaluated at it.
+  """
+
+  count: jax.Array
+
+
+def add_decayed_weights(
+    weight_decay: Union[float, jax.Array, base.Schedule] = 0.0,
+    mask: base.MaskOrFn = None,
+) -> base.GradientTransformation:
+  r"""Adds the parameters, scaled by ``weight_decay``, to the updates.
+
+  .. math::
+
+    u_t \leftarrow u_t + \lambda_t \, \theta_t
+
+  Placed before the learning-rate scaling this is decoupled weight decay
+  (as in AdamW).
+
+  Args:
+    weight_decay: the coefficient :math:`\lambda`, a number or a schedule of
+      the step count (then the state counts the steps).
+    mask: a tree of booleans with the structure of the params (or a prefix
+      of it), or a function of the params returning one, selecting the
+      leaves to decay; ``None`` decays every leaf.
+
+  Returns:
+    A GradientTransformation (a GradientTransformationExtraArgs whose state
+    is a ``MaskedState`` when ``mask`` is given). Its ``update`` requires
+    ``params``.
+
+  Raises:
+    ValueError: in ``update``, if ``params`` is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> params = jnp.array([1.0, -2.0])
+    >>> tx = optax.add_decayed_weights(0.1)
+    >>> updates, _ = tx.update(jnp.zeros(2), tx.init(params), params)
+    >>> updates
+    Array([ 0.1, -0.2], dtype=float32)
+
+  References:
+    Loshchilov and Hutter, `Decoupled Weight Decay Regularization
+    <https://arxiv.org/abs/1711.05101>`_, 2019.
+  """
+  is_schedule = callable(weight_decay)
+
+  def add(updates, params, decay):
+    return jax.tree.map(
+        lambda g, p: None if g is None else (g + decay * p).astype(g.dtype),
+        updates,
+        params,
+        is_leaf=_is_none,
+    )
+
+  if is_schedule:
+
+    def init_fn(params):
+      del params
+      return WeightDecaySchedule(count=jnp.zeros([], jnp.int32))
+
+    def update_fn(updates, state, params=None):
+      if params is None:
+        raise _missing_params_error('add_decayed_weights')
+      decay = numerics.as_hyperparameter(weight_decay(state.count))
+      new_updates = add(updates, params, decay)
+      return new_updates, WeightDecaySchedule(
+          count=numerics.safe_increment(state.count)
+      )
+
+  else:
+    init_fn = base.init_empty_state
+
+    def update_fn(updates, state, params=None):
+      if params is None:
+        raise _missing_params_error('add_decayed_weights')
+      decay = numerics.as_hyperparameter(weight_decay)
+      return add(updates, params, decay), state
+
+  tx = base.GradientTransformation(init_fn, update_fn)
+  if mask is not None:
+    return _masking.masked(tx, mask)
+  return tx
+
+
+class AddNoiseState(NamedTuple):
+  """State of :func:`add_noise`.
+
+  Attributes:
+    count: number of updates done so far, shape ``()``, int32.
+    rng_key: the PRNG key the next noise is drawn from, as given by the user
+      (a typed key, or a raw uint32 key), or ``jax.random.key(seed)`` for an
+      integer seed.
+  """
+
+  count: jax.Array
+  rng_key: base.PRNGKey
+
+
+def _is_int_seed(key: Any) -> bool:
+  return isinstance(key, (int, np.integer)) and not isinstance(key, bool)
+
+
+def add_noise(
+    eta: float,
+    gamma: float,
+    key: Optional[Union[base.PRNGKey, int]] = None,
+    *,
+    seed: Optional[int] = None,
+) -> base.GradientTransformation:
+  r"""Adds annealed Gaussian noise to the updates.
+
+  At step :math:`t = 1, 2, \dots`,
+
+  .. math::
+
+    u_t \leftarrow u_t + \sigma_t \, \xi_t, \quad
+    \sigma_t^2 = \frac{\eta}{t^{\gamma}}, \quad
+    \xi_t \sim \mathcal{N}(0, I).
+
+  At every step the key is split in two: the first half becomes the key of
+  the next step, the second is split again into one key per leaf.
+
+  Args:
+    eta: the initial variance :math:`\eta` of the noise.
+    gamma: the decay exponent :math:`\gamma` of the variance.
+    key: a PRNG key (typed or raw) or an integer seed. It is stored as given
+      and turned into a key in ``init`` only.
+    seed: deprecated, use ``key``.
+
+  Returns:
+    A GradientTransformation whose state is an :class:`AddNoiseState`.
+
+  Raises:
+    ValueError: if both ``key`` and ``seed`` are given.
+
+  Examples:
+    >>> import jax
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> tx = optax.add_noise(eta=0.01, gamma=0.55, key=0)
+    >>> updates, state = tx.update(jnp.zeros(3), tx.init(jnp.zeros(3)))
+    >>> updates.shape, updates.dtype, state.count
+    ((3,), dtype('float32'), Array(1, dtype=int32))
+
+  References:
+    Neelakantan et al., `Adding Gradient Noise Improves Learning for Very
+    Deep Networks <https://arxiv.org/abs/1511.06807>`_, 2015.
+  """
+  if seed is not None:
+    if key is not None:
+      raise ValueError(
+          'add_noise: give only one of key and seed (seed is deprecated),'
+          f' got key={key!r} and seed={seed!r}.'
+      )
+    warnings.warn(
+        'add_noise: "seed" is deprecated, use "key".',
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    key = seed
+  if key is None:
+    warnings.warn(
+        'add_noise: no key given, using key 0. Pass key= explicitly.',
+        UserWarning,
+        stacklevel=2,
+    )
+    key = 0
+
+  def init_fn(params):
+    del params
+    rng_key = jax.random.key(key) if _is_int_seed(key) else key
+    return AddNoiseState(count=jnp.zeros([], jnp.int32), rng_key=rng_key)
+
+  def update_fn(updates, state, params=None):
+    del params
+    leaves, treedef = jax.tree.flatten(updates)
+    next_key, sample_key = jax.random.split(state.rng_key)
+    keys = jax.random.split(sample_key, len(leaves))
+    count = numerics.safe_increment(state.count)
+    t = count.astype(numerics.hyperparameter_dtype())
+    std = jnp.sqrt(
+        numerics.as_hyperparameter(eta)
+        / t ** numerics.as_hyperparameter(gamma)
+    )
+    new_leaves = [
+        (g + std * jax.random.normal(k, g.shape, g.dtype)).astype(g.dtype)
+        for g, k in zip(leaves, keys)
+    ]
+    return jax.tree.unflatten(treedef, new_leaves), AddNoiseState(
+        count=count, rng_key=next_key
+    )
+
+  return base.GradientTransformation(init_fn, update_fn)
