@@ -12,4 +12,34 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""The optax.tree package."""
+"""Short names for the pytree utilities of :mod:`optax.tree_utils`."""
+
+from optax.tree_utils._tree_math import tree_add as add
+from optax.tree_utils._tree_math import tree_add_scale as add_scale
+from optax.tree_utils._tree_math import tree_allclose as allclose
+from optax.tree_utils._tree_math import tree_batch_shape as batch_shape
+from optax.tree_utils._tree_math import tree_bias_correction as bias_correction
+from optax.tree_utils._tree_math import tree_clip as clip
+from optax.tree_utils._tree_math import tree_conj as conj
+from optax.tree_utils._tree_math import tree_div as div
+from optax.tree_utils._tree_math import tree_full_like as full_like
+from optax.tree_utils._tree_math import tree_max as max
+from optax.tree_utils._tree_math import tree_min as min
+from optax.tree_utils._tree_math import tree_mul as mul
+from optax.tree_utils._tree_math import tree_norm as norm
+from optax.tree_utils._tree_math import tree_ones_like as ones_like
+from optax.tree_utils._tree_math import tree_real as real
+from optax.tree_utils._tree_math import tree_scale as scale
+from optax.tree_utils._tree_math import tree_size as size
+from optax.tree_utils._tree_math import tree_sub as sub
+from optax.tree_utils._tree_math import tree_sum as sum
+from optax.tree_utils._tree_math import (
+    tree_update_infinity_moment as update_infinity_moment,
+)
+from optax.tree_utils._tree_math import tree_update_moment as update_moment
+from optax.tree_utils._tree_math import (
+    tree_update_moment_per_elem_norm as update_moment_per_elem_norm,
+)
+from optax.tree_utils._tree_math import tree_vdot as vdot
+from optax.tree_utils._tree_math import tree_where as where
+from optax.tree_utils._tree_math import tree_zeros_like as zeros_like

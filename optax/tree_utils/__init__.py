@@ -12,4 +12,30 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""The optax.tree_utils package."""
+"""Utilities for pytrees: arithmetic, casting, random trees, state access."""
+
+from optax.tree_utils._tree_math import tree_add
+from optax.tree_utils._tree_math import tree_add_scale
+from optax.tree_utils._tree_math import tree_allclose
+from optax.tree_utils._tree_math import tree_batch_shape
+from optax.tree_utils._tree_math import tree_bias_correction
+from optax.tree_utils._tree_math import tree_clip
+from optax.tree_utils._tree_math import tree_conj
+from optax.tree_utils._tree_math import tree_div
+from optax.tree_utils._tree_math import tree_full_like
+from optax.tree_utils._tree_math import tree_max
+from optax.tree_utils._tree_math import tree_min
+from optax.tree_utils._tree_math import tree_mul
+from optax.tree_utils._tree_math import tree_norm
+from optax.tree_utils._tree_math import tree_ones_like
+from optax.tree_utils._tree_math import tree_real
+from optax.tree_utils._tree_math import tree_scale
+from optax.tree_utils._tree_math import tree_size
+from optax.tree_utils._tree_math import tree_sub
+from optax.tree_utils._tree_math import tree_sum
+from optax.tree_utils._tree_math import tree_update_infinity_moment
+from optax.tree_utils._tree_math import tree_update_moment
+from optax.tree_utils._tree_math import tree_update_moment_per_elem_norm
+from optax.tree_utils._tree_math import tree_vdot
+from optax.tree_utils._tree_math import tree_where
+from optax.tree_utils._tree_math import tree_zeros_like

@@ -1,0 +1,745 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Arithmetic on pytrees: element-wise operations, reductions and moments.
+
+Every function here treats a pytree of arrays as one vector: binary
+operations pair up leaves of identically structured trees, reductions (sum,
+norm, vdot) combine the per-leaf results into a scalar.
+"""
+
+import functools
+import math
+import operator
+from typing import Any, Optional, Union
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import base
+from optax._src import numerics
+
+
+def _is_none(x: Any) -> bool:
+  return x is None
+
+
+def _promote(*dtypes) -> np.dtype:
+  """Least upper bound of dtypes, computed even in the strict promotion mode.
+
+  The result is only used for explicit casts, so the computation is correct
+  whatever ``jax_numpy_dtype_promotion`` says.
+  """
+  with jax.numpy_dtype_promotion('standard'):
+    return functools.reduce(jnp.promote_types, dtypes)
+
+
+def tree_add(tree_x: Any, tree_y: Any, *other_trees: Any) -> Any:
+  r"""Adds two or more pytrees leaf by leaf.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_add({'a': jnp.array([1.0, 2.0])}, {'a': jnp.array([3.0, 4.0])})
+    {'a': Array([4., 6.], dtype=float32)}
+
+  Args:
+    tree_x: a pytree.
+    tree_y: a pytree with the same structure as ``tree_x``.
+    *other_trees: further pytrees with the same structure.
+
+  Returns:
+    The pytree :math:`x + y + \ldots` (usual JAX dtype promotion).
+  """
+  trees = (tree_x, tree_y, *other_trees)
+  return jax.tree.map(lambda *leaves: functools.reduce(operator.add, leaves),
+                      *trees)
+
+
+def tree_sub(tree_x: Any, tree_y: Any) -> Any:
+  """Subtracts two pytrees leaf by leaf.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_sub({'a': jnp.array([1.0, 2.0])}, {'a': jnp.array([3.0, 4.0])})
+    {'a': Array([-2., -2.], dtype=float32)}
+
+  Args:
+    tree_x: a pytree.
+    tree_y: a pytree with the same structure as ``tree_x``.
+
+  Returns:
+    The pytree ``x - y``.
+  """
+  return jax.tree.map(operator.sub, tree_x, tree_y)
+
+
+def tree_mul(tree_x: Any, tree_y: Any) -> Any:
+  """Multiplies two pytrees leaf by leaf.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_mul({'a': jnp.array([1.0, 2.0])}, {'a': jnp.array([3.0, 4.0])})
+    {'a': Array([3., 8.], dtype=float32)}
+
+  Args:
+    tree_x: a pytree.
+    tree_y: a pytree with the same structure as ``tree_x``.
+
+  Returns:
+    The pytree ``x * y``.
+  """
+  return jax.tree.map(operator.mul, tree_x, tree_y)
+
+
+def tree_div(tree_x: Any, tree_y: Any) -> Any:
+  """Divides two pytrees leaf by leaf (true division).
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_div({'a': jnp.array([1.0, 2.0])}, {'a': jnp.array([4.0, 4.0])})
+    {'a': Array([0.25, 0.5 ], dtype=float32)}
+
+  Args:
+    tree_x: a pytree.
+    tree_y: a pytree with the same structure as ``tree_x``.
+
+  Returns:
+    The pytree ``x / y``.
+  """
+  return jax.tree.map(operator.truediv, tree_x, tree_y)
+
+
+def tree_scale(scalar: base.Numeric, tree: Any) -> Any:
+  """Multiplies every leaf of a pytree by a scalar.
+
+  A Python number keeps the dtype of each leaf (it is weakly typed); a JAX
+  or NumPy scalar follows the usual promotion rules.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_scale(0.5, {'a': jnp.array([1.0, 2.0])})
+    {'a': Array([0.5, 1. ], dtype=float32)}
+
+  Args:
+    scalar: the scale factor.
+    tree: a pytree.
+
+  Returns:
+    The pytree ``scalar * tree``.
+  """
+  return jax.tree.map(lambda x: scalar * x, tree)
+
+
+def tree_add_scale(tree_x: Any, scalar: base.Numeric, tree_y: Any) -> Any:
+  r"""Adds a scaled pytree to another: :math:`x + \alpha y`.
+
+  Leaves that are ``None`` in ``tree_x`` stay ``None``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_add_scale(
+    ...     {'a': jnp.array([1.0, 2.0])}, 2.0, {'a': jnp.array([3.0, 4.0])})
+    {'a': Array([ 7., 10.], dtype=float32)}
+
+  Args:
+    tree_x: a pytree.
+    scalar: the factor :math:`\alpha` applied to ``tree_y``.
+    tree_y: a pytree with the same structure as ``tree_x``.
+
+  Returns:
+    The pytree ``x + scalar * y``.
+  """
+  return jax.tree.map(
+      lambda x, y: None if x is None else x + scalar * y,
+      tree_x, tree_y, is_leaf=_is_none)
+
+
+def _vdot(a: Any, b: Any) -> jax.Array:
+  return jnp.vdot(a, b, precision=jax.lax.Precision.HIGHEST)
+
+
+def tree_vdot(tree_x: Any, tree_y: Any) -> Union[jax.Array, int]:
+  r"""Inner product of two pytrees, :math:`\sum_i \mathrm{vdot}(x_i, y_i)`.
+
+  As with ``jnp.vdot``, the leaves of ``tree_x`` are conjugated and flattened;
+  the result is complex when the leaves are.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> x = {'a': jnp.array([1.0, 2.0]), 'b': jnp.array(3.0)}
+    >>> otu.tree_vdot(x, x)
+    Array(14., dtype=float32)
+
+  Args:
+    tree_x: a pytree.
+    tree_y: a pytree with the same structure as ``tree_x``.
+
+  Returns:
+    A scalar (the integer ``0`` for trees without leaves).
+  """
+  vdots = jax.tree.leaves(jax.tree.map(_vdot, tree_x, tree_y))
+  return sum(vdots)
+
+
+def tree_sum(
+    tree: Any, associative_reduction: bool = False
+) -> Union[jax.Array, int]:
+  """Sum of all the entries of all the leaves of a pytree.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_sum({'a': jnp.array([1.0, 2.0]), 'b': jnp.array(3.0)})
+    Array(6., dtype=float32)
+
+  Args:
+    tree: a pytree.
+    associative_reduction: if False, the per-leaf sums are added one after
+      the other in leaf order; if True, they are added pairwise in a balanced
+      tree (``jax.tree.reduce_associative``), which is shallower and may
+      round differently.
+
+  Returns:
+    A scalar (the integer ``0`` for a tree without leaves).
+  """
+  sums = jax.tree.leaves(jax.tree.map(jnp.sum, tree))
+  if associative_reduction:
+    return jax.tree.reduce_associative(operator.add, sums, identity=0)
+  return sum(sums)
+
+
+def tree_max(tree: Any) -> Union[jax.Array, float]:
+  """Largest entry over all the leaves of a pytree.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_max({'a': jnp.array([1.0, 5.0]), 'b': jnp.array(-3.0)})
+    Array(5., dtype=float32)
+
+  Args:
+    tree: a pytree.
+
+  Returns:
+    A scalar (``-inf`` for a tree without leaves).
+  """
+  maxes = jax.tree.leaves(jax.tree.map(jnp.max, tree))
+  return functools.reduce(jnp.maximum, maxes, -math.inf)
+
+
+def tree_min(tree: Any) -> Union[jax.Array, float]:
+  """Smallest entry over all the leaves of a pytree.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_min({'a': jnp.array([1.0, 5.0]), 'b': jnp.array(-3.0)})
+    Array(-3., dtype=float32)
+
+  Args:
+    tree: a pytree.
+
+  Returns:
+    A scalar (``inf`` for a tree without leaves).
+  """
+  mins = jax.tree.leaves(jax.tree.map(jnp.min, tree))
+  return functools.reduce(jnp.minimum, mins, math.inf)
+
+
+def _leaf_size(x: Any) -> int:
+  size = getattr(x, 'size', None)
+  return int(size) if size is not None else int(np.size(x))
+
+
+def tree_size(tree: Any) -> int:
+  """Total number of entries in the leaves of a pytree.
+
+  Works on arrays, Python scalars and ``jax.ShapeDtypeStruct`` leaves.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_size({'a': jnp.ones((2, 3)), 'b': 1.0, 'c': None})
+    7
+
+  Args:
+    tree: a pytree.
+
+  Returns:
+    A Python int.
+  """
+  return sum(_leaf_size(x) for x in jax.tree.leaves(tree))
+
+
+def tree_norm(
+    tree: Any,
+    ord: Union[int, float, str, None] = None,  # pylint: disable=redefined-builtin
+    squared: bool = False,
+) -> jax.Array:
+  r"""Norm of a pytree seen as one flat vector.
+
+  .. math::
+    \|x\|_2 = \sqrt{\textstyle\sum_i |x_i|^2}, \quad
+    \|x\|_1 = \textstyle\sum_i |x_i|, \quad
+    \|x\|_\infty = \max_i |x_i|.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> tree = {'a': jnp.array([3.0, -4.0]), 'b': jnp.array(0.0)}
+    >>> otu.tree_norm(tree)
+    Array(5., dtype=float32)
+    >>> otu.tree_norm(tree, ord=1)
+    Array(7., dtype=float32)
+    >>> otu.tree_norm(tree, ord=jnp.inf, squared=True)
+    Array(16., dtype=float32)
+
+  Args:
+    tree: a pytree (complex leaves use their modulus).
+    ord: ``None``, ``2`` or ``'fro'`` for the Euclidean norm, ``1`` for the
+      sum of absolute values, ``jnp.inf`` (or ``'inf'``) for the largest
+      absolute value.
+    squared: whether to return the square of the norm (for the Euclidean
+      norm this skips the square root).
+
+  Returns:
+    A scalar array.
+
+  Raises:
+    ValueError: for any other ``ord``.
+  """
+  if ord is None or ord == 'fro' or ord == 2:
+    sum_sq = tree_sum(jax.tree.map(
+        lambda x: jnp.sum(numerics.abs_sq(jnp.asarray(x))), tree))
+    result = sum_sq if squared else jnp.sqrt(sum_sq)
+  elif ord == 1:
+    result = tree_sum(jax.tree.map(lambda x: jnp.sum(jnp.abs(x)), tree))
+    if squared:
+      result = jnp.square(result)
+  elif ord == 'inf' or ord == math.inf:
+    result = tree_max(jax.tree.map(jnp.abs, tree))
+    if squared:
+      result = jnp.square(result)
+  else:
+    raise ValueError(
+        f"tree_norm: ord must be None, 1, 2, 'fro' or jnp.inf, got {ord!r}")
+  return jnp.asarray(result)
+
+
+def tree_conj(tree: Any) -> Any:
+  """Complex conjugate of every leaf (real leaves are unchanged).
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_conj({'a': jnp.array([1.0 + 2.0j])})
+    {'a': Array([1.-2.j], dtype=complex64)}
+
+  Args:
+    tree: a pytree.
+
+  Returns:
+    The pytree of conjugates.
+  """
+  return jax.tree.map(jnp.conj, tree)
+
+
+def tree_real(tree: Any) -> Any:
+  """Real part of every leaf.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_real({'a': jnp.array([1.0 + 2.0j])})
+    {'a': Array([1.], dtype=float32)}
+
+  Args:
+    tree: a pytree.
+
+  Returns:
+    The pytree of real parts (real dtype).
+  """
+  return jax.tree.map(jnp.real, tree)
+
+
+def tree_clip(
+    tree: Any,
+    min_value: Optional[base.Numeric] = None,
+    max_value: Optional[base.Numeric] = None,
+) -> Any:
+  """Clips every entry of every leaf to ``[min_value, max_value]``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_clip({'a': jnp.array([-2.0, 0.5, 3.0])}, -1.0, 1.0)
+    {'a': Array([-1. ,  0.5,  1. ], dtype=float32)}
+
+  Args:
+    tree: a pytree.
+    min_value: the lower bound, or None for no lower bound.
+    max_value: the upper bound, or None for no upper bound.
+
+  Returns:
+    The clipped pytree, with the dtypes of ``tree``.
+  """
+  return jax.tree.map(lambda x: jnp.clip(x, min_value, max_value), tree)
+
+
+def tree_where(condition: Any, tree_x: Any, tree_y: Any) -> Any:
+  """Selects leaf entries from ``tree_x`` where the condition holds, else y.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> x = {'a': jnp.array([1.0, 2.0])}
+    >>> y = {'a': jnp.array([-1.0, -2.0])}
+    >>> otu.tree_where(jnp.array(False), x, y)
+    {'a': Array([-1., -2.], dtype=float32)}
+    >>> otu.tree_where({'a': jnp.array([True, False])}, x, y)
+    {'a': Array([ 1., -2.], dtype=float32)}
+
+  Args:
+    condition: either one boolean scalar or array, broadcast against every
+      leaf, or a pytree of booleans with the structure of ``tree_x``.
+    tree_x: the pytree selected where the condition is true.
+    tree_y: the pytree selected elsewhere, with the structure of ``tree_x``.
+
+  Returns:
+    ``jnp.where(condition, x, y)`` leaf by leaf.
+  """
+  if jax.tree_util.treedef_is_leaf(jax.tree.structure(condition)):
+    return jax.tree.map(lambda x, y: jnp.where(condition, x, y),
+                        tree_x, tree_y)
+  return jax.tree.map(jnp.where, condition, tree_x, tree_y)
+
+
+def tree_zeros_like(tree: Any, dtype: Optional[Any] = None) -> Any:
+  """A pytree of zeros shaped like ``tree``.
+
+  Leaves may be arrays, Python scalars or ``jax.ShapeDtypeStruct``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_zeros_like({'a': jnp.ones(2, jnp.bfloat16)})
+    {'a': Array([0, 0], dtype=bfloat16)}
+
+  Args:
+    tree: a pytree.
+    dtype: the dtype of the result, or None for the dtype of each leaf.
+
+  Returns:
+    A pytree of zeros.
+  """
+  return jax.tree.map(lambda x: jnp.zeros_like(x, dtype=dtype), tree)
+
+
+def tree_ones_like(tree: Any, dtype: Optional[Any] = None) -> Any:
+  """A pytree of ones shaped like ``tree``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_ones_like({'a': jnp.zeros(2)})
+    {'a': Array([1., 1.], dtype=float32)}
+
+  Args:
+    tree: a pytree.
+    dtype: the dtype of the result, or None for the dtype of each leaf.
+
+  Returns:
+    A pytree of ones.
+  """
+  return jax.tree.map(lambda x: jnp.ones_like(x, dtype=dtype), tree)
+
+
+def tree_full_like(
+    tree: Any, fill_value: base.Numeric, dtype: Optional[Any] = None
+) -> Any:
+  """A pytree shaped like ``tree`` filled with ``fill_value``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_full_like({'a': jnp.zeros(2)}, 3.0)
+    {'a': Array([3., 3.], dtype=float32)}
+
+  Args:
+    tree: a pytree.
+    fill_value: the value of every entry (cast to each leaf's dtype).
+    dtype: the dtype of the result, or None for the dtype of each leaf.
+
+  Returns:
+    A pytree filled with ``fill_value``.
+  """
+  return jax.tree.map(lambda x: jnp.full_like(x, fill_value, dtype=dtype),
+                      tree)
+
+
+def tree_allclose(
+    a: Any,
+    b: Any,
+    rtol: base.Numeric = 1e-05,
+    atol: base.Numeric = 1e-08,
+    equal_nan: bool = False,
+) -> Union[jax.Array, bool]:
+  """Whether two pytrees are equal leaf by leaf within a tolerance.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_allclose({'a': jnp.array(1.0)}, {'a': jnp.array(1.0 + 1e-7)})
+    Array(True, dtype=bool)
+
+  Args:
+    a: a pytree.
+    b: a pytree with the same structure as ``a``.
+    rtol: the relative tolerance, as in ``jnp.allclose``.
+    atol: the absolute tolerance, as in ``jnp.allclose``.
+    equal_nan: whether NaNs in the same places compare equal.
+
+  Returns:
+    A boolean scalar (the Python ``True`` for trees without leaves).
+  """
+  def leaf_allclose(x, y):
+    return jnp.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+  flags = jax.tree.leaves(jax.tree.map(leaf_allclose, a, b))
+  return functools.reduce(jnp.logical_and, flags, True)
+
+
+def tree_batch_shape(tree: Any, shape: tuple[int, ...] = ()) -> Any:
+  """Broadcasts every leaf to a leading batch ``shape``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> otu.tree_batch_shape({'a': jnp.array([1.0, 2.0])}, (3,))['a'].shape
+    (3, 2)
+
+  Args:
+    tree: a pytree.
+    shape: the batch shape prepended to the shape of each leaf.
+
+  Returns:
+    A pytree whose leaves have shape ``shape + leaf.shape``.
+  """
+  shape = tuple(shape)
+  return jax.tree.map(lambda x: jnp.broadcast_to(x, shape + jnp.shape(x)),
+                      tree)
+
+
+def tree_update_moment(
+    updates: Any, moments: Any, decay: base.Numeric, order: int
+) -> Any:
+  r"""Exponential moving average of the ``order``-th power of the updates.
+
+  .. math::
+    m_t = (1 - \beta)\, g^k + \beta\, m_{t-1}
+
+  with :math:`\beta` = ``decay`` and :math:`k` = ``order``. The decay is
+  turned into an array of :func:`optax._src.numerics.hyperparameter_dtype`
+  first, the arithmetic is done in at least that precision, and each moment
+  is cast back to its own dtype (bfloat16 moments stay bfloat16). Where an
+  update leaf is None the result is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> g = {'a': jnp.array([1.0, -2.0])}
+    >>> m = {'a': jnp.array([0.0, 0.0])}
+    >>> otu.tree_update_moment(g, m, decay=0.5, order=2)
+    {'a': Array([0.5, 2. ], dtype=float32)}
+
+  Args:
+    updates: a pytree of updates :math:`g`.
+    moments: a pytree of moments :math:`m_{t-1}`, structured like updates.
+    decay: the decay rate :math:`\beta` (a number or a scalar array).
+    order: the power :math:`k` applied to the updates (``g ** order``).
+
+  Returns:
+    The pytree of new moments.
+
+  .. seealso:: :func:`tree_update_moment_per_elem_norm`,
+    :func:`tree_bias_correction`.
+  """
+  decay = numerics.as_hyperparameter(decay)
+  one_minus_decay = 1 - decay
+
+  def leaf_update(g, m):
+    if g is None:
+      return None
+    g, m = jnp.asarray(g), jnp.asarray(m)
+    dtype = _promote(g.dtype, m.dtype, decay.dtype)
+    new_m = (one_minus_decay.astype(dtype) * g.astype(dtype) ** order
+             + decay.astype(dtype) * m.astype(dtype))
+    return new_m.astype(m.dtype)
+
+  return jax.tree.map(leaf_update, updates, moments, is_leaf=_is_none)
+
+
+def tree_update_moment_per_elem_norm(
+    updates: Any, moments: Any, decay: base.Numeric, order: int
+) -> Any:
+  r"""Exponential moving average of a power of the entries' moduli.
+
+  .. math::
+    m_t = (1 - \beta)\, |g|^k + \beta\, m_{t-1}
+
+  With ``order == 2`` the power is :math:`|g|^2` computed as
+  ``abs_sq(g)`` (real for complex updates). For other orders, complex
+  updates use :math:`|g|^k` and real updates use :math:`g^k` (so odd orders
+  keep the sign, as in Optax 0.2.8). Precision and dtypes are handled as in
+  :func:`tree_update_moment`; None update leaves give None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> g = {'a': jnp.array([3.0 + 4.0j])}
+    >>> nu = {'a': jnp.array([0.0])}
+    >>> otu.tree_update_moment_per_elem_norm(g, nu, decay=0.5, order=2)
+    {'a': Array([12.5], dtype=float32)}
+
+  Args:
+    updates: a pytree of updates :math:`g`.
+    moments: a pytree of moments :math:`m_{t-1}`, structured like updates.
+    decay: the decay rate :math:`\beta` (a number or a scalar array).
+    order: the power :math:`k`.
+
+  Returns:
+    The pytree of new moments.
+  """
+  decay = numerics.as_hyperparameter(decay)
+  one_minus_decay = 1 - decay
+
+  def leaf_power(g):
+    g = g.astype(_promote(g.dtype, decay.dtype))
+    if order == 2:
+      return numerics.abs_sq(g)
+    if jnp.iscomplexobj(g):
+      return jnp.abs(g) ** order
+    return g ** order
+
+  def leaf_update(g, m):
+    if g is None:
+      return None
+    g, m = jnp.asarray(g), jnp.asarray(m)
+    power = leaf_power(g)
+    dtype = _promote(power.dtype, m.dtype)
+    new_m = (one_minus_decay.astype(dtype) * power.astype(dtype)
+             + decay.astype(dtype) * m.astype(dtype))
+    return new_m.astype(m.dtype)
+
+  return jax.tree.map(leaf_update, updates, moments, is_leaf=_is_none)
+
+
+def tree_update_infinity_moment(
+    updates: Any, moments: Any, decay: base.Numeric, eps: base.Numeric
+) -> Any:
+  r"""Exponentially weighted infinity norm of the updates (as in Adamax).
+
+  .. math::
+    u_t = \max(|g| + \epsilon,\ \beta\, u_{t-1})
+
+  Precision and dtypes are handled as in :func:`tree_update_moment`; None
+  update leaves give None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> g = {'a': jnp.array([1.0, -4.0])}
+    >>> u = {'a': jnp.array([4.0, 4.0])}
+    >>> otu.tree_update_infinity_moment(g, u, decay=0.5, eps=0.0)
+    {'a': Array([2., 4.], dtype=float32)}
+
+  Args:
+    updates: a pytree of updates :math:`g`.
+    moments: a pytree of moments :math:`u_{t-1}`, structured like updates.
+    decay: the decay rate :math:`\beta`.
+    eps: the term :math:`\epsilon` added to :math:`|g|`.
+
+  Returns:
+    The pytree of new moments.
+
+  References:
+    Kingma and Ba, `Adam: A Method for Stochastic Optimization
+    <https://arxiv.org/abs/1412.6980>`_, 2014 (section 7.1, AdaMax).
+  """
+  decay = numerics.as_hyperparameter(decay)
+  eps = numerics.as_hyperparameter(eps)
+
+  def leaf_update(g, m):
+    if g is None:
+      return None
+    g, m = jnp.asarray(g), jnp.asarray(m)
+    abs_g = jnp.abs(g.astype(_promote(g.dtype, decay.dtype)))
+    dtype = _promote(abs_g.dtype, m.dtype)
+    new_m = jnp.maximum(abs_g.astype(dtype) + eps.astype(dtype),
+                        decay.astype(dtype) * m.astype(dtype))
+    return new_m.astype(m.dtype)
+
+  return jax.tree.map(leaf_update, updates, moments, is_leaf=_is_none)
+
+
+def tree_bias_correction(
+    moment: Any, decay: base.Numeric, count: base.Numeric
+) -> Any:
+  r"""Corrects the bias of a moving average started at zero.
+
+  .. math::
+    \hat{m}_t = \frac{m_t}{1 - \beta^t}
+
+  ``decay`` is turned into an array of
+  :func:`optax._src.numerics.hyperparameter_dtype` and ``count`` is cast to
+  that dtype; the correction :math:`1 - \beta^t` is computed once for the
+  whole tree, and each leaf is cast back to its own dtype.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax.tree_utils as otu
+    >>> m = {'a': jnp.array([0.5, 1.0])}
+    >>> otu.tree_bias_correction(m, decay=0.5, count=1)
+    {'a': Array([1., 2.], dtype=float32)}
+
+  Args:
+    moment: a pytree of moments :math:`m_t`.
+    decay: the decay rate :math:`\beta` used to build the moments.
+    count: the number of steps :math:`t` taken so far (an int).
+
+  Returns:
+    The pytree of corrected moments.
+
+  References:
+    Kingma and Ba, `Adam: A Method for Stochastic Optimization
+    <https://arxiv.org/abs/1412.6980>`_, 2014 (section 3).
+  """
+  decay = numerics.as_hyperparameter(decay)
+  count = jnp.asarray(count).astype(decay.dtype)
+  correction = 1 - decay ** count
+
+  def leaf_correct(m):
+    m = jnp.asarray(m)
+    dtype = _promote(m.dtype, correction.dtype)
+    return (m.astype(dtype) / correction.astype(dtype)).astype(m.dtype)
+
+  return jax.tree.map(leaf_correct, moment)
