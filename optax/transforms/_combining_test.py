@@ -1,0 +1,294 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for `chain`, `named_chain` and `partition`."""
+
+import collections
+from typing import NamedTuple
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import base
+from optax.transforms import _combining
+from optax.transforms import _masking
+
+
+class _SumState(NamedTuple):
+  total: base.Updates
+
+
+def _running_sum() -> base.GradientTransformation:
+  """A stateful test transformation: returns the sum of all updates so far."""
+
+  def init_fn(params):
+    return _SumState(jax.tree.map(jnp.zeros_like, params))
+
+  def update_fn(updates, state, params=None):
+    del params
+    total = jax.tree.map(lambda t, g: t + g, state.total, updates)
+    return total, _SumState(total)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+def _scale(factor):
+  return base.stateless_with_tree_map(lambda g, p: factor * g)
+
+
+def _shift(offset):
+  return base.stateless_with_tree_map(lambda g, p: g + offset)
+
+
+def _needs_value() -> base.GradientTransformationExtraArgs:
+  """Multiplies the updates by the keyword-only extra argument ``value``."""
+
+  def update_fn(updates, state, params=None, *, value, **extra_args):
+    del params, extra_args
+    return jax.tree.map(lambda g: value * g, updates), state
+
+  return base.GradientTransformationExtraArgs(
+      base.init_empty_state, update_fn)
+
+
+def _params():
+  return {
+      'w': jnp.array([[1.0, 2.0], [3.0, 4.0]]),
+      'b': jnp.array([0.5, -0.5]),
+      'emb': {'table': jnp.array([2.0, -1.0, 0.0])},
+  }
+
+
+class ChainTest(parameterized.TestCase):
+  """Tests for chain."""
+
+  @parameterized.parameters(False, True)
+  def test_applies_in_order(self, use_jit):
+    tx = _combining.chain(_scale(2.0), _shift(1.0), _running_sum())
+    params = _params()
+    state = tx.init(params)
+    self.assertIsInstance(state, tuple)
+    self.assertLen(state, 3)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    for step in range(1, 4):
+      updates, state = update(params, state)
+      expected = step * (2.0 * np.asarray(params['w']) + 1.0)
+      np.testing.assert_allclose(updates['w'], expected)
+
+  def test_empty_chain_is_identity(self):
+    tx = _combining.chain()
+    params = _params()
+    state = tx.init(params)
+    self.assertEqual(state, ())
+    updates, new_state = jax.jit(tx.update)(params, state)
+    np.testing.assert_array_equal(updates['w'], params['w'])
+    self.assertEqual(new_state, ())
+
+  def test_forwards_extra_args(self):
+    tx = _combining.chain(_scale(2.0), _needs_value())
+    self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
+    params = _params()
+    updates, _ = tx.update(params, tx.init(params), value=3.0, other=1)
+    np.testing.assert_allclose(updates['b'], 6.0 * np.asarray(params['b']))
+
+  def test_state_length_mismatch(self):
+    tx = _combining.chain(_scale(2.0), _scale(3.0))
+    with self.assertRaisesRegex(ValueError, 'chain: state has 1 entries'):
+      tx.update(_params(), (base.EmptyState(),))
+
+  def test_state_stable_and_init_on_shapes(self):
+    tx = _combining.chain(_scale(2.0), _running_sum())
+    params = _params()
+    state0 = tx.init(params)
+    _, state1 = jax.jit(tx.update)(params, state0)
+    self.assertEqual(jax.tree.structure(state0), jax.tree.structure(state1))
+    shapes = jax.eval_shape(
+        tx.init,
+        jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype),
+                     params))
+    self.assertEqual(shapes[1].total['w'].shape, (2, 2))
+
+
+class NamedChainTest(parameterized.TestCase):
+  """Tests for named_chain."""
+
+  @parameterized.parameters(False, True)
+  def test_applies_in_order_with_named_state(self, use_jit):
+    tx = _combining.named_chain(
+        ('double', _scale(2.0)), ('sum', _running_sum()),
+        ('shift', _shift(-1.0)))
+    params = _params()
+    state = tx.init(params)
+    self.assertIsInstance(state, collections.OrderedDict)
+    self.assertEqual(list(state), ['double', 'sum', 'shift'])
+    update = jax.jit(tx.update) if use_jit else tx.update
+    for step in range(1, 3):
+      updates, state = update(params, state)
+      expected = step * 2.0 * np.asarray(params['b']) - 1.0
+      np.testing.assert_allclose(updates['b'], expected)
+      np.testing.assert_allclose(
+          state['sum'].total['b'], step * 2.0 * np.asarray(params['b']))
+
+  def test_forwards_extra_args(self):
+    tx = _combining.named_chain(('v', _needs_value()), ('s', _scale(2.0)))
+    params = _params()
+    updates, _ = tx.update(params, tx.init(params), value=0.5)
+    np.testing.assert_allclose(updates['w'], np.asarray(params['w']))
+
+  def test_duplicate_names(self):
+    with self.assertRaisesRegex(ValueError, r"named_chain: .*\['a'\]"):
+      _combining.named_chain(('a', _scale(1.0)), ('a', _scale(2.0)))
+
+  def test_empty(self):
+    tx = _combining.named_chain()
+    updates, state = tx.update(_params(), tx.init(_params()))
+    self.assertEqual(dict(state), {})
+    np.testing.assert_array_equal(updates['b'], _params()['b'])
+
+
+_LABELS = {'w': 'dense', 'b': 'dense', 'emb': {'table': 'frozen'}}
+
+
+class PartitionTest(parameterized.TestCase):
+  """Tests for partition."""
+
+  @parameterized.product(use_fn=[False, True], use_jit=[False, True])
+  def test_each_group_gets_its_transform(self, use_fn, use_jit):
+    params = _params()
+    labels = (lambda p: jax.tree.map(
+        lambda x: 'frozen' if x.size == 3 else 'dense', p)
+              ) if use_fn else _LABELS
+    tx = _combining.partition(
+        {'dense': _combining.chain(_scale(-2.0), _running_sum()),
+         'frozen': base.set_to_zero()},
+        labels)
+    state = tx.init(params)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    for step in range(1, 4):
+      updates, state = update(params, state)
+      np.testing.assert_allclose(
+          updates['w'], -2.0 * step * np.asarray(params['w']))
+      np.testing.assert_allclose(
+          updates['b'], -2.0 * step * np.asarray(params['b']))
+      np.testing.assert_array_equal(updates['emb']['table'], np.zeros(3))
+
+  def test_state_layout(self):
+    tx = _combining.partition(
+        {'dense': _running_sum(), 'frozen': base.set_to_zero(),
+         'unused': _running_sum()},
+        _LABELS)
+    state = tx.init(_params())
+    self.assertIsInstance(state, _combining.PartitionState)
+    self.assertEqual(list(state.inner_states), ['dense', 'frozen', 'unused'])
+    dense = state.inner_states['dense']
+    self.assertIsInstance(dense, _masking.MaskedState)
+    self.assertIsInstance(dense.inner_state.total['emb']['table'],
+                          _masking.MaskedNode)
+    self.assertEqual(
+        jax.tree.leaves(state.inner_states['unused']), [])
+
+  def test_prefix_labels(self):
+    params = _params()
+    tx = _combining.partition(
+        {'a': _scale(2.0), 'b': _scale(3.0)},
+        {'w': 'a', 'b': 'b', 'emb': 'a'})
+    updates, _ = tx.update(params, tx.init(params))
+    np.testing.assert_allclose(updates['emb']['table'],
+                               2.0 * np.asarray(params['emb']['table']))
+    np.testing.assert_allclose(updates['b'], 3.0 * np.asarray(params['b']))
+
+  def test_integer_labels(self):
+    params = {'x': jnp.ones(2), 'y': jnp.ones(3)}
+    tx = _combining.partition({0: _scale(2.0), 1: _scale(5.0)},
+                              {'x': 0, 'y': 1})
+    updates, _ = tx.update(params, tx.init(params))
+    np.testing.assert_allclose(updates['x'], 2.0 * np.ones(2))
+    np.testing.assert_allclose(updates['y'], 5.0 * np.ones(3))
+
+  def test_missing_transform_names_label(self):
+    tx = _combining.partition({'dense': _scale(1.0)}, _LABELS)
+    with self.assertRaisesRegex(ValueError, r"partition: .*\['frozen'\]"):
+      tx.init(_params())
+
+  def test_label_structure_mismatch_names_key_path(self):
+    bad = {'w': 'dense', 'b': 'dense', 'emb': {'tabel': 'frozen'}}
+    tx = _combining.partition(
+        {'dense': _scale(1.0), 'frozen': base.set_to_zero()}, bad)
+    with self.assertRaisesRegex(
+        ValueError, r"partition: param_labels .*\['emb'\]"):
+      tx.init(_params())
+
+  def test_forwards_extra_args_issue_1649(self):
+    params = _params()
+    tx = _combining.partition(
+        {'dense': _needs_value(), 'frozen': base.set_to_zero()}, _LABELS)
+    self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
+    updates, _ = jax.jit(tx.update)(params, tx.init(params),
+                                    value=jnp.asarray(3.0))
+    np.testing.assert_allclose(updates['w'], 3.0 * np.asarray(params['w']))
+    np.testing.assert_array_equal(updates['emb']['table'], np.zeros(3))
+
+  @parameterized.parameters(False, True)
+  def test_mask_compatible_extra_args(self, compatible):
+    seen = {}
+
+    def update_fn(updates, state, params=None, **extra_args):
+      del params
+      seen.update(extra_args)
+      return updates, state
+
+    spy = base.GradientTransformationExtraArgs(
+        base.init_empty_state, update_fn)
+    params = _params()
+    tx = _combining.partition(
+        {'dense': spy, 'frozen': base.set_to_zero()}, _LABELS,
+        mask_compatible_extra_args=compatible)
+    tx.update(params, tx.init(params), grad=params)
+    table = seen['grad']['emb']['table']
+    if compatible:
+      self.assertIsInstance(table, _masking.MaskedNode)
+    else:
+      np.testing.assert_array_equal(table, params['emb']['table'])
+
+  def test_labels_function_called_on_updates(self):
+    calls = []
+
+    def labels_fn(tree):
+      calls.append(tree)
+      return jax.tree.map(lambda _: 'all', tree)
+
+    tx = _combining.partition({'all': _scale(2.0)}, labels_fn)
+    params = _params()
+    grads = jax.tree.map(jnp.ones_like, params)
+    state = tx.init(params)
+    tx.update(grads, state, params)
+    self.assertLen(calls, 2)
+    np.testing.assert_array_equal(calls[1]['w'], grads['w'])
+
+  def test_dtypes_kept(self):
+    params = {'x': jnp.ones(2, jnp.bfloat16), 'y': jnp.ones(3, jnp.float16)}
+    tx = _combining.partition({'a': _running_sum(), 'b': _running_sum()},
+                              {'x': 'a', 'y': 'b'})
+    updates, state = tx.update(params, tx.init(params))
+    self.assertEqual(updates['x'].dtype, jnp.bfloat16)
+    self.assertEqual(updates['y'].dtype, jnp.float16)
+    self.assertEqual(
+        state.inner_states['b'].inner_state.total['y'].dtype, jnp.float16)
+
+
+if __name__ == '__main__':
+  absltest.main()
