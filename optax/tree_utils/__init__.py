@@ -39,3 +39,14 @@ from optax.tree_utils._tree_math import tree_update_moment_per_elem_norm
 from optax.tree_utils._tree_math import tree_vdot
 from optax.tree_utils._tree_math import tree_where
 from optax.tree_utils._tree_math import tree_zeros_like
+from optax.tree_utils._casting import tree_cast
+from optax.tree_utils._casting import tree_cast_like
+from optax.tree_utils._casting import tree_dtype
+from optax.tree_utils._random import tree_random_like
+from optax.tree_utils._random import tree_split_key_like
+from optax.tree_utils._random import tree_unwrap_random_key_data
+from optax.tree_utils._state_utils import NamedTupleKey
+from optax.tree_utils._state_utils import tree_get
+from optax.tree_utils._state_utils import tree_get_all_with_path
+from optax.tree_utils._state_utils import tree_map_params
+from optax.tree_utils._state_utils import tree_set
