@@ -1,0 +1,215 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Factored second-moment estimates: the preconditioner of Adafactor."""
+
+from collections.abc import Callable
+import numbers
+from typing import NamedTuple, Optional
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import base
+from optax._src import numerics
+
+
+def _decay_rate_pow(i: jax.Array, exponent: base.Numeric = 0.8) -> jax.Array:
+  """The default decay schedule of Adafactor, ``1 - (i + 1) ** -exponent``."""
+  t = jnp.asarray(i, numerics.hyperparameter_dtype()) + 1.0
+  return 1.0 - t ** (-jnp.asarray(exponent, numerics.hyperparameter_dtype()))
+
+
+def _factored_dims(
+    shape: base.Shape, factored: bool, min_dim_size_to_factor: int
+) -> Optional[tuple[int, int]]:
+  """The two axes along which a leaf of this shape is factored, if any.
+
+  Args:
+    shape: the shape of the leaf.
+    factored: whether factoring is enabled at all.
+    min_dim_size_to_factor: the second largest axis must be at least this
+      long for the leaf to be factored.
+
+  Returns:
+    ``None`` if the leaf keeps a full second moment, else ``(d1, d0)``: the
+    second largest and the largest axis (the last such one on ties).
+  """
+  if not factored or len(shape) < 2:
+    return None
+  order = np.argsort(shape, kind='stable')
+  if shape[order[-2]] < min_dim_size_to_factor:
+    return None
+  return int(order[-2]), int(order[-1])
+
+
+class FactoredState(NamedTuple):
+  """State of :func:`scale_by_factored_rms`.
+
+  Attributes:
+    count: the number of updates taken, an int32 scalar.
+    v_row: for each factored leaf, the running mean of the squared gradient
+      over its largest axis (that axis removed from the shape); a
+      placeholder of shape ``(1,)`` for the other leaves.
+    v_col: for each factored leaf, the running mean over its second largest
+      axis (that axis removed); a ``(1,)`` placeholder otherwise.
+    v: for each leaf that is not factored, the running mean of the squared
+      gradient (the shape of the leaf); a ``(1,)`` placeholder otherwise.
+  """
+  count: jax.Array
+  v_row: base.Updates
+  v_col: base.Updates
+  v: base.Updates
+
+
+def scale_by_factored_rms(
+    factored: bool = True,
+    decay_rate: float = 0.8,
+    step_offset: int = 0,
+    min_dim_size_to_factor: int = 128,
+    epsilon: float = 1e-30,
+    decay_rate_fn: Callable[[int, float], base.Numeric] = _decay_rate_pow,
+) -> base.GradientTransformation:
+  r"""Scales updates by a factored estimate of their root mean square.
+
+  For a matrix gradient :math:`G_t` of shape :math:`(n, m)`, with
+  :math:`\beta_t` = ``decay_rate_fn(t - step_offset, decay_rate)`` (by
+  default :math:`1 - (t + 1)^{-0.8}`) and :math:`S_t = G_t^2 +
+  \epsilon`,
+
+  .. math::
+
+    R_t &= \beta_t R_{t-1} + (1 - \beta_t)\, \mathrm{mean}_{\text{cols}}
+      S_t \\
+    C_t &= \beta_t C_{t-1} + (1 - \beta_t)\, \mathrm{mean}_{\text{rows}}
+      S_t \\
+    U_t &= G_t \,/\, \sqrt{(R_t / \mathrm{mean}(R_t)) \otimes C_t}
+
+  so only :math:`n + m` statistics are kept instead of :math:`n m`. For
+  higher-rank leaves the two largest axes play the role of rows and
+  columns. Leaves of rank below 2, or whose second largest axis is shorter
+  than ``min_dim_size_to_factor``, keep a full running mean
+  :math:`V_t = \beta_t V_{t-1} + (1 - \beta_t) S_t` and get
+  :math:`U_t = G_t / \sqrt{V_t}`.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import factorized
+    >>> tx = factorized.scale_by_factored_rms()
+    >>> params = jnp.array([1.0, -2.0])
+    >>> updates, _ = tx.update(params, tx.init(params))
+    >>> print(updates)
+    [ 1. -1.]
+
+  Args:
+    factored: whether to factor the second moment of eligible leaves.
+    decay_rate: the exponent passed to ``decay_rate_fn``.
+    step_offset: subtracted from the step count before computing the decay
+      (useful to restart the schedule, e.g. after a fine-tuning switch).
+    min_dim_size_to_factor: leaves whose second largest axis is shorter than
+      this keep a full second moment.
+    epsilon: added to the squared gradient.
+    decay_rate_fn: maps ``(step, decay_rate)`` to the decay
+      :math:`\beta_t`.
+
+  Returns:
+    A :class:`optax.GradientTransformation`.
+
+  References:
+    Shazeer and Stern, `Adafactor: adaptive learning rates with sublinear
+    memory cost <https://arxiv.org/abs/1804.04235>`_, 2018.
+  """
+  if isinstance(min_dim_size_to_factor, numbers.Number) and (
+      min_dim_size_to_factor < 0):
+    raise ValueError(
+        'scale_by_factored_rms: min_dim_size_to_factor must be >= 0, got '
+        f'{min_dim_size_to_factor}')
+  if isinstance(epsilon, numbers.Number) and not epsilon >= 0:
+    raise ValueError(
+        f'scale_by_factored_rms: epsilon must be >= 0, got {epsilon}')
+
+  def dims_of(leaf):
+    return _factored_dims(leaf.shape, factored, min_dim_size_to_factor)
+
+  def init_fn(params):
+    def init_leaf(leaf):
+      dims = dims_of(leaf)
+      dtype = leaf.dtype
+      placeholder = jnp.zeros((1,), dtype)
+      if dims is None:
+        return placeholder, placeholder, jnp.zeros(leaf.shape, dtype)
+      d1, d0 = dims
+      row_shape = tuple(np.delete(np.asarray(leaf.shape), d0))
+      col_shape = tuple(np.delete(np.asarray(leaf.shape), d1))
+      return (jnp.zeros(row_shape, dtype), jnp.zeros(col_shape, dtype),
+              placeholder)
+
+    leaves, treedef = jax.tree.flatten(params)
+    inits = [init_leaf(leaf) for leaf in leaves]
+    return FactoredState(
+        count=jnp.zeros([], jnp.int32),
+        v_row=treedef.unflatten([x[0] for x in inits]),
+        v_col=treedef.unflatten([x[1] for x in inits]),
+        v=treedef.unflatten([x[2] for x in inits]))
+
+  def update_fn(updates, state, params=None):
+    del params
+    hp_dtype = numerics.hyperparameter_dtype()
+    step = state.count - jnp.asarray(step_offset, jnp.int32)
+    decay_t = jnp.asarray(decay_rate_fn(step, decay_rate), hp_dtype)
+    mixing = 1.0 - decay_t
+    eps = numerics.as_hyperparameter(epsilon)
+
+    def update_leaf(grad, v_row, v_col, v):
+      dims = dims_of(grad)
+      compute_dtype = jnp.promote_types(grad.dtype, hp_dtype)
+      g = grad.astype(compute_dtype)
+      grad_sq = g * g + eps.astype(compute_dtype)
+      decay = decay_t.astype(compute_dtype)
+      mix = mixing.astype(compute_dtype)
+      if dims is None:
+        new_v = decay * v.astype(compute_dtype) + mix * grad_sq
+        update = g * new_v ** -0.5
+        return (update.astype(grad.dtype), v_row, v_col,
+                new_v.astype(v.dtype))
+      d1, d0 = dims
+      new_row = (decay * v_row.astype(compute_dtype)
+                 + mix * jnp.mean(grad_sq, axis=d0))
+      new_col = (decay * v_col.astype(compute_dtype)
+                 + mix * jnp.mean(grad_sq, axis=d1))
+      # Axis d1 of the leaf, counted in v_row, whose axis d0 is gone.
+      row_axis = d1 - 1 if d1 > d0 else d1
+      row_mean = jnp.mean(new_row, axis=row_axis, keepdims=True)
+      row_factor = (new_row / row_mean) ** -0.5
+      col_factor = new_col ** -0.5
+      update = (g * jnp.expand_dims(row_factor, axis=d0)
+                * jnp.expand_dims(col_factor, axis=d1))
+      return (update.astype(grad.dtype), new_row.astype(v_row.dtype),
+              new_col.astype(v_col.dtype), v)
+
+    leaves, treedef = jax.tree.flatten(updates)
+    v_rows = treedef.flatten_up_to(state.v_row)
+    v_cols = treedef.flatten_up_to(state.v_col)
+    vs = treedef.flatten_up_to(state.v)
+    results = [update_leaf(*args) for args in zip(leaves, v_rows, v_cols, vs)]
+    new_updates = treedef.unflatten([r[0] for r in results])
+    new_state = FactoredState(
+        count=numerics.safe_increment(state.count),
+        v_row=treedef.unflatten([r[1] for r in results]),
+        v_col=treedef.unflatten([r[2] for r in results]),
+        v=treedef.unflatten([r[3] for r in results]))
+    return new_updates, new_state
+
+  return base.GradientTransformation(init_fn, update_fn)

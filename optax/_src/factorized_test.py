@@ -1,0 +1,167 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for ``optax._src.factorized`` against a NumPy Adafactor core."""
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import factorized
+
+
+def _ref_factored_rms(grads_seq, factored=True, decay_rate=0.8,
+                      step_offset=0, min_dim=128, eps=1e-30):
+  """NumPy float64 reference: list of update dicts for each step."""
+  state = {}
+  outs = []
+  for t, grads in enumerate(grads_seq):
+    beta = 1.0 - (t - step_offset + 1.0) ** (-decay_rate)
+    out = {}
+    for name, g in grads.items():
+      sq = g * g + eps
+      shape = g.shape
+      dims = None
+      if factored and g.ndim >= 2:
+        order = np.argsort(shape, kind='stable')
+        if shape[order[-2]] >= min_dim:
+          dims = int(order[-2]), int(order[-1])
+      if dims is None:
+        v = state.get(name, np.zeros(shape))
+        v = beta * v + (1 - beta) * sq
+        state[name] = v
+        out[name] = g / np.sqrt(v)
+      else:
+        d1, d0 = dims
+        row, col = state.get(name, (0.0, 0.0))
+        row = beta * row + (1 - beta) * sq.mean(axis=d0)
+        col = beta * col + (1 - beta) * sq.mean(axis=d1)
+        state[name] = (row, col)
+        # The full second moment is approximated by the outer product of
+        # the normalized row means and the column means.
+        row_axis = d1 - 1 if d1 > d0 else d1
+        row_norm = row / row.mean(axis=row_axis, keepdims=True)
+        v = np.expand_dims(row_norm, d0) * np.expand_dims(col, d1)
+        out[name] = g / np.sqrt(v)
+    outs.append(out)
+  return outs
+
+
+def _grads(seed, steps, shapes):
+  rng = np.random.RandomState(seed)
+  return [{k: np.asarray(rng.randn(*s)) for k, s in shapes.items()}
+          for _ in range(steps)]
+
+
+_SHAPES = {'mat': (6, 4), 'tall': (3, 7, 5), 'vec': (5,), 'scalar': ()}
+
+
+class ScaleByFactoredRmsTest(parameterized.TestCase):
+  """Tests of scale_by_factored_rms."""
+
+  @parameterized.product(
+      kwargs=(
+          {},
+          {'min_dim_size_to_factor': 2},
+          {'min_dim_size_to_factor': 4, 'decay_rate': 0.5},
+          {'min_dim_size_to_factor': 2, 'factored': False},
+          {'min_dim_size_to_factor': 2, 'step_offset': -3},
+      ),
+      use_jit=(True, False),
+  )
+  def test_matches_numpy(self, kwargs, use_jit):
+    grads_seq = _grads(0, 4, _SHAPES)
+    ref_kwargs = dict(kwargs)
+    ref_kwargs['min_dim'] = ref_kwargs.pop('min_dim_size_to_factor', 128)
+    expected = _ref_factored_rms(grads_seq, **ref_kwargs)
+    tx = factorized.scale_by_factored_rms(**kwargs)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    to32 = lambda tree: jax.tree.map(lambda x: jnp.asarray(x, jnp.float32),
+                                     tree)
+    state = tx.init(to32(grads_seq[0]))
+    for t, grads in enumerate(grads_seq):
+      updates, state = update(to32(grads), state)
+      for name in grads:
+        np.testing.assert_allclose(
+            updates[name], expected[t][name], rtol=2e-5, atol=1e-6,
+            err_msg=f'step {t}, leaf {name}')
+    self.assertEqual(int(state.count), len(grads_seq))
+
+  def test_state_shapes(self):
+    tx = factorized.scale_by_factored_rms(min_dim_size_to_factor=2)
+    params = {k: jnp.zeros(s) for k, s in _SHAPES.items()}
+    state = tx.init(params)
+    self.assertIsInstance(state, factorized.FactoredState)
+    # (6, 4): the largest axis is 0, the second largest 1.
+    self.assertEqual(state.v_row['mat'].shape, (4,))
+    self.assertEqual(state.v_col['mat'].shape, (6,))
+    self.assertEqual(state.v['mat'].shape, (1,))
+    # (3, 7, 5): the largest axis is 1, the second largest 2.
+    self.assertEqual(state.v_row['tall'].shape, (3, 5))
+    self.assertEqual(state.v_col['tall'].shape, (3, 7))
+    self.assertEqual(state.v['vec'].shape, (5,))
+    self.assertEqual(state.v_row['vec'].shape, (1,))
+    self.assertEqual(state.v['scalar'].shape, ())
+    self.assertEqual(state.count.dtype, jnp.int32)
+
+  def test_init_on_shape_dtype_structs(self):
+    tx = factorized.scale_by_factored_rms(min_dim_size_to_factor=2)
+    params = {k: jax.ShapeDtypeStruct(s, jnp.float32)
+              for k, s in _SHAPES.items()}
+    concrete = tx.init({k: jnp.zeros(s) for k, s in _SHAPES.items()})
+    abstract = jax.eval_shape(tx.init, params)
+    self.assertEqual(jax.tree.map(lambda x: (x.shape, x.dtype), abstract),
+                     jax.tree.map(lambda x: (x.shape, x.dtype), concrete))
+
+  @parameterized.parameters(jnp.bfloat16, jnp.float32)
+  def test_dtypes_are_kept_issue_377(self, dtype):
+    tx = factorized.scale_by_factored_rms(min_dim_size_to_factor=2)
+    params = {k: jnp.ones(s, dtype) for k, s in _SHAPES.items()}
+    state = tx.init(params)
+    step = jax.jit(tx.update)
+    for _ in range(2):
+      updates, new_state = step(params, state)
+      for leaf in jax.tree.leaves(updates):
+        self.assertEqual(leaf.dtype, dtype)
+      self.assertEqual(
+          jax.tree.map(lambda x: x.dtype, new_state),
+          jax.tree.map(lambda x: x.dtype, state))
+      state = new_state
+    self.assertEqual(step._cache_size(), 1)  # pylint: disable=protected-access
+
+  def test_custom_decay_rate_fn(self):
+    tx = factorized.scale_by_factored_rms(
+        decay_rate=0.25, decay_rate_fn=lambda step, rate: rate)
+    g = jnp.array([2.0, -1.0])
+    state = tx.init(g)
+    _, state = tx.update(g, state)
+    # v = 0.25 * 0 + 0.75 * g ** 2 after one step.
+    np.testing.assert_allclose(state.v, 0.75 * np.array([4.0, 1.0]),
+                               rtol=1e-6)
+
+  def test_none_leaves_pass_through(self):
+    tx = factorized.scale_by_factored_rms()
+    params = {'a': jnp.ones(2), 'b': None}
+    updates, _ = tx.update(params, tx.init(params))
+    self.assertIsNone(updates['b'])
+
+  def test_invalid_min_dim_raises(self):
+    with self.assertRaisesRegex(ValueError, 'min_dim_size_to_factor'):
+      factorized.scale_by_factored_rms(min_dim_size_to_factor=-1)
+
+
+if __name__ == '__main__':
+  absltest.main()

@@ -1,0 +1,144 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for ``optax._src.lookahead`` against a NumPy Lookahead loop."""
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import base
+from optax._src import lookahead
+
+
+def _momentum_sgd(lr, decay):
+  """A small stateful fast optimizer: heavy-ball momentum."""
+
+  def init_fn(params):
+    return jax.tree.map(jnp.zeros_like, params)
+
+  def update_fn(updates, state, params=None):
+    del params
+    state = jax.tree.map(lambda m, g: decay * m + g, state, updates)
+    return jax.tree.map(lambda m: -lr * m, state), state
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+def _grad(x):
+  """Gradient of 0.5 * sum(c * (x - 1) ** 2)."""
+  return np.array([1.0, 3.0, 0.5]) * (x - 1.0)
+
+
+def _ref_lookahead(x0, steps, sync_period, alpha, lr, decay, reset):
+  """Lookahead as two nested loops, in float64."""
+  slow = x0.copy()
+  fast = x0.copy()
+  mom = np.zeros_like(x0)
+  history = []
+  for t in range(steps):
+    mom = decay * mom + _grad(fast)
+    fast = fast - lr * mom
+    if (t + 1) % sync_period == 0:
+      slow = slow + alpha * (fast - slow)
+      fast = slow.copy()
+      if reset:
+        mom = np.zeros_like(x0)
+    history.append((fast.copy(), slow.copy()))
+  return history
+
+
+class LookaheadTest(parameterized.TestCase):
+  """Tests of lookahead."""
+
+  @parameterized.product(
+      sync_period=(1, 3), reset_state=(False, True), use_jit=(True, False))
+  def test_matches_nested_loops(self, sync_period, reset_state, use_jit):
+    x0 = np.array([3.0, -1.0, 0.5])
+    tx = lookahead.lookahead(
+        _momentum_sgd(0.1, 0.5), sync_period=sync_period,
+        slow_step_size=0.5, reset_state=reset_state)
+    params = lookahead.LookaheadParams.init_synced(
+        jnp.asarray(x0, jnp.float32))
+    state = tx.init(params)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    expected = _ref_lookahead(x0, 7, sync_period, 0.5, 0.1, 0.5,
+                              reset_state)
+    for t in range(7):
+      grads = jnp.asarray(_grad(np.asarray(params.fast)), jnp.float32)
+      updates, state = update(grads, state, params)
+      self.assertIsInstance(updates, lookahead.LookaheadParams)
+      params = jax.tree.map(lambda p, u: p + u, params, updates)
+      np.testing.assert_allclose(params.fast, expected[t][0], rtol=1e-5,
+                                 atol=1e-6, err_msg=f'fast, step {t}')
+      np.testing.assert_allclose(params.slow, expected[t][1], rtol=1e-5,
+                                 atol=1e-6, err_msg=f'slow, step {t}')
+    self.assertEqual(int(state.steps_since_sync), 7 % sync_period)
+
+  def test_reset_state_zeroes_fast_state_at_sync(self):
+    tx = lookahead.lookahead(
+        _momentum_sgd(0.1, 0.5), sync_period=2, slow_step_size=0.5,
+        reset_state=True)
+    params = lookahead.LookaheadParams.init_synced(jnp.ones(3))
+    state = tx.init(params)
+    _, state = tx.update(jnp.ones(3), state, params)
+    self.assertTrue(np.all(np.asarray(state.fast_state) != 0))
+    _, state = tx.update(jnp.ones(3), state, params)
+    np.testing.assert_array_equal(state.fast_state, np.zeros(3))
+
+  def test_state_is_type_stable(self):
+    tx = lookahead.lookahead(_momentum_sgd(0.1, 0.5), 2, 0.5)
+    params = lookahead.LookaheadParams.init_synced(
+        {'w': jnp.ones((2, 2), jnp.bfloat16)})
+    state = tx.init(params)
+    step = jax.jit(tx.update)
+    for _ in range(3):
+      updates, new_state = step({'w': jnp.ones((2, 2), jnp.bfloat16)},
+                                state, params)
+      self.assertEqual(
+          jax.tree.map(lambda x: x.dtype, new_state),
+          jax.tree.map(lambda x: x.dtype, state))
+      self.assertEqual(updates.fast['w'].dtype, jnp.bfloat16)
+      self.assertEqual(updates.slow['w'].dtype, jnp.bfloat16)
+      state = new_state
+    self.assertEqual(step._cache_size(), 1)  # pylint: disable=protected-access
+
+  def test_init_with_plain_params_uses_them_as_fast(self):
+    tx = lookahead.lookahead(_momentum_sgd(0.1, 0.5), 2, 0.5)
+    with self.assertLogs(level='WARNING'):
+      state = tx.init({'w': jnp.ones(2)})
+    np.testing.assert_array_equal(state.fast_state['w'], np.zeros(2))
+
+  def test_update_without_params_raises(self):
+    tx = lookahead.lookahead(_momentum_sgd(0.1, 0.5), 2, 0.5)
+    params = lookahead.LookaheadParams.init_synced(jnp.ones(2))
+    state = tx.init(params)
+    with self.assertRaisesRegex(ValueError, 'params'):
+      tx.update(jnp.ones(2), state)
+
+  @parameterized.parameters(0, -1)
+  def test_invalid_sync_period_raises(self, sync_period):
+    with self.assertRaisesRegex(ValueError, 'sync_period'):
+      lookahead.lookahead(_momentum_sgd(0.1, 0.5), sync_period, 0.5)
+
+  def test_init_synced(self):
+    params = lookahead.LookaheadParams.init_synced({'a': 1.0})
+    self.assertEqual(params.fast, {'a': 1.0})
+    self.assertEqual(params.slow, {'a': 1.0})
+
+
+if __name__ == '__main__':
+  absltest.main()
