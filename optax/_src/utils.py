@@ -1,0 +1,420 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Small utilities shared across the library.
+
+Dtype canonicalization, argument checks, a diagonal Gaussian used by the
+stochastic-gradient code, gradient scaling and a context manager for 64-bit
+precision.
+"""
+
+from collections.abc import Iterator, Sequence
+import contextlib
+import math
+from typing import Any, Optional, Union
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import base
+from optax._src import numerics
+
+# Re-exported for code that looks for them here.
+safe_norm = numerics.safe_norm
+safe_int32_increment = numerics.safe_int32_increment
+
+
+def canonicalize_dtype(dtype: Optional[Any]) -> Optional[np.dtype]:
+  """Turns a dtype-like into the dtype JAX will actually use, or keeps None.
+
+  64-bit dtypes become 32-bit ones unless ``jax_enable_x64`` is on.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import utils
+    >>> utils.canonicalize_dtype('bfloat16')
+    dtype(bfloat16)
+    >>> utils.canonicalize_dtype(None) is None
+    True
+
+  Args:
+    dtype: None, a NumPy/JAX dtype, a scalar type or a dtype name.
+
+  Returns:
+    None if ``dtype`` is None, else the canonical ``np.dtype``.
+  """
+  if dtype is None:
+    return None
+  return jax.dtypes.canonicalize_dtype(dtype)
+
+
+def canonicalize_key(key_or_seed: Union[jax.Array, int]) -> jax.Array:
+  """Turns an integer seed or a raw key into a typed PRNG key.
+
+  Args:
+    key_or_seed: a typed key (returned as is), a raw ``uint32`` key (wrapped
+      with ``jax.random.wrap_key_data``) or an integer seed.
+
+  Returns:
+    A typed PRNG key.
+  """
+  dtype = getattr(key_or_seed, 'dtype', None)
+  if dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key):
+    return key_or_seed
+  if dtype is not None and jnp.shape(key_or_seed) != ():
+    return jax.random.wrap_key_data(key_or_seed)
+  return jax.random.key(key_or_seed)
+
+
+def check_rank(array: Any, rank: Union[int, Sequence[int]]) -> None:
+  """Raises a ValueError if ``array`` does not have the given rank(s).
+
+  Args:
+    array: an array.
+    rank: the expected rank, or a sequence of accepted ranks.
+
+  Raises:
+    ValueError: if the rank of ``array`` is not accepted.
+  """
+  ranks = (rank,) if isinstance(rank, int) else tuple(rank)
+  if jnp.ndim(array) not in ranks:
+    expected = rank if isinstance(rank, int) else f'one of {list(ranks)}'
+    raise ValueError(
+        f'Expected the input to have rank {expected}, got {jnp.ndim(array)}'
+        ' instead')
+
+
+def check_shapes_equal(a: Any, b: Any) -> None:
+  """Raises a ValueError if ``a`` and ``b`` have different shapes.
+
+  Args:
+    a: an array.
+    b: an array.
+
+  Raises:
+    ValueError: if the shapes differ.
+  """
+  if jnp.shape(a) != jnp.shape(b):
+    raise ValueError(
+        f'Shape mismatch: got {jnp.shape(a)} and {jnp.shape(b)}.')
+
+
+def check_subdtype(array: Any, subdtype: Any) -> None:
+  """Raises a TypeError unless the dtype of ``array`` is a subdtype.
+
+  Args:
+    array: an array.
+    subdtype: e.g. ``jnp.floating`` or ``jnp.integer``.
+
+  Raises:
+    TypeError: if ``jnp.issubdtype(array.dtype, subdtype)`` is False.
+  """
+  dtype = jnp.result_type(array)
+  if not jnp.issubdtype(dtype, subdtype):
+    raise TypeError(
+        'Expected the input to have a dtype that is a subdtype of'
+        f' {subdtype}, got {dtype} instead')
+
+
+class MultiNormalDiagFromLogScale:
+  r"""A Gaussian with diagonal covariance parameterized by its log scale.
+
+  .. math::
+    x \sim \mathcal{N}\big(\mu, \mathrm{diag}(e^{2 s})\big)
+
+  with :math:`\mu` = ``loc`` and :math:`s` = ``log_scale``, both of the same
+  shape; every entry is an independent coordinate.
+  """
+
+  def __init__(self, loc: base.Numeric, log_scale: base.Numeric):
+    r"""Builds the distribution.
+
+    Args:
+      loc: the mean :math:`\mu`.
+      log_scale: the log of the standard deviation, same shape as ``loc``.
+    """
+    self._mean = loc
+    self._log_scale = log_scale
+    self._scale = jnp.exp(log_scale)
+    self._param_shape = jnp.shape(loc)
+
+  @property
+  def log_scale(self) -> base.Numeric:
+    """The log standard deviation :math:`s`."""
+    return self._log_scale
+
+  @property
+  def params(self) -> list[base.Numeric]:
+    """The parameters ``[loc, log_scale]``."""
+    return [self._mean, self._log_scale]
+
+  def sample(self, shape: Sequence[int], key: base.PRNGKey) -> jax.Array:
+    r"""Draws samples of shape ``shape + loc.shape``.
+
+    Args:
+      shape: the batch shape of the samples.
+      key: a PRNG key.
+
+    Returns:
+      :math:`\mu + e^{s} \epsilon` with standard normal :math:`\epsilon`.
+    """
+    sample_shape = tuple(shape) + self._param_shape
+    noise = jax.random.normal(
+        key, sample_shape, dtype=jnp.result_type(self._mean))
+    return self._mean + self._scale * noise
+
+  def log_prob(self, x: base.Numeric) -> jax.Array:
+    r"""Log density, summed over the coordinates (the trailing dims).
+
+    .. math::
+      \log p(x) = \sum_i -\tfrac{1}{2}\Big(\frac{x_i - \mu_i}{e^{s_i}}\Big)^2
+        - s_i - \tfrac{1}{2}\log 2\pi
+
+    Args:
+      x: points of shape ``batch_shape + loc.shape``.
+
+    Returns:
+      An array of shape ``batch_shape``.
+    """
+    z = (x - self._mean) / self._scale
+    per_coordinate = (-0.5 * jnp.square(z) - self._log_scale
+                      - 0.5 * math.log(2 * math.pi))
+    axes = tuple(range(-len(self._param_shape), 0))
+    return jnp.sum(per_coordinate, axis=axes)
+
+
+def multi_normal(
+    loc: base.Numeric, log_scale: base.Numeric
+) -> MultiNormalDiagFromLogScale:
+  """A diagonal Gaussian with mean ``loc`` and log std ``log_scale``.
+
+  Examples:
+    >>> import jax
+    >>> import jax.numpy as jnp
+    >>> from optax._src import utils
+    >>> dist = utils.multi_normal(jnp.zeros(2), jnp.zeros(2))
+    >>> dist.sample((5,), jax.random.key(0)).shape
+    (5, 2)
+
+  Args:
+    loc: the mean.
+    log_scale: the log standard deviation, same shape as ``loc``.
+
+  Returns:
+    A :class:`MultiNormalDiagFromLogScale`.
+  """
+  return MultiNormalDiagFromLogScale(loc=loc, log_scale=log_scale)
+
+
+@jax.custom_vjp
+def _scale_gradient(inputs: Any, scale: Any) -> Any:
+  del scale
+  return inputs
+
+
+def _scale_gradient_fwd(inputs: Any, scale: Any) -> tuple[Any, Any]:
+  return inputs, scale
+
+
+def _scale_gradient_bwd(scale: Any, g: Any) -> tuple[Any, Any]:
+  def scale_leaf(t):
+    with jax.numpy_dtype_promotion('standard'):
+      dtype = jnp.promote_types(t.dtype, scale.dtype)
+    return (scale.astype(dtype) * t.astype(dtype)).astype(t.dtype)
+
+  return jax.tree.map(scale_leaf, g), jnp.zeros_like(scale)
+
+
+_scale_gradient.defvjp(_scale_gradient_fwd, _scale_gradient_bwd)
+
+
+def scale_gradient(inputs: base.ArrayTree, scale: base.Numeric) -> Any:
+  """The identity in the forward pass; multiplies gradients by ``scale``.
+
+  ``scale=0`` stops gradients, ``scale=-1`` reverses them (as in gradient
+  reversal layers).
+
+  Examples:
+    >>> import jax
+    >>> import jax.numpy as jnp
+    >>> from optax._src import utils
+    >>> f = lambda x: jnp.sum(utils.scale_gradient(x, 0.5) ** 2)
+    >>> jax.grad(f)(jnp.array([1.0, 2.0]))
+    Array([1., 2.], dtype=float32)
+
+  Args:
+    inputs: a pytree of arrays.
+    scale: the factor applied to the gradients (the gradient with respect to
+      ``scale`` itself is zero).
+
+  Returns:
+    ``inputs``, unchanged.
+  """
+  if isinstance(scale, (int, float)) and scale == 1:
+    return inputs
+  return _scale_gradient(inputs, jnp.asarray(scale))
+
+
+def set_diags(a: jax.Array, new_diags: base.Numeric) -> jax.Array:
+  """Replaces the diagonals of a batch of square matrices.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import utils
+    >>> utils.set_diags(jnp.zeros((1, 2, 2)), jnp.array([[1.0, 2.0]]))
+    Array([[[1., 0.],
+            [0., 2.]]], dtype=float32)
+
+  Args:
+    a: an array of shape ``(b, n, n)``.
+    new_diags: an array of shape ``(b, n)``.
+
+  Returns:
+    ``a`` with ``a[i, j, j] = new_diags[i, j]``.
+
+  Raises:
+    ValueError: if the ranks or shapes do not fit.
+  """
+  if a.ndim != 3:
+    raise ValueError(f'set_diags: expected `a` to be a 3D tensor, got {a.ndim}D'
+                     ' instead')
+  new_diags = jnp.asarray(new_diags)
+  if new_diags.ndim != 2:
+    raise ValueError('set_diags: expected `new_diags` to be a 2D array, got'
+                     f' {new_diags.ndim}D instead')
+  n = new_diags.shape[-1]
+  if a.shape != (new_diags.shape[0], n, n):
+    raise ValueError(
+        'set_diags: shape mismatch: expected `a.shape` to be'
+        f' {(new_diags.shape[0], n, n)} for `new_diags.shape` ='
+        f' {new_diags.shape}, got {a.shape} instead')
+  idx = jnp.arange(n)
+  return a.at[:, idx, idx].set(new_diags.astype(a.dtype))
+
+
+def tile_second_to_last_dim(a: base.Numeric) -> jax.Array:
+  """Repeats the last axis into a square: ``out[..., i, j] = a[..., i]``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import utils
+    >>> utils.tile_second_to_last_dim(jnp.array([1.0, 2.0]))
+    Array([[1., 1.],
+           [2., 2.]], dtype=float32)
+
+  Args:
+    a: an array of shape ``(..., n)``.
+
+  Returns:
+    An array of shape ``(..., n, n)``.
+  """
+  a = jnp.asarray(a)
+  return jnp.broadcast_to(a[..., None], a.shape + a.shape[-1:])
+
+
+@contextlib.contextmanager
+def x64_precision(enable_x64_precision: bool = True) -> Iterator[None]:
+  """Sets ``jax_enable_x64`` inside a ``with`` block, then restores it.
+
+  Also usable as a decorator (``@x64_precision()``).
+
+  Examples:
+    >>> import jax
+    >>> import jax.numpy as jnp
+    >>> from optax._src import utils
+    >>> with utils.x64_precision():
+    ...   print(jnp.ones(1).dtype)
+    float64
+    >>> print(jnp.ones(1).dtype)
+    float32
+
+  Args:
+    enable_x64_precision: the value of ``jax_enable_x64`` inside the block.
+
+  Yields:
+    None.
+  """
+  previous = jax.config.jax_enable_x64
+  jax.config.update('jax_enable_x64', enable_x64_precision)
+  try:
+    yield
+  finally:
+    jax.config.update('jax_enable_x64', previous)
+
+
+def _describe_node(node: Any, treedef: Any) -> str:
+  """A short description of a pytree node for error messages."""
+  if treedef is None:
+    return f'a leaf of type {type(node).__name__}'
+  node_type, aux = treedef.node_data()
+  if node_type is type(None):
+    return 'None'
+  if isinstance(aux, (list, tuple)) and node_type is dict:
+    return f'a dict with keys {list(aux)}'
+  if hasattr(node_type, '_fields'):
+    return f'a NamedTuple {node_type.__name__}'
+  return f'a {node_type.__name__} with {treedef.num_leaves} children'
+
+
+def _one_level(node: Any, is_leaf: Optional[Any]) -> tuple[Any, Any]:
+  """``(children_with_keys, one_level_treedef)``; treedef None for a leaf."""
+  if is_leaf is not None and is_leaf(node):
+    return [], None
+  flat, treedef = jax.tree_util.tree_flatten_with_path(
+      node, is_leaf=lambda x: x is not node)
+  if treedef.num_nodes == 1 and treedef.num_leaves == 1:
+    return [], None
+  return flat, treedef
+
+
+def tree_structure_difference(
+    tree_a: Any, tree_b: Any, is_leaf: Optional[Any] = None
+) -> Optional[str]:
+  """Describes the first place where two pytrees differ in structure.
+
+  Used for error messages that name the key path of a mismatch.
+
+  Examples:
+    >>> from optax._src import utils
+    >>> print(utils.tree_structure_difference({'a': [1, 2]}, {'a': [1]}))
+    at ['a']: a list with 2 children != a list with 1 children
+    >>> print(utils.tree_structure_difference({'a': 1}, {'a': 2}))
+    None
+
+  Args:
+    tree_a: a pytree.
+    tree_b: another pytree.
+    is_leaf: an optional predicate marking extra leaves, as in
+      ``jax.tree.map``, applied to both trees.
+
+  Returns:
+    None if the structures are equal, else a message of the form
+    ``"at <key path>: <node of tree_a> != <node of tree_b>"``.
+  """
+  stack = [((), tree_a, tree_b)]
+  while stack:
+    path, a, b = stack.pop()
+    children_a, treedef_a = _one_level(a, is_leaf)
+    children_b, treedef_b = _one_level(b, is_leaf)
+    if treedef_a is None and treedef_b is None:
+      continue
+    if treedef_a is None or treedef_b is None or treedef_a != treedef_b:
+      where = jax.tree_util.keystr(path) or '<root>'
+      return (f'at {where}: {_describe_node(a, treedef_a)} !='
+              f' {_describe_node(b, treedef_b)}')
+    pairs = list(zip(children_a, children_b))
+    for (keys, child_a), (_, child_b) in reversed(pairs):
+      stack.append((path + tuple(keys), child_a, child_b))
+  return None
