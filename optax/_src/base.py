@@ -243,6 +243,7 @@ def stateless(
     f: maps ``(updates, params)`` to new updates; ``params`` may be None.
 
   Examples:
+    >>> import jax
     >>> import jax.numpy as jnp
     >>> import optax
     >>> halve = optax.stateless(

@@ -120,7 +120,7 @@ def safe_increment(count: base.Numeric) -> jax.Array:
   count = jnp.asarray(count)
   dtype = count.dtype
   if jnp.issubdtype(dtype, jnp.integer):
-    top = jnp.iinfo(dtype).max
+    top = np.asarray(jnp.iinfo(dtype).max, dtype)
   elif jnp.issubdtype(dtype, jnp.floating):
     top = jnp.finfo(dtype).max
   else:
