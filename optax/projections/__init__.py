@@ -12,4 +12,17 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""The optax.projections package."""
+"""Euclidean projections onto constraint sets."""
+
+from optax.projections._projections import projection_box
+from optax.projections._projections import projection_halfspace
+from optax.projections._projections import projection_hypercube
+from optax.projections._projections import projection_hyperplane
+from optax.projections._projections import projection_l1_ball
+from optax.projections._projections import projection_l1_sphere
+from optax.projections._projections import projection_l2_ball
+from optax.projections._projections import projection_l2_sphere
+from optax.projections._projections import projection_linf_ball
+from optax.projections._projections import projection_non_negative
+from optax.projections._projections import projection_simplex
+from optax.projections._projections import projection_vector

@@ -1,0 +1,444 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+r"""Euclidean projections onto convex sets (and two spheres).
+
+Each function maps a point :math:`x` (a pytree, seen as one flat vector) to
+
+.. math::
+
+  \mathrm{proj}_C(x) = \arg\min_{y \in C} \tfrac{1}{2} \|y - x\|_2^2 ,
+
+the closest point of the set :math:`C`. They are the building block of
+projected gradient descent: ``params = projection(optax.apply_updates(params,
+updates))``.
+
+The leaves keep their dtype (integer leaves become floating when the
+projection needs it). Everything is jit-able and differentiable (almost
+everywhere).
+"""
+
+from typing import Any
+
+import jax
+import jax.flatten_util
+import jax.numpy as jnp
+
+from optax._src import base
+from optax import tree_utils as otu
+
+
+def _is_leaf_value(value: Any) -> bool:
+  """Whether ``value`` is a single number or array, not a container."""
+  return jax.tree_util.treedef_is_leaf(jax.tree.structure(value))
+
+
+def _like_tree(value: Any, tree: Any) -> Any:
+  """Broadcasts a scalar bound over ``tree``; a pytree bound is kept."""
+  if _is_leaf_value(value):
+    return jax.tree.map(lambda _: value, tree)
+  return value
+
+
+def _out_dtype(x: Any) -> jnp.dtype:
+  """The dtype of a projected leaf: its own, or a float for integers."""
+  dtype = jnp.result_type(x)
+  if jnp.issubdtype(dtype, jnp.inexact):
+    return dtype
+  return jnp.result_type(float)
+
+
+def _compute_dtype(x: Any) -> jnp.dtype:
+  """At least float32 (float64 and complex stay as they are)."""
+  return jnp.promote_types(_out_dtype(x), jnp.float32)
+
+
+def _cast_like(new_tree: Any, tree: Any) -> Any:
+  return jax.tree.map(
+      lambda y, x: jnp.asarray(y).astype(_out_dtype(x)), new_tree, tree)
+
+
+def projection_non_negative(tree: base.Params) -> base.Params:
+  r"""Projection onto the non-negative orthant.
+
+  .. math::
+
+    \mathrm{proj}(x) = \max(x, 0) \quad \text{(elementwise)}.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_non_negative(jnp.array([1.0, -2.0, 0.5]))
+    Array([1. , 0. , 0.5], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+
+  Returns:
+    A pytree like ``tree`` (same structure and dtypes).
+  """
+  return jax.tree.map(jax.nn.relu, tree)
+
+
+def projection_box(tree: base.Params, lower: Any, upper: Any) -> base.Params:
+  r"""Projection onto the box :math:`\{y : l \le y \le u\}`.
+
+  .. math::
+
+    \mathrm{proj}(x) = \min(\max(x, l), u) \quad \text{(elementwise)}.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_box(jnp.array([-2.0, 0.5, 3.0]), 0.0, 1.0)
+    Array([0. , 0.5, 1. ], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+    lower: the lower bound, a scalar or a pytree like ``tree`` (each leaf
+      broadcastable to the matching leaf of ``tree``).
+    upper: the upper bound, a scalar or a pytree like ``tree``.
+
+  Returns:
+    A pytree like ``tree`` (same structure and dtypes).
+  """
+  lower = _like_tree(lower, tree)
+  upper = _like_tree(upper, tree)
+  return jax.tree.map(
+      lambda x, l, u: jnp.clip(x, l, u).astype(jnp.result_type(x)),
+      tree, lower, upper)
+
+
+def projection_hypercube(tree: base.Params, scale: Any = 1) -> base.Params:
+  r"""Projection onto the hypercube :math:`\{y : 0 \le y \le s\}`.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_hypercube(jnp.array([-2.0, 0.5, 3.0]))
+    Array([0. , 0.5, 1. ], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+    scale: the side :math:`s` of the cube, a scalar or a pytree like
+      ``tree``.
+
+  Returns:
+    A pytree like ``tree`` (same structure and dtypes).
+
+  .. seealso:: :func:`projection_box`
+  """
+  return projection_box(tree, lower=0, upper=scale)
+
+
+def projection_linf_ball(tree: base.Params, scale: Any = 1) -> base.Params:
+  r"""Projection onto the :math:`\ell_\infty` ball of radius ``scale``.
+
+  .. math::
+
+    \mathrm{proj}(x) = \mathrm{clip}(x, -s, s) \quad \text{(elementwise)}.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_linf_ball(jnp.array([-2.0, 0.5, 3.0]))
+    Array([-1. ,  0.5,  1. ], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+    scale: the radius :math:`s`, a scalar or a pytree like ``tree``.
+
+  Returns:
+    A pytree like ``tree`` (same structure and dtypes).
+
+  .. seealso:: :func:`projection_box`
+  """
+  upper = _like_tree(scale, tree)
+  lower = jax.tree.map(lambda s: -s, upper)
+  return projection_box(tree, lower=lower, upper=upper)
+
+
+def _unit_simplex(values: jax.Array) -> jax.Array:
+  """Projects a 1-D vector onto the unit simplex (sort-based algorithm)."""
+  size = values.shape[0]
+  sorted_desc = jnp.sort(values)[::-1]
+  cumsum = jnp.cumsum(sorted_desc)
+  counts = jnp.arange(1, size + 1)
+  # The support has as many entries as there are k with
+  # u_k > (sum_{j<=k} u_j - 1) / k.
+  in_support = 1.0 / counts + (sorted_desc - cumsum / counts) > 0
+  support_size = jnp.count_nonzero(in_support)
+  return jax.nn.relu(
+      1.0 / support_size + (values - cumsum[support_size - 1] / support_size))
+
+
+def _flat_simplex(tree: Any, scale: Any) -> Any:
+  """Projects the flattened ``tree`` onto ``scale`` times the simplex."""
+  compute_tree = jax.tree.map(
+      lambda x: jnp.asarray(x, _compute_dtype(x)), tree)
+  flat, unravel = jax.flatten_util.ravel_pytree(compute_tree)
+  if flat.size == 0:
+    return tree
+  projected = scale * _unit_simplex(flat / scale)
+  return _cast_like(unravel(projected.astype(flat.dtype)), tree)
+
+
+def projection_simplex(tree: base.Params, scale: Any = 1) -> base.Params:
+  r"""Projection onto the simplex of total mass ``scale``.
+
+  .. math::
+
+    \mathrm{proj}(x) = \arg\min_{y} \|y - x\|_2 \quad \text{s.t.} \quad
+    y \ge 0, \ \textstyle\sum_i y_i = s .
+
+  The solution is :math:`y = \max(x - \tau, 0)` where the threshold
+  :math:`\tau` is found by sorting :math:`x` (Held et al., 1974; Michelot,
+  1986; Duchi et al., 2008). All the leaves of ``tree`` together form the
+  vector :math:`x`.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_simplex(jnp.array([0.5, 1.0, -1.0]))
+    Array([0.25, 0.75, 0.  ], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+    scale: the total mass :math:`s > 0` of the simplex.
+
+  Returns:
+    A pytree like ``tree`` whose entries are non-negative and sum to
+    ``scale``.
+
+  References:
+    Duchi et al., `Efficient Projections onto the l1-Ball for Learning in
+    High Dimensions <https://dl.acm.org/doi/10.1145/1390156.1390191>`_, 2008
+
+    Condat, `Fast projection onto the simplex and the l1 ball
+    <https://doi.org/10.1007/s10107-015-0946-6>`_, 2016
+  """
+  return _flat_simplex(tree, scale)
+
+
+def projection_l1_sphere(tree: base.Params, scale: Any = 1) -> base.Params:
+  r"""Projection onto the :math:`\ell_1` sphere of radius ``scale``.
+
+  .. math::
+
+    \mathrm{proj}(x) = \mathrm{sign}(x) \odot
+    \mathrm{proj}_{\Delta_s}(|x|),
+
+  where :math:`\Delta_s` is the simplex of mass :math:`s`.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_l1_sphere(jnp.array([0.5, -1.0, 0.0]))
+    Array([ 0.25, -0.75,  0.  ], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+    scale: the radius :math:`s > 0`.
+
+  Returns:
+    A pytree like ``tree`` with :math:`\ell_1` norm ``scale`` (unless every
+    entry is zero).
+
+  .. seealso:: :func:`projection_simplex`
+  """
+  abs_tree = jax.tree.map(jnp.abs, tree)
+  projected = _flat_simplex(abs_tree, scale)
+  return _cast_like(
+      jax.tree.map(lambda x, p: jnp.sign(x) * p, tree, projected), tree)
+
+
+def projection_l1_ball(tree: base.Params, scale: Any = 1) -> base.Params:
+  r"""Projection onto the :math:`\ell_1` ball of radius ``scale``.
+
+  .. math::
+
+    \mathrm{proj}(x) = \begin{cases}
+      x & \text{if } \|x\|_1 \le s \\
+      \mathrm{sign}(x) \odot \mathrm{proj}_{\Delta_s}(|x|)
+        & \text{otherwise.}
+    \end{cases}
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_l1_ball(jnp.array([0.5, -1.0, 0.0]))
+    Array([ 0.25, -0.75,  0.  ], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+    scale: the radius :math:`s > 0`.
+
+  Returns:
+    A pytree like ``tree`` with :math:`\ell_1` norm at most ``scale``.
+
+  References:
+    Duchi et al., `Efficient Projections onto the l1-Ball for Learning in
+    High Dimensions <https://dl.acm.org/doi/10.1145/1390156.1390191>`_, 2008
+
+  .. seealso:: :func:`projection_l1_sphere`
+  """
+  inside = otu.tree_norm(tree, ord=1) <= scale
+  on_sphere = projection_l1_sphere(tree, scale)
+  return _cast_like(
+      jax.tree.map(lambda x, p: jnp.where(inside, x, p), tree, on_sphere),
+      tree)
+
+
+def projection_l2_sphere(tree: base.Params, scale: Any = 1) -> base.Params:
+  r"""Projection onto the :math:`\ell_2` sphere of radius ``scale``.
+
+  .. math::
+
+    \mathrm{proj}(x) = \frac{s}{\|x\|_2} x .
+
+  The projection of the origin is not defined (NaN).
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_l2_sphere(jnp.array([3.0, 4.0]))
+    Array([0.6, 0.8], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+    scale: the radius :math:`s`.
+
+  Returns:
+    A pytree like ``tree`` with :math:`\ell_2` norm ``scale``.
+  """
+  factor = scale / otu.tree_norm(tree)
+  return _cast_like(jax.tree.map(lambda x: x * factor, tree), tree)
+
+
+def projection_l2_ball(tree: base.Params, scale: Any = 1) -> base.Params:
+  r"""Projection onto the :math:`\ell_2` ball of radius ``scale``.
+
+  .. math::
+
+    \mathrm{proj}(x) = \frac{s}{\max(\|x\|_2, s)} x .
+
+  The gradient is finite everywhere, the origin included.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_l2_ball(jnp.array([3.0, 4.0]))
+    Array([0.6, 0.8], dtype=float32)
+
+  Args:
+    tree: the pytree to project.
+    scale: the radius :math:`s > 0`.
+
+  Returns:
+    A pytree like ``tree`` with :math:`\ell_2` norm at most ``scale``.
+  """
+  squared_norm = otu.tree_norm(tree, squared=True)
+  positive = squared_norm > 0
+  # Double where: the square root never sees 0, so its gradient stays finite.
+  norm = jnp.where(
+      positive, jnp.sqrt(jnp.where(positive, squared_norm, 1)), 0)
+  inside = norm <= scale
+  factor = jnp.where(inside, 1, scale / jnp.where(inside, 1, norm))
+  return _cast_like(jax.tree.map(lambda x: x * factor, tree), tree)
+
+
+def projection_hyperplane(x: base.Params, a: base.Params, b: Any
+                          ) -> base.Params:
+  r"""Projection onto the hyperplane :math:`\{y : \langle a, y \rangle = b\}`.
+
+  .. math::
+
+    \mathrm{proj}(x) = x - \frac{\langle a, x \rangle - b}{\|a\|_2^2} a .
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_hyperplane(
+    ...     jnp.array([1.0, 2.0]), jnp.array([1.0, 1.0]), 1.0)
+    Array([0., 1.], dtype=float32)
+
+  Args:
+    x: the pytree to project.
+    a: the normal vector, a pytree like ``x`` (not zero).
+    b: the offset, a scalar.
+
+  Returns:
+    A pytree like ``x``.
+  """
+  coef = (otu.tree_vdot(a, x) - b) / otu.tree_vdot(a, a)
+  return _cast_like(
+      jax.tree.map(lambda xi, ai: xi - coef * ai, x, a), x)
+
+
+def projection_halfspace(x: base.Params, a: base.Params, b: Any
+                         ) -> base.Params:
+  r"""Projection onto the halfspace :math:`\{y : \langle a, y \rangle \le b\}`.
+
+  .. math::
+
+    \mathrm{proj}(x) = x - \frac{\max(\langle a, x \rangle - b, 0)}
+    {\|a\|_2^2} a .
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_halfspace(
+    ...     jnp.array([1.0, 2.0]), jnp.array([1.0, 1.0]), 1.0)
+    Array([0., 1.], dtype=float32)
+
+  Args:
+    x: the pytree to project.
+    a: the normal vector, a pytree like ``x`` (not zero).
+    b: the offset, a scalar.
+
+  Returns:
+    A pytree like ``x``.
+  """
+  gap = otu.tree_vdot(a, x) - b
+  active = gap > 0
+  coef = jax.nn.relu(gap) / otu.tree_vdot(a, a)
+  return _cast_like(
+      jax.tree.map(
+          lambda xi, ai: jnp.where(active, xi - coef * ai, xi), x, a),
+      x)
+
+
+def projection_vector(x: base.Params, a: base.Params) -> base.Params:
+  r"""Projection onto the line spanned by the vector ``a``.
+
+  .. math::
+
+    \mathrm{proj}(x) = \frac{\langle a, x \rangle}{\|a\|_2^2} a .
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import projections
+    >>> projections.projection_vector(
+    ...     jnp.array([1.0, 2.0]), jnp.array([1.0, 1.0]))
+    Array([1.5, 1.5], dtype=float32)
+
+  Args:
+    x: the pytree to project.
+    a: the direction, a pytree like ``x`` (not zero).
+
+  Returns:
+    A pytree like ``x``.
+  """
+  coef = otu.tree_vdot(a, x) / otu.tree_vdot(a, a)
+  return _cast_like(jax.tree.map(lambda ai: coef * ai, a), x)
