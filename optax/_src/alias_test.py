@@ -1,0 +1,558 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for the optimizers of ``optax._src.alias``.
+
+Every optimizer goes through the same checks: it minimizes a quadratic and
+the Rosenbrock function, gives the same steps with and without ``jax.jit``,
+keeps the dtype of float32 and bfloat16 params in its updates and state,
+compiles its step once, creates no array when built, and rejects invalid
+Python-number hyperparameters. A few optimizers are also checked against
+NumPy implementations of their update rules (float64).
+"""
+
+import functools
+import importlib.util
+import inspect
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.optimize
+
+from optax._src import alias
+from optax._src import base
+
+
+def _decay(lr, rate):
+  """An exponentially decaying learning rate, as a schedule."""
+  return lambda count: lr * rate**count
+
+
+# For each optimizer: the hyperparameters used on the quadratic and on the
+# Rosenbrock function. Optimizers whose steps do not shrink near the optimum
+# (sign-based, trust-ratio) get a decaying schedule.
+_HYPERS = {
+    'adabelief': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
+    'adadelta': ({'learning_rate': 10.0},
+                 {'learning_rate': _decay(3.0, 0.9997), 'eps': 1e-4}),
+    'adafactor': ({'learning_rate': 0.05},
+                  {'learning_rate': 0.05, 'momentum': 0.9,
+                   'multiply_by_parameter_scale': False}),
+    'adagrad': ({'learning_rate': 0.5}, {'learning_rate': 0.5}),
+    'adam': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
+    'adamax': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
+    'adamaxw': ({'learning_rate': 0.05, 'weight_decay': 0.0},
+                {'learning_rate': 0.05, 'weight_decay': 0.0}),
+    'adamw': ({'learning_rate': 0.05, 'weight_decay': 0.0},
+              {'learning_rate': 0.05, 'weight_decay': 0.0}),
+    'adan': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
+    'amsgrad': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
+    'fromage': ({'learning_rate': _decay(0.05, 0.997)},
+                {'learning_rate': _decay(0.05, 0.9997)}),
+    'lamb': ({'learning_rate': _decay(0.05, 0.997)},
+             {'learning_rate': _decay(0.05, 0.9997)}),
+    'lars': ({'learning_rate': _decay(0.1, 0.997), 'trust_coefficient': 1.0},
+             {'learning_rate': _decay(0.01, 0.9997),
+              'trust_coefficient': 1.0}),
+    'lbfgs': ({'learning_rate': 0.1, 'linesearch': None},
+              {'learning_rate': 0.001, 'linesearch': None}),
+    'lion': ({'learning_rate': _decay(0.01, 0.999), 'weight_decay': 0.0},
+             {'learning_rate': _decay(0.01, 0.9997), 'weight_decay': 0.0}),
+    'nadam': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
+    'nadamw': ({'learning_rate': 0.05, 'weight_decay': 0.0},
+               {'learning_rate': 0.05, 'weight_decay': 0.0}),
+    'noisy_sgd': ({'learning_rate': 0.1, 'eta': 1e-6, 'key': 0},
+                  {'learning_rate': 0.001, 'eta': 1e-6, 'key': 0}),
+    'novograd': ({'learning_rate': _decay(0.05, 0.999)},
+                 {'learning_rate': _decay(0.05, 0.9997)}),
+    'optimistic_adam': ({'learning_rate': 0.01}, {'learning_rate': 0.01}),
+    'optimistic_adam_v2': ({'learning_rate': 0.01}, {'learning_rate': 0.01}),
+    'optimistic_gradient_descent': (
+        {'learning_rate': 0.1}, {'learning_rate': 0.001, 'beta': 0.5}),
+    'polyak_sgd': ({'max_learning_rate': 0.01}, {'max_learning_rate': 0.01}),
+    'radam': ({'learning_rate': 0.05}, {'learning_rate': 0.01}),
+    'rmsprop': ({'learning_rate': 0.003}, {'learning_rate': 0.003}),
+    'rprop': ({'learning_rate': 0.01}, {'learning_rate': 0.01}),
+    'sgd': ({'learning_rate': 0.001, 'momentum': 0.9},
+            {'learning_rate': 0.001, 'momentum': 0.9}),
+    'sign_sgd': ({'learning_rate': _decay(0.01, 0.999)},
+                 {'learning_rate': _decay(0.01, 0.9997)}),
+    'signum': ({'learning_rate': _decay(0.01, 0.999)},
+               {'learning_rate': _decay(0.01, 0.9997)}),
+    'sm3': ({'learning_rate': 0.5}, {'learning_rate': 0.1}),
+    'yogi': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
+}
+_NAMES = sorted(_HYPERS)
+
+# Stated tolerances on max |x - x*| after the runs below.
+_QUADRATIC_STEPS, _QUADRATIC_TOL = 2000, 1e-2
+_ROSENBROCK_STEPS, _ROSENBROCK_TOL = 20000, 5e-2
+
+_QUADRATIC_CURVATURE = np.array([1.0, 2.0, 3.0, 4.0])
+_QUADRATIC_MINIMUM = np.array([1.0, -2.0, 3.0, 0.5])
+
+
+def _quadratic(params):
+  x = params['x']
+  return 0.5 * jnp.sum(
+      _QUADRATIC_CURVATURE * (x - _QUADRATIC_MINIMUM) ** 2)
+
+
+def _rosenbrock(params):
+  x, y = params['x'][0], params['x'][1]
+  return (1 - x) ** 2 + 100 * (y - x**2) ** 2
+
+
+_PROBLEMS = {
+    'quadratic': (_quadratic, np.full(4, 0.5), _QUADRATIC_MINIMUM,
+                  _QUADRATIC_STEPS, _QUADRATIC_TOL, 0),
+    'rosenbrock': (_rosenbrock, np.array([-1.0, 1.0]), np.array([1.0, 1.0]),
+                   _ROSENBROCK_STEPS, _ROSENBROCK_TOL, 1),
+}
+
+
+def _build(name, problem='quadratic'):
+  return getattr(alias, name)(**_HYPERS[name][_PROBLEMS[problem][5]])
+
+
+def _step_fn(opt, fun):
+  """One optimization step; passes every extra argument an alias may use."""
+
+  def step(params, state):
+    value, grad = jax.value_and_grad(fun)(params)
+    updates, state = opt.update(
+        grad, state, params, value=value, grad=grad, value_fn=fun)
+    return jax.tree.map(lambda p, u: p + u, params, updates), state
+
+  return step
+
+
+def _minimize(opt, fun, x0, steps):
+  step = _step_fn(opt, fun)
+
+  @jax.jit
+  def run(params):
+    def body(carry, _):
+      return step(*carry), None
+    (params, _), _ = jax.lax.scan(
+        body, (params, opt.init(params)), length=steps)
+    return params
+
+  return run({'x': jnp.asarray(x0, jnp.float32)})['x']
+
+
+class ConvergenceTest(parameterized.TestCase):
+  """Every optimizer minimizes a quadratic and the Rosenbrock function."""
+
+  def test_every_alias_is_covered(self):
+    public = {
+        name for name, value in vars(alias).items()
+        if not name.startswith('_') and (
+            isinstance(value, functools.partial)
+            or (inspect.isfunction(value)
+                and value.__module__ == alias.__name__))}
+    self.assertEqual(public, set(_NAMES))
+
+  @parameterized.product(name=_NAMES, problem=tuple(_PROBLEMS))
+  def test_minimizes(self, name, problem):
+    fun, x0, solution, steps, tol, _ = _PROBLEMS[problem]
+    x = _minimize(_build(name, problem), fun, x0, steps)
+    np.testing.assert_allclose(x, solution, atol=tol)
+
+  @parameterized.parameters(*_NAMES)
+  def test_jit_and_eager_agree(self, name):
+    fun, x0, _, _, _, _ = _PROBLEMS['rosenbrock']
+    opt = _build(name, 'rosenbrock')
+    eager = _step_fn(opt, fun)
+    jitted = jax.jit(eager)
+    params = {'x': jnp.asarray(x0, jnp.float32)}
+    state = opt.init(params)
+    p_eager, s_eager, p_jit, s_jit = params, state, params, state
+    for _ in range(2):
+      p_eager, s_eager = eager(p_eager, s_eager)
+      p_jit, s_jit = jitted(p_jit, s_jit)
+    np.testing.assert_allclose(p_eager['x'], p_jit['x'], rtol=1e-5,
+                               atol=1e-6)
+
+
+def _tree_params(dtype):
+  return {
+      'w': jnp.asarray(np.linspace(-1, 1, 6).reshape(2, 3), dtype),
+      'b': jnp.asarray([0.5, -0.25], dtype),
+  }
+
+
+def _loss(params):
+  return sum(jnp.sum(jnp.square(x.astype(jnp.float32) - 0.3))
+             for x in jax.tree.leaves(params))
+
+
+def _dtype_signature(tree):
+  return jax.tree.map(lambda x: (jnp.shape(x), jnp.result_type(x)), tree)
+
+
+class DtypeAndStabilityTest(parameterized.TestCase):
+  """Updates keep the params' dtype; the state is type-stable."""
+
+  @parameterized.product(name=_NAMES, dtype=('float32', 'bfloat16'))
+  def test_updates_keep_dtype_and_compile_once(self, name, dtype):
+    dtype = jnp.dtype(dtype)
+    opt = _build(name)
+    params = _tree_params(dtype)
+    state = opt.init(params)
+
+    @jax.jit
+    def step(params, state):
+      value, grad = jax.value_and_grad(_loss)(params)
+      grad = jax.tree.map(lambda g, p: g.astype(p.dtype), grad, params)
+      return opt.update(grad, state, params, value=value, grad=grad,
+                        value_fn=_loss)
+
+    signature = _dtype_signature(state)
+    for _ in range(2):
+      updates, state = step(params, state)
+      for leaf in jax.tree.leaves(updates):
+        self.assertEqual(leaf.dtype, dtype)
+      self.assertEqual(_dtype_signature(state), signature)
+      params = jax.tree.map(lambda p, u: p + u, params, updates)
+    self.assertEqual(step._cache_size(), 1)  # pylint: disable=protected-access
+
+  @parameterized.parameters(*_NAMES)
+  def test_init_on_shape_dtype_structs(self, name):
+    opt = _build(name)
+    params = _tree_params(jnp.float32)
+    abstract = jax.eval_shape(
+        opt.init, jax.tree.map(
+            lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype), params))
+    self.assertEqual(
+        jax.tree.map(lambda x: (x.shape, x.dtype), abstract),
+        jax.tree.map(lambda x: (x.shape, jnp.result_type(x)),
+                     opt.init(params)))
+
+  @parameterized.parameters(*_NAMES)
+  def test_building_creates_no_array(self, name):
+    before = len(jax.live_arrays())
+    opt = _build(name)
+    self.assertEqual(len(jax.live_arrays()), before)
+    self.assertIsInstance(opt, base.GradientTransformation)
+
+
+# One invalid Python-number hyperparameter per optimizer, and its name.
+_INVALID = (
+    ('adabelief', {'learning_rate': 0.1, 'b1': 1.5}, 'b1'),
+    ('adadelta', {'rho': 1.5}, 'rho'),
+    ('adafactor', {'decay_rate': -0.5}, 'decay_rate'),
+    ('adagrad', {'learning_rate': 0.1, 'eps': -1.0}, 'eps'),
+    ('adam', {'learning_rate': 0.1, 'b2': -0.1}, 'b2'),
+    ('adamax', {'learning_rate': 0.1, 'b1': 2.0}, 'b1'),
+    ('adamaxw', {'learning_rate': 0.1, 'weight_decay': float('nan')},
+     'weight_decay'),
+    ('adamw', {'learning_rate': 0.1, 'b1': 1.0}, 'b1'),
+    ('adan', {'learning_rate': 0.1, 'b3': 1.5}, 'b3'),
+    ('amsgrad', {'learning_rate': 0.1, 'b2': 1.2}, 'b2'),
+    ('fromage', {'learning_rate': 0.1, 'min_norm': -1.0}, 'min_norm'),
+    ('lamb', {'learning_rate': 0.1, 'b1': -0.5}, 'b1'),
+    ('lars', {'learning_rate': 0.1, 'momentum': 1.5}, 'momentum'),
+    ('lbfgs', {'memory_size': 0}, 'memory_size'),
+    ('lion', {'learning_rate': 0.1, 'b2': 1.5}, 'b2'),
+    ('nadam', {'learning_rate': 0.1, 'b1': 1.5}, 'b1'),
+    ('nadamw', {'learning_rate': 0.1, 'b2': 1.5}, 'b2'),
+    ('noisy_sgd', {'learning_rate': 0.1, 'eta': -1.0, 'key': 0}, 'eta'),
+    ('novograd', {'learning_rate': 0.1, 'b1': 1.5}, 'b1'),
+    ('optimistic_adam', {'learning_rate': 0.1, 'b1': 1.5}, 'b1'),
+    ('optimistic_adam_v2', {'learning_rate': 0.1, 'b2': 1.5}, 'b2'),
+    ('optimistic_gradient_descent', {'learning_rate': float('nan')},
+     'learning_rate'),
+    ('polyak_sgd', {'variant': 'sps-'}, 'variant'),
+    ('radam', {'learning_rate': 0.1, 'b1': 1.5}, 'b1'),
+    ('rmsprop', {'learning_rate': 0.1, 'decay': 1.5}, 'decay'),
+    ('rprop', {'learning_rate': 0.1, 'eta_minus': 1.5}, 'eta_minus'),
+    ('sgd', {'learning_rate': 0.1, 'momentum': -0.5}, 'momentum'),
+    ('sign_sgd', {'learning_rate': float('inf')}, 'learning_rate'),
+    ('signum', {'learning_rate': 0.1, 'beta': 1.5}, 'beta'),
+    ('sm3', {'learning_rate': 0.1, 'momentum': 1.5}, 'momentum'),
+    ('yogi', {'learning_rate': 0.1, 'b1': 1.5}, 'b1'),
+)
+
+
+class ValidationTest(parameterized.TestCase):
+  """Invalid Python-number hyperparameters are rejected when building."""
+
+  def test_every_alias_has_a_case(self):
+    self.assertEqual({case[0] for case in _INVALID}, set(_NAMES))
+
+  @parameterized.parameters(*_INVALID)
+  def test_invalid_hyperparameter_raises(self, name, kwargs, argument):
+    with self.assertRaisesRegex(ValueError, argument):
+      getattr(alias, name)(**kwargs)
+
+  def test_optimistic_adam_rejects_schedules(self):
+    with self.assertRaisesRegex(ValueError, 'optimistic_adam_v2'):
+      alias.optimistic_adam(lambda count: 0.1)
+
+  def test_traced_hyperparameters_are_not_validated(self):
+    # Under jit a hyperparameter may be a tracer: no Python comparison.
+    @jax.jit
+    def step(b1, lr):
+      opt = alias.adam(lr, b1=b1)
+      params = jnp.ones(2)
+      return opt.update(params, opt.init(params))[0]
+
+    self.assertEqual(step(0.9, 0.1).shape, (2,))
+
+
+class ScheduleTest(parameterized.TestCase):
+  """A constant schedule gives the same steps as the constant itself."""
+
+  @parameterized.parameters(
+      n for n in _NAMES
+      if n not in ('optimistic_adam', 'polyak_sgd', 'rprop', 'lbfgs'))
+  def test_constant_schedule_matches_constant(self, name):
+    kwargs = {k: v for k, v in _HYPERS[name][0].items()
+              if k != 'learning_rate'}
+    constant = getattr(alias, name)(learning_rate=0.01, **kwargs)
+    scheduled = getattr(alias, name)(
+        learning_rate=lambda count: 0.01, **kwargs)
+    step_c = _step_fn(constant, _quadratic)
+    step_s = _step_fn(scheduled, _quadratic)
+
+    @jax.jit
+    def run(params):
+      pc, sc = params, constant.init(params)
+      ps, ss = params, scheduled.init(params)
+      for _ in range(3):
+        pc, sc = step_c(pc, sc)
+        ps, ss = step_s(ps, ss)
+      return pc['x'], ps['x']
+
+    xc, xs = run({'x': jnp.full(4, 0.5)})
+    np.testing.assert_allclose(xc, xs, rtol=1e-6)
+
+
+def _run_numpy_comparison(opt, ref_step, steps=4, mask=None):
+  """Runs ``opt`` and a NumPy float64 ``ref_step(g, p, t, state)``."""
+  rng = np.random.RandomState(0)
+  params = {'w': rng.randn(2, 3), 'b': rng.randn(3)}
+  targets = {'w': rng.randn(2, 3), 'b': rng.randn(3)}
+  jparams = jax.tree.map(lambda x: jnp.asarray(x, jnp.float32), params)
+  state = opt.init(jparams)
+  ref_state = {}
+  for t in range(1, steps + 1):
+    grads = {k: 2 * (params[k] - targets[k]) for k in params}
+    jgrads = jax.tree.map(lambda x: jnp.asarray(x, jnp.float32), grads)
+    updates, state = opt.update(jgrads, state, jparams)
+    ref_updates = {
+        k: ref_step(grads[k], params[k], t, ref_state.setdefault(k, {}),
+                    True if mask is None else mask[k])
+        for k in params}
+    for k in params:
+      np.testing.assert_allclose(updates[k], ref_updates[k], rtol=1e-4,
+                                 atol=1e-6, err_msg=f'step {t}, leaf {k}')
+    params = {k: params[k] + ref_updates[k] for k in params}
+    jparams = jax.tree.map(lambda x: jnp.asarray(x, jnp.float32), params)
+
+
+def _adam_ref(lr, b1, b2, eps, nesterov=False, weight_decay=0.0):
+  def step(g, p, t, st, decay):
+    m = st['m'] = b1 * st.get('m', 0.0) + (1 - b1) * g
+    v = st['v'] = b2 * st.get('v', 0.0) + (1 - b2) * g * g
+    if nesterov:
+      m_hat = b1 * m / (1 - b1 ** (t + 1)) + (1 - b1) * g / (1 - b1**t)
+    else:
+      m_hat = m / (1 - b1**t)
+    direction = m_hat / (np.sqrt(v / (1 - b2**t)) + eps)
+    if decay:
+      direction = direction + weight_decay * p
+    return -lr * direction
+  return step
+
+
+class NumpyReferenceTest(parameterized.TestCase):
+  """Values of a few optimizers against NumPy implementations."""
+
+  @parameterized.parameters(False, True)
+  def test_sgd(self, nesterov):
+    lr, mu = 0.1, 0.9
+
+    def ref(g, p, t, st, decay):
+      del p, t, decay
+      m = st['m'] = mu * st.get('m', 0.0) + g
+      return -lr * (g + mu * m if nesterov else m)
+
+    _run_numpy_comparison(
+        alias.sgd(lr, momentum=mu, nesterov=nesterov), ref)
+
+  def test_adam(self):
+    _run_numpy_comparison(alias.adam(0.1, b1=0.8, b2=0.99, eps=1e-3),
+                          _adam_ref(0.1, 0.8, 0.99, 1e-3))
+
+  def test_nadam_is_adam_with_nesterov(self):
+    self.assertIsInstance(alias.nadam, functools.partial)
+    self.assertIs(alias.nadam.func, alias.adam)
+    self.assertEqual(alias.nadam.keywords, {'nesterov': True})
+    self.assertIs(alias.nadamw.func, alias.adamw)
+    _run_numpy_comparison(alias.nadam(0.1, b1=0.8, b2=0.99, eps=1e-3),
+                          _adam_ref(0.1, 0.8, 0.99, 1e-3, nesterov=True))
+
+  def test_adamw_with_mask(self):
+    mask = {'w': True, 'b': False}
+    _run_numpy_comparison(
+        alias.adamw(0.1, b1=0.8, b2=0.99, eps=1e-3, weight_decay=0.5,
+                    mask=mask),
+        _adam_ref(0.1, 0.8, 0.99, 1e-3, weight_decay=0.5), mask=mask)
+
+  def test_adamw_with_mask_function(self):
+    mask_fn = lambda params: {'w': True, 'b': False}
+    _run_numpy_comparison(
+        alias.adamw(0.1, b1=0.8, b2=0.99, eps=1e-3, weight_decay=0.5,
+                    mask=mask_fn),
+        _adam_ref(0.1, 0.8, 0.99, 1e-3, weight_decay=0.5),
+        mask={'w': True, 'b': False})
+
+  def test_rmsprop_centered_with_momentum(self):
+    lr, decay, eps, mu = 0.05, 0.9, 1e-3, 0.5
+
+    def ref(g, p, t, st, unused_decay):
+      del p, t
+      nu = st['nu'] = decay * st.get('nu', 0.0) + (1 - decay) * g * g
+      mean = st['mu'] = decay * st.get('mu', 0.0) + (1 - decay) * g
+      scaled = -lr * g / np.sqrt(nu - mean**2 + eps)
+      tr = st['tr'] = mu * st.get('tr', 0.0) + scaled
+      return tr
+
+    _run_numpy_comparison(
+        alias.rmsprop(lr, decay=decay, eps=eps, centered=True, momentum=mu),
+        ref)
+
+  def test_lion(self):
+    lr, b1, b2, wd = 0.01, 0.9, 0.99, 0.1
+
+    def ref(g, p, t, st, decay):
+      del t, decay
+      m = st.get('m', 0.0)
+      direction = np.sign(b1 * m + (1 - b1) * g)
+      st['m'] = b2 * m + (1 - b2) * g
+      return -lr * (direction + wd * p)
+
+    _run_numpy_comparison(alias.lion(lr, b1=b1, b2=b2, weight_decay=wd), ref)
+
+  def test_fromage(self):
+    lr = 0.1
+
+    def ref(g, p, t, st, decay):
+      del t, st, decay
+      mult = 1 / np.sqrt(1 + lr**2)
+      step = lr * np.linalg.norm(p) / np.linalg.norm(g) * g
+      return mult * (p - step) - p
+
+    _run_numpy_comparison(alias.fromage(lr), ref)
+
+  def test_adagrad(self):
+    lr, init, eps = 0.1, 0.1, 1e-7
+
+    def ref(g, p, t, st, decay):
+      del p, t, decay
+      acc = st['acc'] = st.get('acc', init) + g * g
+      return -lr * g / np.sqrt(acc + eps)
+
+    _run_numpy_comparison(alias.adagrad(lr, init, eps), ref)
+
+
+def _has_linesearch():
+  return importlib.util.find_spec('optax._src.linesearch') is not None
+
+
+class LbfgsTest(parameterized.TestCase):
+  """L-BFGS with its default line search against SciPy."""
+
+  def setUp(self):
+    super().setUp()
+    if not _has_linesearch():
+      self.skipTest('optax._src.linesearch is not available yet')
+
+  @parameterized.parameters(0, 1, 2)
+  def test_matches_scipy_on_convex_problems(self, seed):
+    from optax._src import linesearch
+    rng = np.random.RandomState(seed)
+    n = 6
+    a = rng.randn(2 * n, n)
+    b = rng.randn(2 * n)
+
+    # A smooth, strictly convex objective: ridge-regularized log-cosh
+    # regression.
+    def np_fun(x):
+      r = a @ x - b
+      return np.sum(np.logaddexp(r, -r) - np.log(2)) + 0.1 * x @ x
+
+    def fun(x):
+      r = a @ x - b
+      return jnp.sum(jnp.logaddexp(r, -r) - jnp.log(2.0)) + 0.1 * x @ x
+
+    expected = scipy.optimize.minimize(
+        np_fun, np.zeros(n), method='L-BFGS-B',
+        options={'gtol': 1e-10, 'ftol': 1e-14}).x
+    opt = alias.lbfgs()
+    value_and_grad = linesearch.value_and_grad_from_state(fun)
+
+    @jax.jit
+    def step(params, state):
+      value, grad = value_and_grad(params, state=state)
+      updates, state = opt.update(
+          grad, state, params, value=value, grad=grad, value_fn=fun)
+      return jax.tree.map(lambda p, u: p + u, params, updates), state
+
+    params = jnp.zeros(n)
+    state = opt.init(params)
+    for _ in range(50):
+      params, state = step(params, state)
+    np.testing.assert_allclose(params, expected, atol=1e-4)
+
+  def test_default_linesearch_is_zoom(self):
+    state = alias.lbfgs().init(jnp.zeros(3))
+    self.assertEqual(type(state[-1]).__name__, 'ScaleByZoomLinesearchState')
+
+
+class LbfgsStructureTest(absltest.TestCase):
+  """The parts of lbfgs that do not need the line search."""
+
+  def test_no_linesearch_gives_identity_state(self):
+    state = alias.lbfgs(0.1, linesearch=None).init(jnp.zeros(3))
+    self.assertLen(state, 3)
+    self.assertEqual(state[-1], base.EmptyState())
+
+  def test_default_argument_is_a_transformation(self):
+    default = alias.lbfgs.__defaults__[-1]
+    self.assertIsInstance(default, base.GradientTransformationExtraArgs)
+
+
+class NoisySgdTest(absltest.TestCase):
+  """The key of noisy_sgd lives in the state."""
+
+  def test_key_is_created_in_init_and_advances(self):
+    opt = alias.noisy_sgd(0.1, eta=1.0, key=3)
+    params = jnp.zeros(4)
+    state = opt.init(params)
+    updates1, state = opt.update(jnp.zeros(4), state)
+    updates2, _ = opt.update(jnp.zeros(4), state)
+    self.assertFalse(np.allclose(updates1, updates2))
+    # Same key, same noise.
+    again, _ = opt.update(jnp.zeros(4), opt.init(params))
+    np.testing.assert_array_equal(updates1, again)
+
+
+if __name__ == '__main__':
+  absltest.main()
