@@ -26,6 +26,17 @@ from optax._src import numerics
 from optax.transforms import _masking
 
 
+def _promote(*dtypes) -> jnp.dtype:
+  """The standard JAX promotion of ``dtypes``, also under strict promotion.
+
+  Used to pick the precision in which leaves are combined before being cast
+  back explicitly, so the code runs with ``jax_numpy_dtype_promotion`` set to
+  ``'strict'``.
+  """
+  with jax.numpy_dtype_promotion('standard'):
+    return jnp.result_type(*dtypes)
+
+
 def _is_none(x: Any) -> bool:
   return x is None
 
@@ -92,13 +103,16 @@ def add_decayed_weights(
   """
   is_schedule = callable(weight_decay)
 
+  def add_leaf(g, p, decay):
+    if g is None:
+      return None
+    dtype = _promote(g.dtype, p.dtype, decay.dtype)
+    return (g.astype(dtype) + decay.astype(dtype) * p.astype(dtype)).astype(
+        g.dtype)
+
   def add(updates, params, decay):
     return jax.tree.map(
-        lambda g, p: None if g is None else (g + decay * p).astype(g.dtype),
-        updates,
-        params,
-        is_leaf=_is_none,
-    )
+        lambda g, p: add_leaf(g, p, decay), updates, params, is_leaf=_is_none)
 
   if is_schedule:
 
@@ -230,10 +244,13 @@ def add_noise(
         numerics.as_hyperparameter(eta)
         / t ** numerics.as_hyperparameter(gamma)
     )
-    new_leaves = [
-        (g + std * jax.random.normal(k, g.shape, g.dtype)).astype(g.dtype)
-        for g, k in zip(leaves, keys)
-    ]
+    new_leaves = []
+    for g, k in zip(leaves, keys):
+      dtype = _promote(g.dtype, std.dtype)
+      noise = jax.random.normal(k, g.shape, g.dtype)
+      new_leaves.append(
+          (g.astype(dtype) + std.astype(dtype) * noise.astype(dtype)).astype(
+              g.dtype))
     return jax.tree.unflatten(treedef, new_leaves), AddNoiseState(
         count=count, rng_key=next_key
     )

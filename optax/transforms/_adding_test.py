@@ -118,6 +118,17 @@ class AddDecayedWeightsTest(parameterized.TestCase):
     for k in params:
       np.testing.assert_array_equal(plain[k], injected[k])
 
+  def test_strict_promotion_mixed_dtypes(self):
+    params = {'a': jnp.ones(3, jnp.float32), 'b': jnp.ones(2, jnp.bfloat16)}
+    grads = {'a': jnp.ones(3, jnp.bfloat16), 'b': jnp.ones(2, jnp.float32)}
+    with jax.numpy_dtype_promotion('strict'):
+      for tx in [_adding.add_decayed_weights(0.5),
+                 _adding.add_decayed_weights(lambda c: 0.5),
+                 _adding.add_noise(0.1, 0.5, key=0)]:
+        updates, _ = jax.jit(tx.update)(grads, tx.init(params), params)
+        for k, g in grads.items():
+          self.assertEqual(updates[k].dtype, g.dtype)
+
   def test_none_leaves(self):
     params = {'a': jnp.ones(2), 'b': None}
     tx = _adding.add_decayed_weights(1.0)

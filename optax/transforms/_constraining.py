@@ -24,8 +24,27 @@ from optax._src import base
 NonNegativeParamsState = base.EmptyState
 
 
+def _promote(*dtypes) -> jnp.dtype:
+  """The standard JAX promotion of ``dtypes``, also under strict promotion.
+
+  Used to pick the precision in which leaves are combined before being cast
+  back explicitly, so the code runs with ``jax_numpy_dtype_promotion`` set to
+  ``'strict'``.
+  """
+  with jax.numpy_dtype_promotion('standard'):
+    return jnp.result_type(*dtypes)
+
+
 def _is_none(x) -> bool:
   return x is None
+
+
+def _nonnegative_leaf(u, p):
+  if u is None:
+    return None
+  dtype = _promote(u.dtype, p.dtype)
+  u_wide, p_wide = u.astype(dtype), p.astype(dtype)
+  return jnp.where(p_wide + u_wide < 0, -p_wide, u_wide).astype(u.dtype)
 
 
 def keep_params_nonnegative() -> base.GradientTransformation:
@@ -64,12 +83,7 @@ def keep_params_nonnegative() -> base.GradientTransformation:
           ' Remedy: call tx.update(updates, state, params).'
       )
     new_updates = jax.tree.map(
-        lambda u, p: None if u is None else jnp.where(
-            p + u < 0, -p, u).astype(u.dtype),
-        updates,
-        params,
-        is_leaf=_is_none,
-    )
+        _nonnegative_leaf, updates, params, is_leaf=_is_none)
     return new_updates, state
 
   return base.GradientTransformation(base.init_empty_state, update_fn)

@@ -54,6 +54,14 @@ class KeepParamsNonnegativeTest(parameterized.TestCase):
     self.assertEqual(new.dtype, jnp.bfloat16)
     np.testing.assert_array_equal(np.asarray(new, np.float32), [-1.0, 1.0])
 
+  def test_strict_promotion(self):
+    params = jnp.array([1.0, -1.0], jnp.float32)
+    updates = jnp.array([-3.0, 0.5], jnp.bfloat16)
+    tx = _constraining.keep_params_nonnegative()
+    with jax.numpy_dtype_promotion('strict'):
+      new, _ = jax.jit(tx.update)(updates, tx.init(params), params)
+    self.assertEqual(new.dtype, jnp.bfloat16)
+
   def test_params_required(self):
     tx = _constraining.keep_params_nonnegative()
     with self.assertRaisesRegex(ValueError,

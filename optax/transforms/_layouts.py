@@ -21,6 +21,17 @@ import numpy as np
 from optax._src import base
 
 
+def _promote(*dtypes) -> jnp.dtype:
+  """The standard JAX promotion of ``dtypes``, also under strict promotion.
+
+  Used to pick the precision in which leaves are combined before being cast
+  back explicitly, so the code runs with ``jax_numpy_dtype_promotion`` set to
+  ``'strict'``.
+  """
+  with jax.numpy_dtype_promotion('standard'):
+    return jnp.result_type(*dtypes)
+
+
 def _ravel(tree):
   """Concatenates the raveled leaves of ``tree`` into one vector.
 
@@ -37,7 +48,7 @@ def _ravel(tree):
   dtypes = [jnp.asarray(x).dtype if not hasattr(x, 'dtype') else x.dtype
             for x in leaves]
   sizes = [int(np.prod(s)) for s in shapes]
-  dtype = jnp.result_type(*dtypes) if dtypes else jnp.float32
+  dtype = _promote(*dtypes) if dtypes else jnp.dtype(jnp.float32)
   if leaves:
     vector = jnp.concatenate(
         [jnp.ravel(jnp.asarray(x)).astype(dtype) for x in leaves])

@@ -79,6 +79,15 @@ class FlattenTest(parameterized.TestCase):
       np.testing.assert_array_equal(np.asarray(updates[k], np.float32),
                                     2 * np.ones(param.shape))
 
+  def test_strict_promotion_mixed_dtypes(self):
+    params = {'a': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones(3, jnp.float16),
+              'c': jnp.ones(1, jnp.float32)}
+    tx = _layouts.flatten(base.stateless_with_tree_map(lambda g, p: -g))
+    with jax.numpy_dtype_promotion('strict'):
+      updates, _ = jax.jit(tx.update)(params, tx.init(params))
+    for k, param in params.items():
+      self.assertEqual(updates[k].dtype, param.dtype)
+
   def test_none_leaves(self):
     params = {'a': jnp.ones(2), 'b': None}
     tx = _layouts.flatten(base.stateless_with_tree_map(lambda g, p: -g))
