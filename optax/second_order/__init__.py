@@ -12,4 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""The optax.second_order package."""
+"""Second-order utilities (deprecated, to be removed in Optax 0.2.9)."""
+
+from optax.second_order._deprecated import fisher_diag
+from optax.second_order._deprecated import hessian_diag
+from optax.second_order._deprecated import hvp
