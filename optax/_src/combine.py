@@ -25,5 +25,5 @@ partition = _combining.partition
 PartitionState = _combining.PartitionState
 
 # The older names of partition and its state.
-multi_transform = _combining.partition
-MultiTransformState = _combining.PartitionState
+multi_transform = _combining.multi_transform
+MultiTransformState = _combining.MultiTransformState

@@ -29,6 +29,16 @@ from optax._src import base
 from optax.transforms import _masking
 
 
+def _check_transformation(
+    fn_name: str, where: str, tx: Any, remedy: str = ''
+) -> None:
+  if not (hasattr(tx, 'init') and hasattr(tx, 'update')):
+    raise ValueError(
+        f'{fn_name}: {where} must be a GradientTransformation, got'
+        f' {type(tx).__name__}.{remedy}'
+    )
+
+
 def chain(
     *args: base.GradientTransformation,
 ) -> base.GradientTransformationExtraArgs:
@@ -55,6 +65,11 @@ def chain(
     >>> updates
     Array([-1., -3.], dtype=float32)
   """
+  for i, t in enumerate(args):
+    _check_transformation(
+        'chain', f'argument {i}', t,
+        ' Remedy: pass the transformations as separate arguments,'
+        ' chain(a, b), not as a list.')
   transforms = tuple(base.with_extra_args_support(t) for t in args)
 
   def init_fn(params):
@@ -109,6 +124,15 @@ def named_chain(
     >>> updates
     Array([-2., -6.], dtype=float32)
   """
+  for i, pair in enumerate(args):
+    if not (isinstance(pair, tuple) and len(pair) == 2
+            and isinstance(pair[0], str)):
+      raise ValueError(
+          f'named_chain: argument {i} must be a (name, transformation) pair'
+          f' with a str name, got {type(pair).__name__}.'
+      )
+    _check_transformation('named_chain', f'the transformation {pair[0]!r}',
+                          pair[1])
   names = [name for name, _ in args]
   duplicates = sorted({n for n in names if names.count(n) > 1}, key=str)
   if duplicates:
@@ -255,3 +279,8 @@ def partition(
     return updates, PartitionState(inner_states=new_inner_states)
 
   return base.GradientTransformationExtraArgs(init_fn, update_fn)
+
+
+# The older names of partition and its state.
+multi_transform = partition
+MultiTransformState = PartitionState

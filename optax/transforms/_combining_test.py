@@ -110,6 +110,10 @@ class ChainTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError, 'chain: state has 1 entries'):
       tx.update(_params(), (base.EmptyState(),))
 
+  def test_list_argument_rejected(self):
+    with self.assertRaisesRegex(ValueError, 'chain: argument 0 .* list'):
+      _combining.chain([_scale(1.0), _scale(2.0)])
+
   def test_state_stable_and_init_on_shapes(self):
     tx = _combining.chain(_scale(2.0), _running_sum())
     params = _params()
@@ -152,6 +156,13 @@ class NamedChainTest(parameterized.TestCase):
   def test_duplicate_names(self):
     with self.assertRaisesRegex(ValueError, r"named_chain: .*\['a'\]"):
       _combining.named_chain(('a', _scale(1.0)), ('a', _scale(2.0)))
+
+  def test_malformed_pairs(self):
+    with self.assertRaisesRegex(ValueError, 'named_chain: argument 0'):
+      _combining.named_chain(_scale(1.0))
+    with self.assertRaisesRegex(ValueError, "named_chain: the transformation"
+                                " 'a'"):
+      _combining.named_chain(('a', 3))
 
   def test_empty(self):
     tx = _combining.named_chain()
@@ -278,6 +289,10 @@ class PartitionTest(parameterized.TestCase):
     tx.update(grads, state, params)
     self.assertLen(calls, 2)
     np.testing.assert_array_equal(calls[1]['w'], grads['w'])
+
+  def test_multi_transform_alias(self):
+    self.assertIs(_combining.multi_transform, _combining.partition)
+    self.assertIs(_combining.MultiTransformState, _combining.PartitionState)
 
   def test_dtypes_kept(self):
     params = {'x': jnp.ones(2, jnp.bfloat16), 'y': jnp.ones(3, jnp.float16)}
