@@ -158,8 +158,20 @@ class AddNoiseState(NamedTuple):
   rng_key: base.PRNGKey
 
 
-def _is_int_seed(key: Any) -> bool:
-  return isinstance(key, (int, np.integer)) and not isinstance(key, bool)
+def _is_seed(key: Any) -> bool:
+  """Whether ``key`` is an integer seed (a Python int or an integer scalar).
+
+  Scalar integer arrays count as seeds so that a seed traced by
+  ``inject_hyperparams`` still works; typed keys and raw ``uint32`` keys of
+  shape ``(2,)`` are not seeds.
+  """
+  if isinstance(key, bool):
+    return False
+  if isinstance(key, (int, np.integer)):
+    return True
+  dtype = getattr(key, 'dtype', None)
+  return (dtype is not None and np.shape(key) == ()
+          and jnp.issubdtype(dtype, jnp.integer))
 
 
 def add_noise(
@@ -230,7 +242,7 @@ def add_noise(
 
   def init_fn(params):
     del params
-    rng_key = jax.random.key(key) if _is_int_seed(key) else key
+    rng_key = jax.random.key(key) if _is_seed(key) else key
     return AddNoiseState(count=jnp.zeros([], jnp.int32), rng_key=rng_key)
 
   def update_fn(updates, state, params=None):

@@ -191,6 +191,20 @@ class AddNoiseTest(parameterized.TestCase):
     expected, _ = typed.update(grads, typed.init(grads))
     np.testing.assert_array_equal(updates['b'], expected['b'])
 
+  def test_traced_seed(self):
+    grads = _grads()
+    expected_tx = _adding.add_noise(0.1, 0.5, key=3)
+    expected, _ = expected_tx.update(grads, expected_tx.init(grads))
+
+    @jax.jit
+    def run(eta, gamma, seed):
+      tx = _adding.add_noise(eta, gamma, key=seed)
+      return tx.update(grads, tx.init(grads))[0]
+
+    updates = run(jnp.asarray(0.1), jnp.asarray(0.5), jnp.asarray(3))
+    # jit may fuse the multiply-add: equal up to float32 rounding.
+    np.testing.assert_allclose(updates['w'], expected['w'], rtol=1e-6)
+
   def test_state_stable_under_jit(self):
     grads = _grads()
     tx = _adding.add_noise(0.1, 0.5, key=0)
