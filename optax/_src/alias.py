@@ -24,6 +24,7 @@ import functools
 import numbers
 from typing import Any, Optional, Union
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -777,16 +778,43 @@ def amsgrad(
   )
 
 
-def _fromage_multiplier(learning_rate: Any) -> Any:
-  """``1 / sqrt(1 + lr ** 2)``, in NumPy for a Python number."""
-  if _is_number(learning_rate):
-    dtype = numerics.hyperparameter_dtype()
-    lr = np.asarray(learning_rate, dtype)
-    # Round 1 + lr ** 2 once, as for a Python float given to jnp.sqrt.
-    denominator = np.sqrt(np.asarray(1 + learning_rate**2, dtype))
-    return lr, np.asarray(1, dtype) / denominator
+def _fromage_multiplier(learning_rate: Any) -> tuple[jax.Array, jax.Array]:
+  """The learning rate and ``1 / sqrt(1 + lr ** 2)``, as arrays."""
   lr = numerics.as_hyperparameter(learning_rate)
-  return lr, 1 / jnp.sqrt(1 + lr**2)
+  return lr, 1 / jnp.sqrt(1 + lr * lr)
+
+
+def _fromage_step(learning_rate: Any) -> base.GradientTransformation:
+  """Stateless ``u -> -lr / sqrt(1 + lr ** 2) * u``, derived in ``update``."""
+
+  def update_fn(updates, state, params=None):
+    del params
+    lr, mult = _fromage_multiplier(learning_rate)
+    factor = -(lr * mult)
+    updates = jax.tree.map(
+        lambda u: None if u is None else (factor * u).astype(u.dtype),
+        updates, is_leaf=lambda x: x is None)
+    return updates, state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
+def _fromage_shrink(learning_rate: Any) -> base.GradientTransformation:
+  """Stateless ``u -> u + (1 / sqrt(1 + lr ** 2) - 1) * params``."""
+
+  def update_fn(updates, state, params=None):
+    if params is None:
+      raise ValueError(
+          'fromage: update needs the current `params`; call '
+          'update(updates, state, params).')
+    _, mult = _fromage_multiplier(learning_rate)
+    decay = mult - 1
+    updates = jax.tree.map(
+        lambda u, p: None if u is None else (u + decay * p).astype(u.dtype),
+        updates, params, is_leaf=lambda x: x is None)
+    return updates, state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
 
 
 def fromage(
@@ -837,14 +865,18 @@ def fromage(
     def weight_decay(count):
       _, mult = _fromage_multiplier(schedule(count))
       return mult - 1
-  else:
-    lr, mult = _fromage_multiplier(learning_rate)
-    step_size = lr * mult
-    weight_decay = mult - 1
+
+    return _combining.chain(
+        transform.scale_by_trust_ratio(min_norm),
+        transform.scale_by_learning_rate(step_size),
+        _adding.add_decayed_weights(weight_decay),
+    )
+  # A number (or an array injected by inject_hyperparams): the factors are
+  # derived inside update, so that both give the same bits.
   return _combining.chain(
       transform.scale_by_trust_ratio(min_norm),
-      transform.scale_by_learning_rate(step_size),
-      _adding.add_decayed_weights(weight_decay),
+      _fromage_step(learning_rate),
+      _fromage_shrink(learning_rate),
   )
 
 
