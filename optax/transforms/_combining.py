@@ -27,6 +27,7 @@ import jax
 
 from optax._src import base
 from optax.transforms import _masking
+from optax.tree_utils import _state_utils
 
 
 def _check_transformation(
@@ -261,6 +262,16 @@ def partition(
     )
 
   def init_fn(params):
+    if isinstance(params, _state_utils._ParamsPlaceholder):  # pylint: disable=protected-access
+      # tree_map_params: no labels can be read off a placeholder, and every
+      # group's inner state holds the (masked) params where its transform
+      # puts them.
+      return PartitionState(
+          inner_states={
+              group: _masking.MaskedState(inner_state=t.init(params))
+              for group, t in transforms.items()
+          }
+      )
     labels = get_labels(params)
     return PartitionState(
         inner_states={

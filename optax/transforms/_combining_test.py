@@ -26,6 +26,7 @@ import numpy as np
 from optax._src import base
 from optax.transforms import _combining
 from optax.transforms import _masking
+from optax import tree_utils as otu
 
 
 class _SumState(NamedTuple):
@@ -303,6 +304,25 @@ class PartitionTest(parameterized.TestCase):
     self.assertEqual(updates['y'].dtype, jnp.float16)
     self.assertEqual(
         state.inner_states['b'].inner_state.total['y'].dtype, jnp.float16)
+
+
+class PartitionTreeMapParamsTest(parameterized.TestCase):
+
+  @parameterized.parameters(True, False)
+  def test_tree_map_params_finds_partitioned_params(self, labels_as_fn):
+    params = {'w': jnp.ones((2, 3)), 'b': jnp.ones((3,))}
+    labels = {'w': 'a', 'b': 'b'}
+    tx = _combining.partition(
+        {'a': _running_sum(), 'b': _running_sum()},
+        (lambda p: labels) if labels_as_fn else labels)
+    state = tx.init(params)
+    doubled = otu.tree_map_params(tx, lambda x: 2 * x + 1, state)
+    self.assertEqual(
+        jax.tree.structure(doubled), jax.tree.structure(state))
+    np.testing.assert_array_equal(
+        doubled.inner_states['a'].inner_state.total['w'], np.ones((2, 3)))
+    np.testing.assert_array_equal(
+        doubled.inner_states['b'].inner_state.total['b'], np.ones((3,)))
 
 
 if __name__ == '__main__':

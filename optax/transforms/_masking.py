@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
+from optax.tree_utils import _state_utils
 
 
 class MaskedNode(NamedTuple):
@@ -253,6 +254,10 @@ def masked(
   inner = base.with_extra_args_support(inner)
 
   def init_fn(params):
+    if isinstance(params, _state_utils._ParamsPlaceholder):  # pylint: disable=protected-access
+      # tree_map_params asks where the params sit in the state: they sit
+      # wherever the inner state holds them, whatever the mask.
+      return MaskedState(inner_state=inner.init(params))
     mask_tree = _resolve_mask(mask, params)
     return MaskedState(inner_state=inner.init(_hide(mask_tree, params)))
 

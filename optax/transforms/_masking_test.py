@@ -26,6 +26,7 @@ from optax._src import base
 from optax._src import numerics
 from optax.transforms import _combining
 from optax.transforms import _masking
+from optax import tree_utils as otu
 
 
 class _SumState(NamedTuple):
@@ -290,6 +291,21 @@ class MaskedTest(parameterized.TestCase):
     tree = {'a': _masking.MaskedNode(), 'b': jnp.ones(1)}
     doubled = jax.tree.map(lambda x: 2 * x, tree)
     self.assertIsInstance(doubled['a'], _masking.MaskedNode)
+
+
+class MaskedTreeMapParamsTest(parameterized.TestCase):
+
+  @parameterized.parameters(True, False)
+  def test_tree_map_params_finds_masked_params(self, mask_as_fn):
+    params = {'w': jnp.ones((2, 3)), 'b': jnp.ones((3,))}
+    mask = {'w': True, 'b': False}
+    inner = _combining.chain(_scale(2.0), _running_sum())
+    tx = _masking.masked(inner, (lambda p: mask) if mask_as_fn else mask)
+    state = tx.init(params)
+    shapes = otu.tree_map_params(tx, lambda x: x.shape, state)
+    self.assertEqual(shapes.inner_state[1].total['w'], (2, 3))
+    self.assertIsInstance(
+        shapes.inner_state[1].total['b'], _masking.MaskedNode)
 
 
 if __name__ == '__main__':
