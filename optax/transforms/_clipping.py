@@ -1,0 +1,537 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Transformations that bound the size of the updates.
+
+Element-wise clipping, clipping by the norm of the whole tree, of each leaf
+or of each unit (row / filter) of each leaf, and the per-example clipping of
+differentially private training.
+
+Every transformation returns updates of the dtype of the incoming updates:
+norms and scale factors are computed in at least the precision of the
+hyperparameters (float32, float64 under x64), so bfloat16 updates are scaled
+with a float32 factor and rounded once.
+"""
+
+import math
+from typing import Any, Union
+
+import jax
+from jax import lax
+import jax.numpy as jnp
+import numpy as np
+
+from optax import tree_utils as otu
+from optax._src import base
+from optax._src import numerics
+
+Axis = Union[int, tuple[int, ...], None]
+
+
+def _is_none(x: Any) -> bool:
+  return x is None
+
+
+def _is_python_number(x: Any) -> bool:
+  return isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
+
+
+def _check_non_negative(fn_name: str, arg_name: str, value: Any) -> None:
+  """Raises a ValueError if ``value`` is a negative (or NaN) Python number."""
+  if _is_python_number(value) and not value >= 0:
+    raise ValueError(
+        f'{fn_name}: {arg_name} must be a non-negative number, got {value!r}'
+    )
+
+
+def _compute_dtype(dtype: Any) -> np.dtype:
+  """The dtype in which a leaf of ``dtype`` is combined with scalars."""
+  with jax.numpy_dtype_promotion('standard'):
+    return jnp.promote_types(dtype, numerics.hyperparameter_dtype())
+
+
+def _upcast(x: jax.Array) -> jax.Array:
+  x = jnp.asarray(x)
+  return x.astype(_compute_dtype(x.dtype))
+
+
+def _missing_params_error(fn_name: str) -> ValueError:
+  return ValueError(
+      f'{fn_name}: params must be given to update (got None); this'
+      ' transformation needs the current parameters. Remedy: call'
+      ' tx.update(updates, state, params).'
+  )
+
+
+def clip(max_delta: base.Numeric) -> base.GradientTransformation:
+  r"""Clips each entry of the updates to ``[-max_delta, max_delta]``.
+
+  .. math::
+
+    u_i \leftarrow \min(\max(u_i, -\delta), \delta)
+
+  Args:
+    max_delta: the bound :math:`\delta \geq 0` on the absolute value of each
+      entry.
+
+  Returns:
+    A stateless GradientTransformation (its state is ``ClipState()``).
+
+  Raises:
+    ValueError: if ``max_delta`` is a negative Python number.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> tx = optax.clip(1.0)
+    >>> updates, _ = tx.update(jnp.array([0.5, -3.0, 2.0]), tx.init(None))
+    >>> updates
+    Array([ 0.5, -1. ,  1. ], dtype=float32)
+
+  .. seealso:: :func:`clip_by_global_norm`, :func:`clip_by_block_rms`
+  """
+  _check_non_negative('clip', 'max_delta', max_delta)
+
+  def update_fn(updates, state, params=None):
+    del params
+    delta = numerics.as_hyperparameter(max_delta)
+
+    def clip_leaf(u):
+      x = _upcast(u)
+      bound = delta.astype(x.real.dtype)
+      return jnp.clip(x, -bound, bound).astype(u.dtype)
+
+    return jax.tree.map(clip_leaf, updates), state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
+def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
+  r"""Rescales the updates so that their global norm is at most ``max_norm``.
+
+  With :math:`\|u\|` the Euclidean norm of all the entries of all the
+  leaves,
+
+  .. math::
+
+    u \leftarrow \begin{cases}
+      u & \text{if } \|u\| < c, \\
+      \dfrac{u}{\|u\|} \, c & \text{otherwise.}
+    \end{cases}
+
+  Args:
+    max_norm: the largest global norm :math:`c \geq 0` the updates may have.
+
+  Returns:
+    A stateless GradientTransformation (its state is
+    ``ClipByGlobalNormState()``).
+
+  Raises:
+    ValueError: if ``max_norm`` is a negative Python number.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> tx = optax.clip_by_global_norm(1.0)
+    >>> updates = {'a': jnp.array([3.0]), 'b': jnp.array([-4.0])}
+    >>> updates, _ = tx.update(updates, tx.init(None))
+    >>> updates
+    {'a': Array([0.6], dtype=float32), 'b': Array([-0.8], dtype=float32)}
+
+  References:
+    Pascanu et al., `On the difficulty of training Recurrent Neural Networks
+    <https://arxiv.org/abs/1211.5063>`_, 2013.
+
+  .. seealso:: :func:`clip`, :func:`clip_by_block_rms`,
+    :func:`adaptive_grad_clip`
+  """
+  _check_non_negative('clip_by_global_norm', 'max_norm', max_norm)
+
+  def update_fn(updates, state, params=None):
+    del params
+    c = numerics.as_hyperparameter(max_norm)
+    g_norm = otu.tree_norm(jax.tree.map(_upcast, updates))
+    g_norm = g_norm.astype(jnp.promote_types(g_norm.dtype, c.dtype))
+    c = c.astype(g_norm.dtype)
+    keep = g_norm < c
+
+    def clip_leaf(u):
+      x = _upcast(u)
+      clipped = (x / g_norm.astype(x.real.dtype)) * c.astype(x.real.dtype)
+      return jnp.where(keep, x, clipped).astype(u.dtype)
+
+    return jax.tree.map(clip_leaf, updates), state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
+def clip_by_block_rms(threshold: float) -> base.GradientTransformation:
+  r"""Rescales each leaf so that its root mean square is at most ``threshold``.
+
+  For each leaf :math:`u` with :math:`n` entries,
+
+  .. math::
+
+    u \leftarrow \frac{u}{\max\!\left(1, \mathrm{rms}(u) / \tau\right)},
+    \quad \mathrm{rms}(u) = \sqrt{\tfrac{1}{n} \textstyle\sum_i |u_i|^2}.
+
+  Args:
+    threshold: the largest root mean square :math:`\tau \geq 0` of a leaf.
+
+  Returns:
+    A stateless GradientTransformation.
+
+  Raises:
+    ValueError: if ``threshold`` is a negative Python number.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> tx = optax.clip_by_block_rms(1.0)
+    >>> updates, _ = tx.update(jnp.array([3.0, -4.0]), tx.init(None))
+    >>> updates
+    Array([ 0.8485281, -1.1313709], dtype=float32)
+
+  .. seealso:: :func:`clip_by_global_norm`
+  """
+  _check_non_negative('clip_by_block_rms', 'threshold', threshold)
+
+  def update_fn(updates, state, params=None):
+    del params
+    tau = numerics.as_hyperparameter(threshold)
+
+    def clip_leaf(u):
+      x = _upcast(u)
+      rms = jnp.sqrt(jnp.mean(numerics.abs_sq(x)))
+      divisor = jnp.maximum(1.0, rms / tau.astype(rms.dtype))
+      return (x / divisor).astype(u.dtype)
+
+    return jax.tree.map(clip_leaf, updates), state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
+def unitwise_norm(x: jax.Array, axis: Axis = None) -> jax.Array:
+  """The Euclidean norm of each unit of ``x``, broadcast to the shape of ``x``.
+
+  A unit is the slice of the parameter that feeds one output: without
+  ``axis``, the reduction is over
+
+  * every axis for a scalar or a vector (a bias),
+  * axis 0 for a matrix or a 3-d array (a dense layer ``(in, out)``, or a
+    multi-head dense layer),
+  * every axis but the last for 4 or more axes (a convolution kernel
+    ``HWIO``, whose output channels come last).
+
+  Args:
+    x: a real or complex array.
+    axis: the axis or axes to reduce, overriding the rule above.
+
+  Returns:
+    An array of the shape of ``x`` (real-valued, float for integer input)
+    holding, at each entry, the norm of the unit it belongs to.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> optax.transforms.unitwise_norm(jnp.array([[3.0, 0.0], [4.0, 1.0]]))
+    Array([[5., 1.],
+           [5., 1.]], dtype=float32)
+  """
+  x = jnp.asarray(x)
+  if axis is None:
+    if x.ndim <= 1:
+      axis = tuple(range(x.ndim))
+    elif x.ndim <= 3:
+      axis = 0
+    else:
+      axis = tuple(range(x.ndim - 1))
+  squared = jnp.sum(numerics.abs_sq(x), axis=axis, keepdims=True)
+  norms = jnp.sqrt(squared)
+  return jnp.broadcast_to(norms, x.shape)
+
+
+def unitwise_clip(
+    g_norm: jax.Array,
+    max_norm: jax.Array,
+    grad: jax.Array,
+    div_eps: float = 1e-6,
+) -> jax.Array:
+  r"""Rescales each unit of ``grad`` whose norm exceeds its ``max_norm``.
+
+  .. math::
+
+    g \leftarrow \begin{cases}
+      g & \text{if } \|g\| < m, \\
+      g \, \dfrac{m}{\max(\|g\|, \epsilon)} & \text{otherwise.}
+    \end{cases}
+
+  Args:
+    g_norm: the norm of the unit of each entry, shaped like ``grad`` (see
+      :func:`unitwise_norm`).
+    max_norm: the largest norm :math:`m` allowed, broadcastable to ``grad``.
+    grad: the gradient to clip.
+    div_eps: the floor :math:`\epsilon` of the divisor, guarding against a
+      division by zero.
+
+  Returns:
+    The clipped gradient, of the dtype of ``grad``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> g = jnp.array([1.0, 5.0])
+    >>> optax.transforms.unitwise_clip(g, jnp.array([2.0, 2.0]), g)
+    Array([1., 2.], dtype=float32)
+  """
+  grad = jnp.asarray(grad)
+  keep = g_norm < max_norm
+  clipped = grad * (max_norm / jnp.maximum(g_norm, div_eps))
+  return jnp.where(keep, grad, clipped).astype(grad.dtype)
+
+
+def adaptive_grad_clip(
+    clipping: float,
+    eps: float = 1e-3,
+    axis: Axis = None,
+) -> base.GradientTransformation:
+  r"""Clips each unit of the updates relative to the norm of its parameters.
+
+  Adaptive gradient clipping (AGC): for each unit (see
+  :func:`unitwise_norm`) of a gradient :math:`g` and of its parameter
+  :math:`\theta`,
+
+  .. math::
+
+    g \leftarrow \begin{cases}
+      g & \text{if } \|g\| < \lambda \max(\|\theta\|, \epsilon), \\
+      g \, \dfrac{\lambda \max(\|\theta\|, \epsilon)}{\|g\|}
+        & \text{otherwise.}
+    \end{cases}
+
+  Args:
+    clipping: the largest ratio :math:`\lambda \geq 0` of the norm of a
+      unit of the gradient to that of the parameter.
+    eps: the floor :math:`\epsilon \geq 0` of the parameter norms, so that
+      units initialised at zero still move.
+    axis: the axis or axes over which the unit norms are computed; by
+      default chosen by the number of dimensions (see
+      :func:`unitwise_norm`).
+
+  Returns:
+    A stateless GradientTransformation (its state is
+    ``AdaptiveGradClipState()``); its ``update`` requires ``params``.
+
+  Raises:
+    ValueError: if ``clipping`` or ``eps`` is a negative Python number, and
+      in ``update`` if ``params`` is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> tx = optax.adaptive_grad_clip(0.5)
+    >>> params = jnp.array([3.0, 4.0])
+    >>> updates, _ = tx.update(jnp.array([6.0, 8.0]), tx.init(params), params)
+    >>> updates
+    Array([1.5, 2. ], dtype=float32)
+
+  References:
+    Brock et al., `High-Performance Large-Scale Image Recognition Without
+    Normalization <https://arxiv.org/abs/2102.06171>`_, 2021.
+  """
+  _check_non_negative('adaptive_grad_clip', 'clipping', clipping)
+  _check_non_negative('adaptive_grad_clip', 'eps', eps)
+
+  def update_fn(updates, state, params=None):
+    if params is None:
+      raise _missing_params_error('adaptive_grad_clip')
+    lam = numerics.as_hyperparameter(clipping)
+    floor = numerics.as_hyperparameter(eps)
+
+    def clip_leaf(g, p):
+      if g is None:
+        return None
+      x = _upcast(g)
+      real = x.real.dtype
+      g_norm = unitwise_norm(x, axis=axis)
+      p_norm = unitwise_norm(_upcast(p), axis=axis).astype(real)
+      max_norm = jnp.maximum(p_norm, floor.astype(real)) * lam.astype(real)
+      return unitwise_clip(g_norm, max_norm, x).astype(g.dtype)
+
+    new_updates = jax.tree.map(clip_leaf, updates, params, is_leaf=_is_none)
+    return new_updates, state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
+def _check_batched(fn_name: str, grads: Any) -> list[jax.Array]:
+  """Returns the leaves of ``grads`` after checking their batch axis."""
+  leaves = jax.tree.leaves(grads)
+  if not leaves:
+    raise ValueError(f'{fn_name}: grads must have at least one leaf, got'
+                     f' {grads!r}')
+  shapes = [jnp.shape(g) for g in leaves]
+  if any(len(s) == 0 for s in shapes) or len({s[0] for s in shapes}) != 1:
+    raise ValueError(
+        f'{fn_name}: every leaf of grads must have the same batch size on'
+        f' axis 0 (one row per example), got shapes {shapes}. Remedy:'
+        ' compute per-example gradients, e.g. with jax.vmap(jax.grad(loss)).'
+    )
+  return leaves
+
+
+def _clip_examples(
+    leaves: list[jax.Array], clip_norm: jax.Array
+) -> tuple[list[jax.Array], jax.Array]:
+  """Clips each example of the leaves jointly and sums over the examples."""
+  up = [_upcast(g) for g in leaves]
+  sq = [jnp.sum(numerics.abs_sq(g), axis=tuple(range(1, g.ndim))) for g in up]
+  norms = jnp.sqrt(sum(sq[1:], sq[0]))
+  clip_norm = clip_norm.astype(norms.dtype)
+  # nan_to_num turns the 0 / 0 and c / 0 of all-zero examples into finite
+  # factors, which multiply zeros.
+  factors = jnp.nan_to_num(jnp.minimum(clip_norm / norms, 1.0))
+  num_clipped = jnp.sum(norms > clip_norm, dtype=jnp.int32)
+  sums = [
+      jnp.tensordot(factors.astype(x.real.dtype), x, axes=1,
+                    precision=lax.Precision.HIGHEST).astype(g.dtype)
+      for x, g in zip(up, leaves)
+  ]
+  return sums, num_clipped
+
+
+def per_example_global_norm_clip(
+    grads: base.Updates, l2_norm_clip: float
+) -> tuple[base.Updates, jax.Array]:
+  r"""Clips each example's gradient by its global norm and sums the examples.
+
+  Each leaf of ``grads`` holds one gradient per example along axis 0. With
+  :math:`g^{(i)}` the gradient of example :math:`i` (all leaves together),
+
+  .. math::
+
+    \sum_i g^{(i)} \min\!\left(1, \frac{c}{\|g^{(i)}\|}\right).
+
+  This is the clipping step of DP-SGD.
+
+  Args:
+    grads: a pytree (typically a list) of per-example gradients, every leaf
+      with the same batch size on axis 0.
+    l2_norm_clip: the largest norm :math:`c \geq 0` of an example's
+      gradient.
+
+  Returns:
+    A tuple ``(summed, num_clipped)``: the tree of clipped gradients summed
+    over the examples (leaves without the batch axis, of the dtype of the
+    input leaves) and the number of examples whose norm exceeded ``c``
+    (an int32 scalar).
+
+  Raises:
+    ValueError: if ``l2_norm_clip`` is a negative Python number, if
+      ``grads`` has no leaf or its leaves disagree on the batch size.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> grads = [jnp.array([[3.0, 4.0], [0.3, 0.4]])]
+    >>> summed, num_clipped = optax.transforms.per_example_global_norm_clip(
+    ...     grads, 1.0)
+    >>> summed[0], num_clipped
+    (Array([0.90000004, 1.2       ], dtype=float32), Array(1, dtype=int32))
+
+  References:
+    Abadi et al., `Deep Learning with Differential Privacy
+    <https://arxiv.org/abs/1607.00133>`_, 2016.
+
+  .. seealso:: :func:`per_example_layer_norm_clip`
+  """
+  fn_name = 'per_example_global_norm_clip'
+  _check_non_negative(fn_name, 'l2_norm_clip', l2_norm_clip)
+  leaves = _check_batched(fn_name, grads)
+  sums, num_clipped = _clip_examples(
+      leaves, numerics.as_hyperparameter(l2_norm_clip))
+  return jax.tree.unflatten(jax.tree.structure(grads), sums), num_clipped
+
+
+def per_example_layer_norm_clip(
+    grads: base.Updates,
+    global_l2_norm_clip: float,
+    uniform: bool = True,
+) -> tuple[base.Updates, base.Updates]:
+  r"""Clips each example's gradient layer by layer and sums the examples.
+
+  Each leaf (layer) of ``grads`` holds one gradient per example along axis
+  0, and gets its own clipping norm :math:`c_l`, chosen so that
+  :math:`\sum_l c_l^2 = c^2`: the clipped gradient of an example has a
+  global norm of at most :math:`c`. With :math:`L` layers of :math:`n_l`
+  entries per example,
+
+  .. math::
+
+    c_l = \frac{c}{\sqrt{L}} \ \text{(uniform)}, \qquad
+    c_l = c \sqrt{\frac{n_l}{\sum_k n_k}} \ \text{(otherwise)}.
+
+  Args:
+    grads: a pytree (typically a list) of per-example gradients, every leaf
+      with the same batch size on axis 0.
+    global_l2_norm_clip: the overall clipping norm :math:`c \geq 0`.
+    uniform: whether every layer gets the same clipping norm, or one
+      proportional to the square root of its size.
+
+  Returns:
+    A tuple ``(summed, num_clipped)`` of two trees with the structure of
+    ``grads``: the clipped gradients summed over the examples (of the dtype
+    of the input leaves), and, per layer, the number of examples whose norm
+    exceeded :math:`c_l` (int32 scalars).
+
+  Raises:
+    ValueError: if ``global_l2_norm_clip`` is a negative Python number, if
+      ``grads`` has no leaf or its leaves disagree on the batch size.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> grads = [jnp.array([[3.0, 4.0]]), jnp.array([[0.0, 0.1]])]
+    >>> summed, num_clipped = optax.transforms.per_example_layer_norm_clip(
+    ...     grads, 2.0 ** 0.5)
+    >>> summed
+    [Array([0.6, 0.8], dtype=float32), Array([0. , 0.1], dtype=float32)]
+    >>> num_clipped
+    [Array(1, dtype=int32), Array(0, dtype=int32)]
+
+  References:
+    McMahan et al., `A General Approach to Adding Differential Privacy to
+    Iterative Training Procedures <https://arxiv.org/abs/1812.06210>`_,
+    2018.
+
+  .. seealso:: :func:`per_example_global_norm_clip`
+  """
+  fn_name = 'per_example_layer_norm_clip'
+  _check_non_negative(fn_name, 'global_l2_norm_clip', global_l2_norm_clip)
+  leaves = _check_batched(fn_name, grads)
+  c = numerics.as_hyperparameter(global_l2_norm_clip)
+  if uniform:
+    fractions = [1.0 / len(leaves)] * len(leaves)
+  else:
+    sizes = [math.prod(jnp.shape(g)[1:]) for g in leaves]
+    fractions = [n / sum(sizes) for n in sizes]
+  sums, counts = [], []
+  for g, fraction in zip(leaves, fractions):
+    # The square root of the static fraction is taken in double precision.
+    clip_norm = c * math.sqrt(fraction)
+    (summed,), num_clipped = _clip_examples([g], clip_norm)
+    sums.append(summed)
+    counts.append(num_clipped)
+  treedef = jax.tree.structure(grads)
+  return jax.tree.unflatten(treedef, sums), jax.tree.unflatten(treedef, counts)
