@@ -343,6 +343,33 @@ class ScheduleTest(parameterized.TestCase):
     np.testing.assert_allclose(xc, xs, rtol=1e-6)
 
 
+class InjectHyperparamsTest(parameterized.TestCase):
+  """Numbers and injected hyperparameters give the same steps."""
+
+  @parameterized.parameters(*_NAMES)
+  def test_same_steps_under_inject_hyperparams(self, name):
+    try:
+      from optax.schedules import _inject
+    except ImportError:
+      self.skipTest('optax.schedules._inject is not available yet')
+    kwargs = {k: v for k, v in _HYPERS[name][0].items() if not callable(v)}
+    if name not in ('polyak_sgd',):
+      kwargs['learning_rate'] = kwargs.get('learning_rate') or 0.01
+    factory = getattr(alias, name)
+    plain = factory(**kwargs)
+    injected = _inject.inject_hyperparams(factory)(**kwargs)
+    params = {'x': jnp.array([0.5, -0.3, 1.2, 2.0])}
+    results = []
+    for opt in (plain, injected):
+      step = _step_fn(opt, _quadratic)
+      p, s = params, opt.init(params)
+      for _ in range(2):
+        p, s = step(p, s)
+      results.append(p['x'])
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-6,
+                               atol=1e-7)
+
+
 def _run_numpy_comparison(opt, ref_step, steps=4, mask=None):
   """Runs ``opt`` and a NumPy float64 ``ref_step(g, p, t, state)``."""
   rng = np.random.RandomState(0)
