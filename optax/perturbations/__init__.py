@@ -12,4 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""The optax.perturbations package."""
+"""Differentiable perturbed functions."""
+
+from optax.perturbations._make_pert import Gumbel
+from optax.perturbations._make_pert import make_perturbed_fun
+from optax.perturbations._make_pert import Normal
