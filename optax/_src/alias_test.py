@@ -370,6 +370,50 @@ class InjectHyperparamsTest(parameterized.TestCase):
                                atol=1e-7)
 
 
+# Optimizers with decoupled weight decay, their weight-decay and mask
+# arguments.
+_MASKED = (
+    ('adadelta', 'weight_decay', 'weight_decay_mask'),
+    ('adafactor', 'weight_decay_rate', 'weight_decay_mask'),
+    ('adamaxw', 'weight_decay', 'mask'),
+    ('adamw', 'weight_decay', 'mask'),
+    ('adan', 'weight_decay', 'mask'),
+    ('lamb', 'weight_decay', 'mask'),
+    ('lars', 'weight_decay', 'weight_decay_mask'),
+    ('lion', 'weight_decay', 'mask'),
+    ('nadamw', 'weight_decay', 'mask'),
+)
+
+
+class WeightDecayMaskTest(parameterized.TestCase):
+  """Masked-out leaves get the updates of the optimizer without decay."""
+
+  @parameterized.parameters(*_MASKED)
+  def test_mask_selects_decayed_leaves(self, name, decay_arg, mask_arg):
+    factory = getattr(alias, name)
+    lr = {'learning_rate': 0.1}
+    params = {'w': jnp.array([[1.0, -2.0], [0.5, 3.0]]),
+              'b': jnp.array([2.0, -1.0])}
+    grads = {'w': jnp.array([[0.3, -0.1], [0.2, 0.4]]),
+             'b': jnp.array([0.5, 0.25])}
+    results = {}
+    for key, kwargs in (
+        ('masked', {decay_arg: 0.5, mask_arg: {'w': True, 'b': False}}),
+        ('masked_fn', {decay_arg: 0.5,
+                       mask_arg: lambda p: {'w': True, 'b': False}}),
+        ('decayed', {decay_arg: 0.5}),
+        ('plain', {decay_arg: 0.0})):
+      opt = factory(**lr, **kwargs)
+      results[key], _ = opt.update(grads, opt.init(params), params)
+    for key in ('masked', 'masked_fn'):
+      np.testing.assert_allclose(results[key]['b'], results['plain']['b'],
+                                 rtol=1e-6)
+      np.testing.assert_allclose(results[key]['w'], results['decayed']['w'],
+                                 rtol=1e-6)
+    self.assertFalse(np.allclose(results['decayed']['b'],
+                                 results['plain']['b']))
+
+
 def _run_numpy_comparison(opt, ref_step, steps=4, mask=None):
   """Runs ``opt`` and a NumPy float64 ``ref_step(g, p, t, state)``."""
   rng = np.random.RandomState(0)
