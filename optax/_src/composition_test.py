@@ -213,6 +213,7 @@ _TARGET = 0.3
 
 
 def make_params(dtype_name: str):
+  """A (4, 3) matrix and a (3,) vector with the dtypes of the lane."""
   w_dtype, b_dtype = DTYPES[dtype_name]
   return {
       'w': jnp.linspace(-1.0, 1.0, 12).reshape(4, 3).astype(w_dtype),
@@ -221,6 +222,7 @@ def make_params(dtype_name: str):
 
 
 def loss_fn(params):
+  """A quadratic bowl centred on _TARGET, computed in float32."""
   leaves = jax.tree.leaves(params)
   return sum(0.5 * jnp.sum(jnp.square(p.astype(jnp.float32) - _TARGET))
              for p in leaves)
@@ -290,7 +292,9 @@ def _to_bytes(tree) -> bytes:
   for i, leaf in enumerate(leaves):
     if jnp.issubdtype(jnp.result_type(leaf), jax.dtypes.prng_key):
       leaf = jax.random.key_data(leaf)
-    arrays[f'leaf{i}'] = np.asarray(leaf)
+    # Raw bytes: numpy has no portable bfloat16 in .npz files.
+    arrays[f'leaf{i}'] = np.ascontiguousarray(np.asarray(leaf)).reshape(
+        -1).view(np.uint8)
   buffer = io.BytesIO()
   np.savez(buffer, **arrays)
   return buffer.getvalue()
@@ -301,12 +305,16 @@ def _from_bytes(template, data: bytes):
   loaded = np.load(io.BytesIO(data))
   restored = []
   for i, leaf in enumerate(leaves):
-    value = loaded[f'leaf{i}']
+    raw = loaded[f'leaf{i}']
     if jnp.issubdtype(jnp.result_type(leaf), jax.dtypes.prng_key):
+      data = jax.random.key_data(leaf)
+      value = raw.view(data.dtype).reshape(data.shape)
       restored.append(jax.random.wrap_key_data(
           value, impl=jax.random.key_impl(leaf)))
     else:
-      restored.append(jnp.asarray(value, dtype=jnp.result_type(leaf)))
+      dtype = np.dtype(jnp.result_type(leaf))
+      value = raw.view(dtype).reshape(jnp.shape(leaf))
+      restored.append(jnp.asarray(value, dtype=dtype))
   return jax.tree.unflatten(treedef, restored)
 
 
@@ -343,6 +351,11 @@ def run_combination(test, entry_name: str, wrapper_name: str,
       params = lookahead_lib.LookaheadParams.init_synced(params)
     state = tx.init(params)
     expected = _signature(state)
+    for path, leaf in jax.tree.leaves_with_path(state):
+      test.assertFalse(
+          getattr(jax.typeof(leaf), 'weak_type', False),
+          f'{what}: state leaf {jax.tree_util.keystr(path)} is weakly typed,'
+          ' so a state restored from a checkpoint would retrace the step')
     step, traces = make_step(tx, entry, wrapper)
     saved = None
     history = []
