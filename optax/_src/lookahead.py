@@ -96,7 +96,8 @@ def lookahead(
     0.625 0.625
 
   Args:
-    fast_optimizer: the optimizer of the fast parameters.
+    fast_optimizer: the optimizer of the fast parameters. Extra keyword
+      arguments of ``update`` (``value``, ``grad``, ...) are passed on to it.
     sync_period: the number of fast steps between synchronizations, at
       least 1.
     slow_step_size: the step :math:`\alpha` of the slow parameters towards
@@ -105,7 +106,7 @@ def lookahead(
       initial value at each synchronization.
 
   Returns:
-    A :class:`optax.GradientTransformation` acting on
+    A :class:`optax.GradientTransformationExtraArgs` acting on
     :class:`LookaheadParams`.
 
   References:
@@ -116,6 +117,8 @@ def lookahead(
     raise ValueError(
         'lookahead: sync_period (Synchronization period) must be >= 1, got '
         f'{sync_period}')
+
+  fast_optimizer = base.with_extra_args_support(fast_optimizer)
 
   def init_fn(params: base.Params) -> LookaheadState:
     fast_params = getattr(params, 'fast', None)
@@ -133,13 +136,14 @@ def lookahead(
       updates: base.Updates,
       state: LookaheadState,
       params: Optional[LookaheadParams] = None,
+      **extra_args,
   ) -> tuple[LookaheadParams, LookaheadState]:
     if params is None:
       raise ValueError(
           'lookahead: update needs the current `params` (a LookaheadParams);'
           ' call update(updates, state, params).')
     fast_updates, fast_state = fast_optimizer.update(
-        updates, state.fast_state, params.fast)
+        updates, state.fast_state, params.fast, **extra_args)
     sync = state.steps_since_sync == sync_period - 1
     step = numerics.as_hyperparameter(slow_step_size)
 
@@ -177,4 +181,4 @@ def lookahead(
                        steps_since_sync=steps_since_sync.astype(jnp.int32)),
     )
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return base.GradientTransformationExtraArgs(init_fn, update_fn)

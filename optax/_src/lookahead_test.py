@@ -140,5 +140,24 @@ class LookaheadTest(parameterized.TestCase):
     self.assertEqual(params.slow, {'a': 1.0})
 
 
+class LookaheadExtraArgsTest(absltest.TestCase):
+
+  def test_forwards_extra_args_to_the_fast_optimizer(self):
+    def update_fn(updates, state, params=None, *, value, **extra_args):
+      del params, extra_args
+      return jax.tree.map(lambda g: -value * g, updates), state
+
+    fast = base.GradientTransformationExtraArgs(
+        base.init_empty_state, update_fn)
+    tx = lookahead.lookahead(fast, sync_period=3, slow_step_size=0.5)
+    params = lookahead.LookaheadParams.init_synced({'w': jnp.ones(2)})
+    state = tx.init(params)
+    updates, _ = jax.jit(tx.update)(
+        {'w': jnp.array([1.0, 2.0])}, state, params, value=3.0)
+    # Not a synchronization step: the fast update is the fast optimizer's.
+    np.testing.assert_allclose(updates.fast['w'], [-3.0, -6.0])
+    np.testing.assert_allclose(updates.slow['w'], [0.0, 0.0])
+
+
 if __name__ == '__main__':
   absltest.main()
