@@ -267,8 +267,8 @@ def _classify(name: str, value: Any, kind: str, stateful: bool) -> str:
 
 def _as_hyperparameter(value: Any, dtype: Any) -> jax.Array:
   """Casts an injected value to the hyperparameter dtype (complex kept)."""
-  value = jnp.asarray(value)
-  if jnp.issubdtype(value.dtype, jnp.complexfloating):
+  if jnp.iscomplexobj(value):
+    value = jnp.asarray(value)
     return value.astype(jnp.promote_types(dtype, value.dtype))
   return jnp.asarray(value, dtype=dtype)
 

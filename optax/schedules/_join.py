@@ -27,16 +27,17 @@ def join_schedules(
 ) -> base.Schedule:
   r"""Plays several schedules one after the other.
 
-  The ``i``-th schedule takes over at step ``boundaries[i - 1]`` and is
-  evaluated on the number of steps elapsed since then, so each schedule starts
-  from its own step 0:
+  The first schedule is used before ``boundaries[0]`` and sees the raw step;
+  the ``i``-th one (``i >= 1``) takes over at step ``boundaries[i - 1]`` and
+  sees the number of steps elapsed since then, so it starts from its own
+  step 0. With :math:`b_i` = ``boundaries[i]`` and :math:`b_n = \infty`:
 
   .. math::
 
-    f(t) = f_i(t - b_{i - 1}) \quad \text{for } b_{i - 1} \le t < b_i,
-
-  with :math:`b_{-1} = 0` (the first schedule sees the raw step) and
-  :math:`b_n = \infty`.
+    f(t) = \begin{cases}
+      f_0(t) & t < b_0, \\
+      f_i(t - b_{i - 1}) & b_{i - 1} \le t < b_i.
+    \end{cases}
 
   Args:
     schedules: the schedules to play, in order; at least one.

@@ -297,7 +297,7 @@ def exponential_decay(
     >>> schedule = optax.exponential_decay(
     ...     init_value=1.0, transition_steps=2, decay_rate=0.5,
     ...     staircase=True, end_value=0.3)
-    >>> [float(schedule(t)) for t in range(6)]
+    >>> [round(float(schedule(t)), 4) for t in range(6)]
     [1.0, 1.0, 0.5, 0.5, 0.3, 0.3]
   """
   if _is_number(decay_rate) and decay_rate < 0:
@@ -550,7 +550,7 @@ def linear_onecycle_schedule(
     >>> schedule = optax.linear_onecycle_schedule(
     ...     10, peak_value=1.0, pct_start=0.2, pct_final=0.6, div_factor=4.0,
     ...     final_div_factor=5.0)
-    >>> [float(schedule(t)) for t in (0, 1, 2, 4, 6, 8, 10)]
+    >>> [round(float(schedule(t)), 4) for t in (0, 1, 2, 4, 6, 8, 10)]
     [0.25, 0.625, 1.0, 0.625, 0.25, 0.15, 0.05]
 
   References:
