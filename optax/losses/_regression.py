@@ -1,0 +1,335 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Regression losses: squared error, Huber, log-cosh and cosine losses.
+
+Every loss here is elementwise (or reduces along ``axis`` for the cosine
+losses) and does not average over the batch: reduce the result yourself,
+e.g. with ``jnp.mean``.
+"""
+
+import math
+from typing import Optional, Union
+
+import jax
+import jax.numpy as jnp
+
+Axis = Union[int, tuple[int, ...]]
+
+
+def _check_floating(fn_name: str, arg_name: str, x: jax.Array) -> None:
+  """Raises a TypeError unless ``x`` has a real floating dtype."""
+  if not jnp.issubdtype(x.dtype, jnp.floating):
+    raise TypeError(
+        f'{fn_name}: {arg_name} must have a floating dtype, got {x.dtype}.'
+        f' Cast it first, e.g. {arg_name}.astype(jnp.float32).')
+
+
+def _check_same_shape(
+    fn_name: str, name_a: str, a: jax.Array, name_b: str, b: jax.Array
+) -> None:
+  """Raises a ValueError unless ``a`` and ``b`` have the same shape."""
+  if a.shape != b.shape:
+    raise ValueError(
+        f'{fn_name}: Shape mismatch: {name_a} has shape {a.shape} but'
+        f' {name_b} has shape {b.shape}; they must be equal (no'
+        ' broadcasting).')
+
+
+def squared_error(
+    predictions: jax.typing.ArrayLike,
+    targets: Optional[jax.typing.ArrayLike] = None,
+) -> jax.Array:
+  r"""Elementwise squared error.
+
+  .. math::
+    \ell(\hat y, y) = (\hat y - y)^2
+
+  Args:
+    predictions: floating predictions, any shape.
+    targets: targets with exactly the shape of ``predictions``; ``None``
+      means zeros (the loss is then the square of ``predictions``).
+
+  Returns:
+    The squared error, shaped like ``predictions``.
+
+  Raises:
+    TypeError: if ``predictions`` is not floating.
+    ValueError: if ``targets`` does not have the shape of ``predictions``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import losses
+    >>> losses.squared_error(jnp.array([1.0, -2.0]), jnp.array([0.5, 1.0]))
+    Array([0.25, 9.  ], dtype=float32)
+
+  .. seealso:: :func:`l2_loss`, :func:`huber_loss`
+  """
+  predictions = jnp.asarray(predictions)
+  _check_floating('squared_error', 'predictions', predictions)
+  errors = predictions
+  if targets is not None:
+    targets = jnp.asarray(targets)
+    _check_same_shape(
+        'squared_error', 'predictions', predictions, 'targets', targets)
+    errors = predictions - targets
+  return jnp.square(errors)
+
+
+def l2_loss(
+    predictions: jax.typing.ArrayLike,
+    targets: Optional[jax.typing.ArrayLike] = None,
+) -> jax.Array:
+  r"""Half the elementwise squared error.
+
+  .. math::
+    \ell(\hat y, y) = \tfrac{1}{2} (\hat y - y)^2
+
+  The factor one half makes the gradient the plain residual
+  :math:`\hat y - y`.
+
+  Args:
+    predictions: floating predictions, any shape.
+    targets: targets with exactly the shape of ``predictions``; ``None``
+      means zeros.
+
+  Returns:
+    Half the squared error, shaped like ``predictions``.
+
+  Raises:
+    TypeError: if ``predictions`` is not floating.
+    ValueError: if ``targets`` does not have the shape of ``predictions``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import losses
+    >>> losses.l2_loss(jnp.array([1.0, -2.0]), jnp.array([0.5, 1.0]))
+    Array([0.125, 4.5  ], dtype=float32)
+
+  .. seealso:: :func:`squared_error`
+  """
+  return 0.5 * squared_error(predictions, targets)
+
+
+def huber_loss(
+    predictions: jax.typing.ArrayLike,
+    targets: Optional[jax.typing.ArrayLike] = None,
+    *,
+    delta: float = 1.0,
+) -> jax.Array:
+  r"""Elementwise Huber loss: quadratic near zero, linear in the tails.
+
+  With :math:`e = \hat y - y`,
+
+  .. math::
+    \ell_\delta(e) = \begin{cases}
+      \tfrac{1}{2} e^2 & |e| \le \delta \\
+      \delta \left(|e| - \tfrac{1}{2} \delta\right) & |e| > \delta
+    \end{cases}
+
+  The gradient is the residual clipped to :math:`[-\delta, \delta]`, which
+  makes the loss robust to outliers.
+
+  Args:
+    predictions: floating predictions, any shape.
+    targets: targets broadcastable against ``predictions``; ``None`` means
+      zeros.
+    delta: where the loss switches from quadratic to linear (non-negative).
+
+  Returns:
+    The Huber loss, with the broadcast shape of the inputs.
+
+  Raises:
+    TypeError: if ``predictions`` is not floating.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import losses
+    >>> losses.huber_loss(jnp.array([0.5, 3.0]), delta=1.0)
+    Array([0.125, 2.5  ], dtype=float32)
+
+  References:
+    Huber, `Robust Estimation of a Location Parameter
+    <https://doi.org/10.1214/aoms/1177703732>`_, 1964.
+
+  .. seealso:: :func:`log_cosh`, :func:`l2_loss`
+  """
+  predictions = jnp.asarray(predictions)
+  _check_floating('huber_loss', 'predictions', predictions)
+  errors = predictions if targets is None else predictions - targets
+  abs_errors = jnp.abs(errors)
+  # Split |e| into a part below delta (quadratic) and the excess (linear), so
+  # both pieces stay finite and the kink has the average slope.
+  quadratic = jnp.minimum(abs_errors, delta)
+  linear = abs_errors - quadratic
+  return 0.5 * jnp.square(quadratic) + delta * linear
+
+
+def log_cosh(
+    predictions: jax.typing.ArrayLike,
+    targets: Optional[jax.typing.ArrayLike] = None,
+) -> jax.Array:
+  r"""Elementwise logarithm of the hyperbolic cosine of the error.
+
+  .. math::
+    \ell(\hat y, y) = \log\cosh(\hat y - y)
+
+  It behaves like :math:`e^2 / 2` for small errors and like
+  :math:`|e| - \log 2` for large ones, with gradient :math:`\tanh(e)`. The
+  evaluation is accurate for small errors (no cancellation) and does not
+  overflow for large ones.
+
+  Args:
+    predictions: floating predictions, any shape.
+    targets: targets broadcastable against ``predictions``; ``None`` means
+      zeros.
+
+  Returns:
+    The log-cosh loss, with the broadcast shape of the inputs.
+
+  Raises:
+    TypeError: if ``predictions`` is not floating.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import losses
+    >>> losses.log_cosh(jnp.array([0.0, 1.0, 100.0]))
+    Array([ 0.       ,  0.4337808, 99.306854 ], dtype=float32)
+
+  References:
+    Chen et al., `Log Hyperbolic Cosine Loss Improves Variational
+    Auto-Encoder <https://openreview.net/forum?id=rkglvsC9Ym>`_, 2019.
+
+  .. seealso:: :func:`huber_loss`
+  """
+  predictions = jnp.asarray(predictions)
+  _check_floating('log_cosh', 'predictions', predictions)
+  errors = predictions if targets is None else predictions - targets
+  abs_errors = jnp.abs(errors)
+  small = abs_errors < 1.0
+  # Small errors: log(cosh(e)) = log1p(2 sinh(e / 2)^2), free of cancellation.
+  e_small = jnp.where(small, abs_errors, 0.0)
+  near = jnp.log1p(2.0 * jnp.square(jnp.sinh(0.5 * e_small)))
+  # Large errors: log(cosh(e)) = |e| + log1p(exp(-2|e|)) - log(2), which never
+  # overflows. Each branch sees only inputs of its own range, so neither
+  # produces an infinite gradient that the selection would turn into NaN.
+  e_large = jnp.where(small, 1.0, abs_errors)
+  far = e_large + jnp.log1p(jnp.exp(-2.0 * e_large)) - math.log(2.0)
+  return jnp.where(small, near, far)
+
+
+def _unit_vectors(
+    x: jax.Array,
+    epsilon: float,
+    axis: Axis,
+    where: Optional[jax.Array],
+) -> jax.Array:
+  """Divides ``x`` by its norm along ``axis``, the squared norm floored."""
+  sq_norm = jnp.sum(jnp.square(x), axis=axis, where=where, keepdims=True)
+  return x / jnp.sqrt(jnp.maximum(sq_norm, epsilon))
+
+
+def cosine_similarity(
+    predictions: jax.typing.ArrayLike,
+    targets: jax.typing.ArrayLike,
+    *,
+    epsilon: float = 0.0,
+    axis: Axis = -1,
+    where: Optional[jax.typing.ArrayLike] = None,
+) -> jax.Array:
+  r"""Cosine of the angle between predictions and targets along ``axis``.
+
+  .. math::
+    \cos(\hat y, y) = \left\langle \frac{\hat y}{\|\hat y\|},
+      \frac{y}{\|y\|} \right\rangle
+
+  Each vector is normalized first, and the normalized vectors are then
+  multiplied, so the result stays finite for huge inputs. ``epsilon`` floors
+  each *squared* norm: a vector whose norm is below
+  :math:`\sqrt{\epsilon}` is divided by :math:`\sqrt{\epsilon}` instead.
+  With the default ``epsilon=0`` a zero vector gives NaN.
+
+  Args:
+    predictions: floating predictions, the vectors lying along ``axis``.
+    targets: targets broadcastable against ``predictions``.
+    epsilon: lower bound of the squared norms in the denominator.
+    axis: the axis or axes holding the vector components.
+    where: optional boolean mask broadcastable against the inputs; only the
+      components where it is ``True`` take part.
+
+  Returns:
+    The cosine similarity, with ``axis`` reduced away.
+
+  Raises:
+    TypeError: if ``predictions`` or ``targets`` is not floating.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import losses
+    >>> losses.cosine_similarity(jnp.array([[1.0, 0.0], [1.0, 1.0]]),
+    ...                          jnp.array([[1.0, 1.0], [2.0, 2.0]]))
+    Array([0.70710677, 0.99999994], dtype=float32)
+
+  .. seealso:: :func:`cosine_distance`
+  """
+  predictions = jnp.asarray(predictions)
+  targets = jnp.asarray(targets)
+  _check_floating('cosine_similarity', 'predictions', predictions)
+  _check_floating('cosine_similarity', 'targets', targets)
+  if where is not None:
+    where = jnp.asarray(where)
+  unit_predictions = _unit_vectors(predictions, epsilon, axis, where)
+  unit_targets = _unit_vectors(targets, epsilon, axis, where)
+  return jnp.sum(unit_predictions * unit_targets, axis=axis, where=where)
+
+
+def cosine_distance(
+    predictions: jax.typing.ArrayLike,
+    targets: jax.typing.ArrayLike,
+    *,
+    epsilon: float = 0.0,
+    axis: Axis = -1,
+    where: Optional[jax.typing.ArrayLike] = None,
+) -> jax.Array:
+  r"""One minus the cosine similarity, in :math:`[0, 2]`.
+
+  .. math::
+    d(\hat y, y) = 1 - \cos(\hat y, y)
+
+  Args:
+    predictions: floating predictions, the vectors lying along ``axis``.
+    targets: targets broadcastable against ``predictions``.
+    epsilon: lower bound of the squared norms in the denominator, see
+      :func:`cosine_similarity`.
+    axis: the axis or axes holding the vector components.
+    where: optional boolean mask broadcastable against the inputs.
+
+  Returns:
+    The cosine distance, with ``axis`` reduced away.
+
+  Raises:
+    TypeError: if ``predictions`` or ``targets`` is not floating.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import losses
+    >>> losses.cosine_distance(jnp.array([[1.0, 0.0], [0.0, 2.0]]),
+    ...                        jnp.array([[1.0, 0.0], [3.0, 0.0]]))
+    Array([0., 1.], dtype=float32)
+
+  .. seealso:: :func:`cosine_similarity`
+  """
+  return 1.0 - cosine_similarity(
+      predictions, targets, epsilon=epsilon, axis=axis, where=where)
+

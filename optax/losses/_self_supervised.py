@@ -1,0 +1,172 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Self-supervised and metric-learning losses: NT-Xent and triplet margin."""
+
+import jax
+import jax.numpy as jnp
+
+from optax.losses import _regression
+
+
+def ntxent(
+    embeddings: jax.typing.ArrayLike,
+    labels: jax.typing.ArrayLike,
+    temperature: jax.typing.ArrayLike = 0.07,
+) -> jax.Array:
+  r"""Normalized temperature-scaled cross-entropy (NT-Xent) loss.
+
+  The contrastive loss of SimCLR, generalized to any number of views per
+  label. With :math:`s_{ij}` the cosine similarity of embeddings :math:`i`
+  and :math:`j` divided by the temperature :math:`\tau`, every positive pair
+  (:math:`i \ne j` with the same label) is scored against the negatives of
+  :math:`i` (the embeddings with another label):
+
+  .. math::
+    \ell_{ij} = -\log \frac{e^{s_{ij}}}
+      {e^{s_{ij}} + \sum_{k:\, y_k \ne y_i} e^{s_{ik}}}
+
+  and the loss is the mean of :math:`\ell_{ij}` over the positive pairs. It
+  is NaN if there is no positive pair. Norms are floored at
+  :math:`\sqrt{\varepsilon}` (the machine epsilon of the embeddings' dtype),
+  so a zero embedding has a finite gradient.
+
+  Args:
+    embeddings: ``[batch, dim]`` floating embeddings.
+    labels: ``[batch]`` labels; embeddings with equal labels are positives.
+    temperature: the temperature :math:`\tau > 0`.
+
+  Returns:
+    The scalar loss.
+
+  Raises:
+    TypeError: if ``embeddings`` is not floating.
+    ValueError: if ``labels`` and ``embeddings`` have different leading
+      dimensions.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import losses
+    >>> embeddings = jnp.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0]])
+    >>> losses.ntxent(embeddings, jnp.array([0, 0, 1]), temperature=1.0)
+    Array(0.32852292, dtype=float32)
+
+  References:
+    Chen et al., `A Simple Framework for Contrastive Learning of Visual
+    Representations <https://arxiv.org/abs/2002.05709>`_, 2020.
+  """
+  embeddings = jnp.asarray(embeddings)
+  labels = jnp.asarray(labels)
+  _regression._check_floating(  # pylint: disable=protected-access
+      'ntxent', 'embeddings', embeddings)
+  if labels.ndim < 1 or embeddings.ndim < 1 or (
+      labels.shape[0] != embeddings.shape[0]):
+    raise ValueError(
+        'ntxent: labels and embeddings must have the same leading dimension,'
+        f' got shapes {labels.shape} for labels and {embeddings.shape} for'
+        ' embeddings.')
+  epsilon = jnp.finfo(embeddings.dtype).eps
+  similarity = _regression.cosine_similarity(
+      embeddings[None, :, :], embeddings[:, None, :], epsilon=epsilon)
+  similarity = similarity / temperature
+
+  n = embeddings.shape[0]
+  same = labels[:, None] == labels[None, :]
+  positives = same & ~jnp.eye(n, dtype=bool)
+  negatives = ~same
+  # log-sum-exp over the negatives of each anchor; an anchor without
+  # negatives gets -inf (computed over all entries first, so that its
+  # gradient stays finite).
+  has_negative = jnp.any(negatives, axis=1, keepdims=True)
+  negative_lse = jax.nn.logsumexp(
+      similarity, axis=1, keepdims=True, where=negatives | ~has_negative)
+  negative_lse = jnp.where(has_negative, negative_lse, -jnp.inf)
+  pair_losses = jnp.logaddexp(similarity, negative_lse) - similarity
+  total = jnp.sum(jnp.where(positives, pair_losses, 0.0))
+  return total / jnp.sum(positives).astype(total.dtype)
+
+
+def triplet_margin_loss(
+    anchors: jax.typing.ArrayLike,
+    positives: jax.typing.ArrayLike,
+    negatives: jax.typing.ArrayLike,
+    axis: int = -1,
+    norm_degree: jax.typing.ArrayLike = 2,
+    margin: jax.typing.ArrayLike = 1.0,
+    eps: jax.typing.ArrayLike = 1e-6,
+) -> jax.Array:
+  r"""Triplet margin loss.
+
+  Pushes each anchor closer to its positive than to its negative by at least
+  ``margin``:
+
+  .. math::
+    \ell(a, p, n) = \max\left(d(a, p) - d(a, n) + \text{margin}, 0\right),
+    \qquad d(x, y) = \Big(\varepsilon + \sum_i (x_i - y_i)^q\Big)^{1/q}
+
+  with :math:`q` the ``norm_degree``. For even :math:`q` this is a smoothed
+  :math:`q`-norm of :math:`x - y` (the Euclidean distance for the default
+  :math:`q = 2`); ``eps`` keeps its gradient finite when :math:`x = y`. No
+  absolute value is taken, so an odd degree can give negative sums and NaN
+  distances. With ``eps=0`` the distance has a zero (not NaN) gradient where
+  it is exactly zero.
+
+  Args:
+    anchors: floating anchor embeddings, components along ``axis``.
+    positives: embeddings of the same class, broadcastable against
+      ``anchors``.
+    negatives: embeddings of another class, broadcastable against
+      ``anchors``.
+    axis: the axis holding the embedding components.
+    norm_degree: the degree :math:`q` of the norm.
+    margin: the required gap between the two distances.
+    eps: a small constant added to the sum of powers.
+
+  Returns:
+    The loss of each triplet, with ``axis`` reduced away.
+
+  Raises:
+    TypeError: if any of the three inputs is not floating.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import losses
+    >>> losses.triplet_margin_loss(
+    ...     jnp.array([[0.0, 0.0]]), jnp.array([[1.0, 0.0]]),
+    ...     jnp.array([[0.0, 1.5]]), eps=0.0)
+    Array([0.5], dtype=float32)
+
+  References:
+    Schroff et al., `FaceNet: A Unified Embedding for Face Recognition and
+    Clustering <https://arxiv.org/abs/1503.03832>`_, 2015.
+  """
+  anchors = jnp.asarray(anchors)
+  positives = jnp.asarray(positives)
+  negatives = jnp.asarray(negatives)
+  for name, x in (('anchors', anchors), ('positives', positives),
+                  ('negatives', negatives)):
+    _regression._check_floating(  # pylint: disable=protected-access
+        'triplet_margin_loss', name, x)
+
+  def distance(x, y):
+    total = jnp.sum(jnp.power(x - y, norm_degree), axis=axis) + eps
+    # The root has an infinite derivative at zero (reachable with eps=0):
+    # take it on a stand-in there, where the distance is exactly zero.
+    zero = total == 0
+    safe_total = jnp.where(zero, 1.0, total)
+    return jnp.where(zero, 0.0, jnp.power(safe_total, 1.0 / norm_degree))
+
+  positive_distance = distance(anchors, positives)
+  negative_distance = distance(anchors, negatives)
+  return jnp.maximum(positive_distance - negative_distance + margin, 0.0)
