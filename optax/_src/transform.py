@@ -1164,6 +1164,107 @@ def scale_by_polyak(
       base.init_empty_state, update_fn)
 
 
+def scale_by_radam(
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    eps_root: float = 0.0,
+    threshold: float = 5.0,
+    *,
+    nesterov: bool = False,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the Rectified Adam (RAdam) rule.
+
+  With :math:`\rho_\infty = 2 / (1 - \beta_2) - 1` and
+  :math:`\rho_t = \rho_\infty - 2 t \beta_2^t / (1 - \beta_2^t)` the length
+  of the approximated simple moving average,
+
+  .. math::
+
+    u_t = \begin{cases}
+      r_t \, \hat m_t / (\sqrt{\hat v_t + \epsilon_{\text{root}}} + \epsilon)
+        & \text{if } \rho_t \geq \tau, \\
+      \hat m_t & \text{otherwise},
+    \end{cases} \qquad
+    r_t = \sqrt{\frac{(\rho_t - 4)(\rho_t - 2)\rho_\infty}
+      {(\rho_\infty - 4)(\rho_\infty - 2)\rho_t}},
+
+  where :math:`\hat m_t`, :math:`\hat v_t` are Adam's bias-corrected moments
+  (see :func:`scale_by_adam`, including ``nesterov``) and :math:`\tau` is
+  ``threshold``. Both branches are computed and selected with ``jnp.where``
+  (no ``lax.cond``, which kept extra buffers alive, upstream issue #969).
+
+  Args:
+    b1: decay rate of the first moment, in [0, 1).
+    b2: decay rate of the second moment, in [0, 1).
+    eps: term added to the denominator outside the root.
+    eps_root: term added inside the root.
+    threshold: the value :math:`\tau` of :math:`\rho_t` from which the
+      adaptive (rectified) step is used.
+    nesterov: whether to use Nesterov momentum.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
+
+  Raises:
+    ValueError: for Python-number decay rates outside [0, 1) or negative
+      ``eps``/``eps_root``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_radam()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates  # rho_1 < threshold: plain bias-corrected momentum.
+    Array([ 2. , -0.5], dtype=float32)
+
+  References:
+    Liu, Jiang, He, Chen, Liu, Gao and Han, `On the Variance of the Adaptive
+    Learning Rate and Beyond <https://arxiv.org/abs/1908.03265>`_, 2020.
+  """
+  fn = 'scale_by_radam'
+  _check_decay(fn, 'b1', b1)
+  _check_decay(fn, 'b2', b2)
+  _check_non_negative(fn, 'eps', eps)
+  _check_non_negative(fn, 'eps_root', eps_root)
+
+  def init_fn(params):
+    return ScaleByAdamState(
+        count=jnp.zeros([], jnp.int32),
+        mu=otu.tree_zeros_like(params),
+        nu=otu.tree_zeros_like(params))
+
+  def update_fn(updates, state, params=None):
+    del params
+    beta1, beta2 = _hp(b1), _hp(b2)
+    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    rho_inf = 2 / (1 - beta2) - 1
+    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
+    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
+    count = numerics.safe_increment(state.count)
+    t = count.astype(beta2.dtype)
+    b2t = beta2 ** t
+    rho = rho_inf - 2 * t * b2t / (1 - b2t)
+    rect = jnp.sqrt((rho - 4) * (rho - 2) * rho_inf
+                    / ((rho_inf - 4) * (rho_inf - 2) * rho))
+    use_rect = rho >= _hp(threshold)
+    if nesterov:
+      mu_hat = _nesterov_first_moment(updates, mu, beta1, count)
+    else:
+      mu_hat = otu.tree_bias_correction(mu, beta1, count)
+    nu_hat = otu.tree_bias_correction(nu, beta2, count)
+
+    def direction(g, m, v):
+      adaptive = rect * m / (jnp.sqrt(v + epsilon_root) + epsilon)
+      return jnp.where(use_rect, adaptive, m).astype(g.dtype)
+
+    new_updates = jax.tree.map(direction, updates, mu_hat, nu_hat)
+    return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
 class ScaleByRmsState(NamedTuple):
   """State of :func:`scale_by_rms` without bias correction.
 

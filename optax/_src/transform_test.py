@@ -19,6 +19,7 @@ Expected values come from small NumPy implementations of the update rules
 """
 
 import functools
+import gc
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -26,6 +27,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import alias
 from optax._src import base
 from optax._src import transform
 
@@ -204,6 +206,27 @@ def _np_optimistic(grads_seq, alpha=1.0, beta=1.0):
     prev = g if t == 1 else prev
     return alpha * g + beta * (g - prev), g
   return _per_leaf(grads_seq, step, lambda g: 0 * g)
+
+
+def _np_radam(grads_seq, b1=0.9, b2=0.999, eps=1e-8, eps_root=0.0,
+              threshold=5.0, nesterov=False):
+  rho_inf = 2 / (1 - b2) - 1
+  def step(st, g, t):
+    m, v = st
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    if nesterov:
+      m_hat = b1 * m / (1 - b1 ** (t + 1)) + (1 - b1) * g / (1 - b1 ** t)
+    else:
+      m_hat = m / (1 - b1 ** t)
+    rho = rho_inf - 2 * t * b2 ** t / (1 - b2 ** t)
+    if rho < threshold:
+      return m_hat, (m, v)
+    r = np.sqrt((rho - 4) * (rho - 2) * rho_inf
+                / ((rho_inf - 4) * (rho_inf - 2) * rho))
+    v_hat = v / (1 - b2 ** t)
+    return r * m_hat / (np.sqrt(v_hat + eps_root) + eps), (m, v)
+  return _per_leaf(grads_seq, step, lambda g: (0 * g, 0 * g))
 
 
 def _np_rms(grads_seq, decay=0.9, eps=1e-8, initial_scale=0.0,
@@ -505,6 +528,12 @@ _VALUE_CASES = (
     ('optimistic', transform.scale_by_optimistic_gradient, _np_optimistic, {}),
     ('optimistic_custom', transform.scale_by_optimistic_gradient,
      _np_optimistic, {'alpha': 0.3, 'beta': 2.0}),
+    ('radam', transform.scale_by_radam, _np_radam, {}),
+    # With b2 = 0.8, rho_t reaches the threshold 4 at the fifth step.
+    ('radam_rectified', transform.scale_by_radam, _np_radam,
+     {'b1': 0.5, 'b2': 0.8, 'eps': 0.1, 'eps_root': 0.1, 'threshold': 4.0}),
+    ('radam_nesterov', transform.scale_by_radam, _np_radam,
+     {'b1': 0.5, 'b2': 0.8, 'threshold': 4.0, 'nesterov': True}),
     ('rms', transform.scale_by_rms, _np_rms, {}),
     ('rms_custom', transform.scale_by_rms, _np_rms,
      {'decay': 0.5, 'eps': 0.1, 'initial_scale': 0.2, 'eps_in_sqrt': False}),
@@ -543,14 +572,18 @@ _SHAPES_3D = ((3,), (2, 3), (2, 2, 2))
 
 
 class ValuesTest(parameterized.TestCase):
-  """Three steps of each transformation against its NumPy reference."""
+  """Three to six steps of each transformation against NumPy."""
 
   @parameterized.named_parameters(
       (f'{name}_{"jit" if use_jit else "nojit"}', make, ref, hyper, use_jit)
       for name, make, ref, hyper in _VALUE_CASES
       for use_jit in (False, True))
   def test_values(self, make, ref, hyper, use_jit):
-    grads = _grads_seq(_SHAPES_3D, 3)
+    # rho_t of RAdam is a difference of two numbers of order 2 / (1 - b2):
+    # the rectified cases use a small b2 (well conditioned in float32) and
+    # run until the rectification is on.
+    steps = 6 if 'threshold' in hyper else 3
+    grads = _grads_seq(_SHAPES_3D, steps)
     outs, _ = _run(make(**hyper), grads, use_jit=use_jit)
     for t, (out, expected) in enumerate(zip(outs, ref(grads, **hyper))):
       with self.subTest(step=t):
@@ -873,6 +906,7 @@ class ValidationTest(parameterized.TestCase):
        "scale_by_polyak: variant must be 'sps' or 'sps\\+', got 'sps-'"),
       (transform.scale_by_polyak, {'max_learning_rate': -1.0},
        'scale_by_polyak: max_learning_rate'),
+      (transform.scale_by_radam, {'b2': 1.0}, 'scale_by_radam: b2'),
       (transform.scale_by_rms, {'decay': 1.5}, 'scale_by_rms: decay'),
       (transform.scale_by_rms, {'decay': 1.0, 'bias_correction': True},
        'scale_by_rms: decay must be in \\[0, 1\\), got 1.0'),
@@ -926,6 +960,49 @@ class ValidationTest(parameterized.TestCase):
 
 
 # ------------------------------------------------------------------------------
+# Regression tests for upstream issues.
+# ------------------------------------------------------------------------------
+
+
+def _radam_makers():
+  return [('scale_by_radam', transform.scale_by_radam),
+          ('alias_radam', functools.partial(alias.radam, 1e-3))]
+
+
+class RegressionTest(parameterized.TestCase):
+  """Upstream issues that must stay fixed."""
+
+  def test_radam_live_buffers_flat_issue_969(self):
+    # Upstream #969: RAdam selected its rectified step with lax.cond and
+    # leaked device buffers step after step. The number of live arrays must
+    # stay flat over a long jitted loop (across the switch to the rectified
+    # step at t = 6), and the program must contain no cond.
+    params = {'w': jnp.linspace(-1.0, 1.0, 12).reshape((4, 3)),
+              'b': jnp.zeros(3)}
+    grads = jax.tree.map(lambda p: 0.1 * p + 0.01, params)
+    for name, make in _radam_makers():
+      with self.subTest(name):
+        tx = make()
+        jaxpr = str(jax.make_jaxpr(tx.update)(grads, tx.init(params), params))
+        self.assertNotIn('cond[', jaxpr)
+        step = jax.jit(tx.update)
+        state = tx.init(params)
+        early = None
+        for i in range(2000):
+          updates, state = step(grads, state, params)
+          del updates
+          if i == 100:
+            jax.block_until_ready(state)
+            gc.collect()
+            early = len(jax.live_arrays())
+        jax.block_until_ready(state)
+        gc.collect()
+        late = len(jax.live_arrays())
+        self.assertLessEqual(late, early)
+        self.assertEqual(int(jax.tree.leaves(state)[0]), 2000)
+
+
+# ------------------------------------------------------------------------------
 # Properties shared by every transformation.
 # ------------------------------------------------------------------------------
 
@@ -948,6 +1025,7 @@ _BUILDERS = {
         weight_decay=0.1),
     'scale_by_optimistic_gradient': transform.scale_by_optimistic_gradient,
     'scale_by_polyak': transform.scale_by_polyak,
+    'scale_by_radam': transform.scale_by_radam,
     'scale_by_rms': transform.scale_by_rms,
     'scale_by_rms_bias_correction': lambda: transform.scale_by_rms(
         bias_correction=True),
@@ -988,6 +1066,8 @@ _INJECTABLE = (
     ('scale_by_lion', transform.scale_by_lion, {'b1': 0.8, 'b2': 0.95}),
     ('scale_by_novograd', transform.scale_by_novograd,
      {'b1': 0.8, 'b2': 0.3, 'weight_decay': 0.1}),
+    ('scale_by_radam', transform.scale_by_radam,
+     {'b1': 0.8, 'b2': 0.7, 'threshold': 1.0}),
     ('scale_by_rms', transform.scale_by_rms,
      {'decay': 0.8, 'eps': 1e-6, 'initial_scale': 0.3}),
     ('scale_by_stddev', transform.scale_by_stddev,
