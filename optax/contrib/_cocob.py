@@ -1,0 +1,217 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""COCOB: learning-rate-free training by coin betting."""
+
+import numbers
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from optax import tree_utils as otu
+from optax._src import base
+from optax._src import numerics
+from optax._src import transform
+from optax.transforms import _adding
+from optax.transforms import _combining
+
+
+def _is_number(x: Any) -> bool:
+  return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _check_non_negative(fn: str, name: str, value: Any) -> None:
+  if _is_number(value) and not value >= 0.0:
+    raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
+
+
+def _promote(*dtypes) -> jnp.dtype:
+  with jax.numpy_dtype_promotion('standard'):
+    out = dtypes[0]
+    for d in dtypes[1:]:
+      out = jnp.promote_types(out, d)
+    return out
+
+
+class COCOBState(NamedTuple):
+  r"""State of :func:`scale_by_cocob`.
+
+  Every field is shaped and typed like the params.
+
+  Attributes:
+    init_particles: the initial params :math:`w_1`.
+    cumulative_gradients: the sum of the negated gradients, :math:`\theta`.
+    scale: the largest gradient magnitude seen so far, :math:`L` (starts at
+      ``eps``).
+    subgradients: the sum of the gradient magnitudes, :math:`G`.
+    reward: the gambler's wealth gained so far, :math:`R`.
+  """
+
+  init_particles: base.Updates
+  cumulative_gradients: base.Updates
+  scale: base.Updates
+  subgradients: base.Updates
+  reward: base.Updates
+
+
+def scale_by_cocob(
+    alpha: float = 100.0,
+    eps: float = 1e-8,
+) -> base.GradientTransformation:
+  r"""Turns gradients into COCOB-Backprop steps (coin betting, no step size).
+
+  Each coordinate bets a fraction of its wealth on the sign of the negated
+  gradient. With :math:`w_t` the current params, :math:`w_1` the initial
+  ones and :math:`g_t` the gradient:
+
+  .. math::
+
+    L_t &= \max(L_{t-1}, |g_t|), \quad L_0 = \epsilon, \\
+    G_t &= G_{t-1} + |g_t|, \\
+    R_t &= \max(R_{t-1} - g_t (w_t - w_1), 0), \\
+    \theta_t &= \theta_{t-1} - g_t, \\
+    w_{t+1} &= w_1 + \frac{\theta_t}{L_t \max(G_t + L_t, \alpha L_t)}
+      (L_t + R_t),
+
+  and the update is :math:`w_{t+1} - w_t`. The update needs the params.
+
+  Args:
+    alpha: the bound :math:`\alpha` on the growth of the bet fraction at the
+      start (the paper uses 100).
+    eps: the initial scale :math:`L_0`; it keeps the first bets finite for
+      coordinates whose gradient is still zero.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a :class:`COCOBState`.
+
+  Raises:
+    ValueError: if a Python-number ``alpha`` or ``eps`` is negative, or, in
+      ``update``, if ``params`` is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax.contrib import _cocob
+    >>> tx = _cocob.scale_by_cocob(alpha=2.0)
+    >>> params = jnp.array([1.0, -1.0])
+    >>> u, state = tx.update(jnp.array([2.0, -0.5]), tx.init(params), params)
+    >>> u
+    Array([-0.5,  0.5], dtype=float32)
+
+  References:
+    Orabona and Tommasi, `Training Deep Networks without Learning Rates
+    Through Coin Betting <https://arxiv.org/abs/1705.07795>`_, 2017.
+
+  .. seealso:: :func:`cocob`
+  """
+  fn = 'scale_by_cocob'
+  _check_non_negative(fn, 'alpha', alpha)
+  _check_non_negative(fn, 'eps', eps)
+
+  def init_fn(params):
+    epsilon = numerics.as_hyperparameter(eps)
+    return COCOBState(
+        init_particles=jax.tree.map(jnp.asarray, params),
+        cumulative_gradients=otu.tree_zeros_like(params),
+        scale=jax.tree.map(
+            lambda p: jnp.full_like(p, epsilon.astype(p.dtype)), params),
+        subgradients=otu.tree_zeros_like(params),
+        reward=otu.tree_zeros_like(params))
+
+  def update_fn(updates, state, params=None):
+    if params is None:
+      raise ValueError(
+          f'{fn}: params must be given to update (got None); COCOB bets'
+          ' relative to the initial params. Remedy: call'
+          ' tx.update(updates, state, params).')
+    bound = numerics.as_hyperparameter(alpha)
+
+    def leaf_update(g, p, w1, theta, lmax, gsum, reward):
+      dtype = _promote(g.dtype, p.dtype, w1.dtype, bound.dtype)
+      g32, p32, w132 = g.astype(dtype), p.astype(dtype), w1.astype(dtype)
+      abs_g = jnp.abs(g32)
+      new_l = jnp.maximum(lmax.astype(dtype), abs_g)
+      new_gsum = gsum.astype(dtype) + abs_g
+      new_reward = jnp.maximum(reward.astype(dtype) - g32 * (p32 - w132), 0)
+      new_theta = theta.astype(dtype) - g32
+      denom = new_l * jnp.maximum(new_gsum + new_l, bound.astype(dtype) * new_l)
+      new_p = w132 + new_theta / denom * (new_l + new_reward)
+      return ((new_p - p32).astype(g.dtype),
+              new_theta.astype(theta.dtype), new_l.astype(lmax.dtype),
+              new_gsum.astype(gsum.dtype), new_reward.astype(reward.dtype))
+
+    out = jax.tree.map(
+        leaf_update, updates, params, state.init_particles,
+        state.cumulative_gradients, state.scale, state.subgradients,
+        state.reward)
+
+    def pick(i):
+      return jax.tree.map(lambda _, t: t[i], updates, out)
+
+    return pick(0), COCOBState(
+        init_particles=state.init_particles,
+        cumulative_gradients=pick(1),
+        scale=pick(2),
+        subgradients=pick(3),
+        reward=pick(4))
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+def cocob(
+    learning_rate: base.ScalarOrSchedule = 1.0,
+    alpha: float = 100.0,
+    eps: float = 1e-8,
+    weight_decay: float = 0.0,
+    mask: base.MaskOrFn = None,
+) -> base.GradientTransformationExtraArgs:
+  r"""The COCOB-Backprop optimizer, with optional weight decay.
+
+  The gradient, plus :math:`\lambda w_t` when there is weight decay, is
+  multiplied by ``learning_rate`` (1 by default: COCOB needs no step size)
+  and given to :func:`scale_by_cocob`.
+
+  Args:
+    learning_rate: a factor applied to the gradients before betting, a
+      number or a schedule.
+    alpha: the bound on the growth of the bet fraction at the start.
+    eps: the initial scale of each coordinate.
+    weight_decay: the coefficient :math:`\lambda` of the weight decay added
+      to the gradient.
+    mask: a tree of booleans (or a function of the params returning one)
+      selecting the leaves to decay.
+
+  Returns:
+    A ``GradientTransformationExtraArgs``; its ``update`` requires ``params``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax.contrib import _cocob
+    >>> opt = _cocob.cocob(alpha=2.0)
+    >>> params = jnp.array([1.0, -1.0])
+    >>> updates, _ = opt.update(2 * params, opt.init(params), params)
+    >>> updates
+    Array([-0.5,  0.5], dtype=float32)
+
+  References:
+    Orabona and Tommasi, `Training Deep Networks without Learning Rates
+    Through Coin Betting <https://arxiv.org/abs/1705.07795>`_, 2017.
+
+  .. seealso:: :func:`scale_by_cocob`
+  """
+  return _combining.chain(
+      _adding.add_decayed_weights(weight_decay, mask),
+      transform.scale_by_learning_rate(learning_rate, flip_sign=False),
+      scale_by_cocob(alpha=alpha, eps=eps),
+  )

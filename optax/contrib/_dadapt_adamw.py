@@ -1,0 +1,224 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""D-Adaptation for AdamW: a learning-rate-free Adam."""
+
+import numbers
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from optax import tree_utils as otu
+from optax._src import base
+from optax._src import numerics
+
+
+def _is_number(x: Any) -> bool:
+  return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _promote(*dtypes) -> jnp.dtype:
+  with jax.numpy_dtype_promotion('standard'):
+    out = dtypes[0]
+    for d in dtypes[1:]:
+      out = jnp.promote_types(out, d)
+    return out
+
+
+def _scalar_dtype(params: base.Params) -> jnp.dtype:
+  """The dtype of the scalar state: the lowest floating dtype of the params."""
+  leaves = [jnp.result_type(x) for x in jax.tree.leaves(params)]
+  floats = [d for d in leaves if jnp.issubdtype(d, jnp.inexact)]
+  if not floats:
+    return numerics.hyperparameter_dtype()
+  try:
+    return otu.tree_dtype(
+        [jax.ShapeDtypeStruct((), d) for d in floats], 'lowest')
+  except ValueError:  # e.g. float16 and bfloat16: no lowest, promote.
+    return _promote(*floats)
+
+
+class DAdaptAdamWState(NamedTuple):
+  """State of :func:`dadapt_adamw`.
+
+  Attributes:
+    exp_avg: EMA of the updates scaled by the step size, shaped and typed
+      like the params.
+    exp_avg_sq: EMA of the squared updates, shaped and typed like the params.
+    grad_sum: weighted sum :math:`s` of the updates used in the distance
+      estimate, shaped and typed like the params.
+    estim_lr: scalar, the current estimate :math:`d` of the distance to the
+      solution (the learning-rate scale), in the lowest floating dtype of the
+      params.
+    numerator_weighted: scalar, the weighted numerator of the distance
+      estimate, typed like ``estim_lr``.
+    count: int32 scalar, the number of updates done so far.
+  """
+
+  exp_avg: base.Updates
+  exp_avg_sq: base.Updates
+  grad_sum: base.Updates
+  estim_lr: jax.Array
+  numerator_weighted: jax.Array
+  count: jax.Array
+
+
+def dadapt_adamw(
+    learning_rate: base.ScalarOrSchedule = 1.0,
+    betas: tuple[float, float] = (0.9, 0.999),
+    eps: float = 1e-8,
+    estim_lr0: float = 1e-6,
+    weight_decay: float = 0.0,
+) -> base.GradientTransformationExtraArgs:
+  r"""AdamW whose learning-rate scale is found by D-Adaptation.
+
+  D-Adaptation keeps a lower bound :math:`d_k` on the distance from the
+  initial point to the solution and uses it as the step size of Adam. With
+  :math:`\gamma_k` the learning rate (a multiplier, 1 by default) and
+  :math:`k` the number of updates done before this one:
+
+  .. math::
+
+    \lambda_k &= d_k \gamma_k \sqrt{1 - \beta_2^{k+1}} / (1 - \beta_1^{k+1}),
+      \\
+    r_k &= \sqrt{\beta_2}\, r_{k-1} + (1 - \sqrt{\beta_2})\, \lambda_k
+      \langle g_k, s_{k-1} / (\sqrt{v_{k-1}} + \epsilon) \rangle, \\
+    m_k &= \beta_1 m_{k-1} + (1 - \beta_1) \lambda_k g_k, \\
+    v_k &= \beta_2 v_{k-1} + (1 - \beta_2) g_k^2, \\
+    s_k &= \sqrt{\beta_2}\, s_{k-1} + (1 - \sqrt{\beta_2}) \lambda_k g_k, \\
+    d_{k+1} &= \max\left(d_k, \frac{r_k}{(1 - \sqrt{\beta_2})
+      \|s_k\|_1}\right), \\
+    u_k &= -\frac{m_k}{\sqrt{v_k} + \epsilon} - w \lambda_k \theta_k,
+
+  with :math:`w` the decoupled weight decay. While :math:`\|s_k\|_1` is zero
+  (all gradients so far zero) :math:`d` is kept.
+
+  Args:
+    learning_rate: a multiplier :math:`\gamma` of the adapted step size, a
+      number or a schedule (1 is the intended value).
+    betas: the decay rates :math:`(\beta_1, \beta_2)` of the moments.
+    eps: term added to the denominator.
+    estim_lr0: the initial distance estimate :math:`d_0`, small and positive.
+    weight_decay: the coefficient :math:`w` of the decoupled weight decay.
+
+  Returns:
+    A ``GradientTransformationExtraArgs`` whose state is a
+    :class:`DAdaptAdamWState`; its ``update`` requires ``params``.
+
+  Raises:
+    ValueError: if Python-number ``betas`` are outside [0, 1), ``eps`` is
+      negative or ``estim_lr0`` is not positive; in ``update``, if
+      ``params`` is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax.contrib import _dadapt_adamw
+    >>> opt = _dadapt_adamw.dadapt_adamw(estim_lr0=0.1)
+    >>> params = jnp.array([1.0, -2.0])
+    >>> state = opt.init(params)
+    >>> updates, state = opt.update(2 * params, state, params)
+    >>> updates
+    Array([-0.00316228,  0.00316228], dtype=float32)
+
+  References:
+    Defazio and Mishchenko, `Learning-Rate-Free Learning by D-Adaptation
+    <https://arxiv.org/abs/2301.07733>`_, 2023.
+
+  .. seealso:: :func:`prodigy`
+  """
+  fn = 'dadapt_adamw'
+  if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+    raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
+  b1, b2 = betas
+  for name, value in (('betas[0]', b1), ('betas[1]', b2)):
+    if _is_number(value) and not 0.0 <= value < 1.0:
+      raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
+  if _is_number(eps) and not eps >= 0.0:
+    raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
+  if _is_number(estim_lr0) and not estim_lr0 > 0.0:
+    raise ValueError(f'{fn}: estim_lr0 must be positive, got {estim_lr0}')
+
+  def init_fn(params):
+    dtype = _scalar_dtype(params)
+    return DAdaptAdamWState(
+        exp_avg=otu.tree_zeros_like(params),
+        exp_avg_sq=otu.tree_zeros_like(params),
+        grad_sum=otu.tree_zeros_like(params),
+        estim_lr=numerics.as_hyperparameter(estim_lr0).astype(dtype),
+        numerator_weighted=jnp.zeros([], dtype),
+        count=jnp.zeros([], jnp.int32))
+
+  def update_fn(updates, state, params=None, **extra_args):
+    del extra_args
+    if params is None:
+      raise ValueError(
+          f'{fn}: params must be given to update (got None); the decoupled'
+          ' weight decay needs them. Remedy: call'
+          ' tx.update(updates, state, params).')
+    beta1 = numerics.as_hyperparameter(b1)
+    beta2 = numerics.as_hyperparameter(b2)
+    epsilon = numerics.as_hyperparameter(eps)
+    decay = numerics.as_hyperparameter(weight_decay)
+    count = state.count
+    lr = numerics.as_hyperparameter(
+        learning_rate(count) if callable(learning_rate) else learning_rate)
+    hp = beta1.dtype
+    d = state.estim_lr.astype(hp)
+    steps = numerics.safe_increment(count).astype(hp)
+    sqrt_beta2 = jnp.sqrt(beta2)
+    # 1 - sqrt(b2) without cancellation (b2 is close to 1).
+    one_minus_sqrt_beta2 = (1 - beta2) / (1 + sqrt_beta2)
+    dlr = d * lr * jnp.sqrt(1 - beta2 ** steps) / (1 - beta1 ** steps)
+
+    def leaf_step(g, m, v, s, p):
+      out_dtype = g.dtype
+      dtype = _promote(g.dtype, m.dtype, v.dtype, s.dtype, hp)
+      g, p = g.astype(dtype), p.astype(dtype)
+      m_old, v_old, s_old = m.astype(dtype), v.astype(dtype), s.astype(dtype)
+      dlr_, eps_ = dlr.astype(dtype), epsilon.astype(dtype)
+      inner = jnp.sum(g * s_old / (jnp.sqrt(v_old) + eps_))
+      m_new = beta1.astype(dtype) * m_old + dlr_ * (1 - beta1).astype(
+          dtype) * g
+      v_new = beta2.astype(dtype) * v_old + (1 - beta2).astype(dtype) * g * g
+      s_new = sqrt_beta2.astype(dtype) * s_old + dlr_ * (
+          one_minus_sqrt_beta2.astype(dtype) * g)
+      u = -m_new / (jnp.sqrt(v_new) + eps_) - decay.astype(dtype) * dlr_ * p
+      return (u.astype(out_dtype), m_new.astype(m.dtype), v_new.astype(v.dtype),
+              s_new.astype(s.dtype), inner.astype(hp),
+              jnp.sum(jnp.abs(s_new)).astype(hp))
+
+    out = jax.tree.map(
+        leaf_step, updates, state.exp_avg, state.exp_avg_sq, state.grad_sum,
+        params)
+
+    def pick(i):
+      return jax.tree.map(lambda _, t: t[i], updates, out)
+
+    numerator_acum = dlr * otu.tree_sum(pick(4))
+    sk_l1 = otu.tree_sum(pick(5))
+    numerator = (sqrt_beta2 * state.numerator_weighted.astype(hp)
+                 + one_minus_sqrt_beta2 * numerator_acum)
+    safe_l1 = jnp.where(sk_l1 > 0, sk_l1, jnp.ones_like(sk_l1))
+    d_hat = numerator / (one_minus_sqrt_beta2 * safe_l1)
+    new_d = jnp.where(sk_l1 > 0, jnp.maximum(d, d_hat), d)
+    return pick(0), DAdaptAdamWState(
+        exp_avg=pick(1),
+        exp_avg_sq=pick(2),
+        grad_sum=pick(3),
+        estim_lr=new_d.astype(state.estim_lr.dtype),
+        numerator_weighted=numerator.astype(state.numerator_weighted.dtype),
+        count=numerics.safe_increment(count))
+
+  return base.GradientTransformationExtraArgs(init_fn, update_fn)

@@ -1,0 +1,259 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Prodigy: a learning-rate-free Adam that estimates the distance to the
+solution."""
+
+import numbers
+from typing import Any, NamedTuple, Optional
+
+import jax
+import jax.numpy as jnp
+
+from optax import tree_utils as otu
+from optax._src import base
+from optax._src import numerics
+
+
+def _is_number(x: Any) -> bool:
+  return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _promote(*dtypes) -> jnp.dtype:
+  with jax.numpy_dtype_promotion('standard'):
+    out = dtypes[0]
+    for d in dtypes[1:]:
+      out = jnp.promote_types(out, d)
+    return out
+
+
+def _scalar_dtype(params: base.Params) -> jnp.dtype:
+  """The dtype of the scalar state: the lowest floating dtype of the params."""
+  leaves = [jnp.result_type(x) for x in jax.tree.leaves(params)]
+  floats = [d for d in leaves if jnp.issubdtype(d, jnp.inexact)]
+  if not floats:
+    return numerics.hyperparameter_dtype()
+  try:
+    return otu.tree_dtype(
+        [jax.ShapeDtypeStruct((), d) for d in floats], 'lowest')
+  except ValueError:  # e.g. float16 and bfloat16: no lowest, promote.
+    return _promote(*floats)
+
+
+class ProdigyState(NamedTuple):
+  """State of :func:`prodigy`.
+
+  Attributes:
+    exp_avg: EMA of the updates scaled by the distance estimate, shaped and
+      typed like the params.
+    exp_avg_sq: EMA of the squared scaled updates, shaped and typed like the
+      params.
+    grad_sum: weighted sum :math:`s` of the updates, the denominator of the
+      distance estimate, shaped and typed like the params.
+    params0: the initial params :math:`x_0`.
+    estim_lr: scalar, the current distance estimate :math:`d`, in the lowest
+      floating dtype of the params.
+    numerator_weighted: scalar, the numerator :math:`r` of the distance
+      estimate, typed like ``estim_lr``.
+    count: int32 scalar, the number of updates done so far.
+  """
+
+  exp_avg: base.Updates
+  exp_avg_sq: base.Updates
+  grad_sum: base.Updates
+  params0: base.Updates
+  estim_lr: jax.Array
+  numerator_weighted: jax.Array
+  count: jax.Array
+
+
+def prodigy(
+    learning_rate: base.ScalarOrSchedule = 1.0,
+    betas: tuple[float, float] = (0.9, 0.999),
+    beta3: Optional[float] = None,
+    eps: float = 1e-8,
+    estim_lr0: float = 1e-6,
+    estim_lr_coef: float = 1.0,
+    weight_decay: float = 0.0,
+    safeguard_warmup: bool = False,
+) -> base.GradientTransformationExtraArgs:
+  r"""Adam whose step size is the Prodigy estimate of the distance to the
+  solution.
+
+  With :math:`d_k` the distance estimate, :math:`\gamma_k` the learning rate
+  (a multiplier, 1 by default), :math:`x_0` the initial params and :math:`k`
+  the number of updates done before this one:
+
+  .. math::
+
+    \lambda_k &= d_k \gamma_k \sqrt{1 - \beta_2^{k+1}} / (1 - \beta_1^{k+1}),
+      \\
+    r_k &= \beta_3 r_{k-1} + (d_k / d_0) \lambda_k
+      \langle g_k, x_0 - x_k \rangle, \\
+    s_k &= \beta_3 s_{k-1} + (d_k / d_0)\, \mu_k\, g_k, \\
+    m_k &= \beta_1 m_{k-1} + (1 - \beta_1) d_k g_k, \\
+    v_k &= \beta_2 v_{k-1} + (1 - \beta_2) d_k^2 g_k^2, \\
+    d_{k+1} &= \max\left(d_k, c\, \frac{r_k}{\|s_k\|_1}\right), \\
+    u_k &= -\lambda_k \left(\frac{m_k}{\sqrt{v_k} + d_k \epsilon}
+      + w\, x_k\right),
+
+  with :math:`\mu_k = \lambda_k` (or :math:`d_k` with
+  ``safeguard_warmup=True``), :math:`c` = ``estim_lr_coef``, :math:`w` the
+  decoupled weight decay and :math:`\beta_3 = \sqrt{\beta_2}` by default.
+  While :math:`\|s_k\|_1` is zero (all gradients so far zero) :math:`d` is
+  kept.
+
+  Args:
+    learning_rate: a multiplier :math:`\gamma` of the adapted step size, a
+      number or a schedule (1 is the intended value).
+    betas: the decay rates :math:`(\beta_1, \beta_2)` of the moments.
+    beta3: the decay rate of :math:`r` and :math:`s`; ``None`` uses
+      :math:`\sqrt{\beta_2}`.
+    eps: term added to the denominator (multiplied by :math:`d_k`).
+    estim_lr0: the initial distance estimate :math:`d_0`, small and positive.
+    estim_lr_coef: the coefficient :math:`c` of the distance estimate.
+    weight_decay: the coefficient :math:`w` of the decoupled weight decay.
+    safeguard_warmup: whether to leave the learning rate out of :math:`s`,
+      which avoids overestimating :math:`d` during a learning-rate warm-up.
+
+  Returns:
+    A ``GradientTransformationExtraArgs`` whose state is a
+    :class:`ProdigyState`; its ``update`` requires ``params``.
+
+  Raises:
+    ValueError: if Python-number ``betas`` or ``beta3`` are out of range,
+      ``eps`` or ``estim_lr_coef`` is negative or ``estim_lr0`` is not
+      positive; in ``update``, if ``params`` is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax.contrib import _prodigy
+    >>> opt = _prodigy.prodigy(estim_lr0=0.1)
+    >>> params = jnp.array([1.0, -2.0])
+    >>> state = opt.init(params)
+    >>> updates, state = opt.update(2 * params, state, params)
+    >>> updates
+    Array([-0.03162278,  0.03162278], dtype=float32)
+
+  References:
+    Mishchenko and Defazio, `Prodigy: An Expeditiously Adaptive
+    Parameter-Free Learner <https://arxiv.org/abs/2306.06101>`_, 2023.
+
+  .. seealso:: :func:`dadapt_adamw`
+  """
+  fn = 'prodigy'
+  if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+    raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
+  b1, b2 = betas
+  for name, value in (('betas[0]', b1), ('betas[1]', b2)):
+    if _is_number(value) and not 0.0 <= value < 1.0:
+      raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
+  if _is_number(beta3) and not 0.0 <= beta3 <= 1.0:
+    raise ValueError(f'{fn}: beta3 must be in [0, 1] or None, got {beta3}')
+  for name, value in (('eps', eps), ('estim_lr_coef', estim_lr_coef)):
+    if _is_number(value) and not value >= 0.0:
+      raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
+  if _is_number(estim_lr0) and not estim_lr0 > 0.0:
+    raise ValueError(f'{fn}: estim_lr0 must be positive, got {estim_lr0}')
+
+  def init_fn(params):
+    dtype = _scalar_dtype(params)
+    return ProdigyState(
+        exp_avg=otu.tree_zeros_like(params),
+        exp_avg_sq=otu.tree_zeros_like(params),
+        grad_sum=otu.tree_zeros_like(params),
+        params0=jax.tree.map(jnp.asarray, params),
+        estim_lr=numerics.as_hyperparameter(estim_lr0).astype(dtype),
+        numerator_weighted=jnp.zeros([], dtype),
+        count=jnp.zeros([], jnp.int32))
+
+  def update_fn(updates, state, params=None, **extra_args):
+    del extra_args
+    if params is None:
+      raise ValueError(
+          f'{fn}: params must be given to update (got None); the distance'
+          ' estimate needs them. Remedy: call'
+          ' tx.update(updates, state, params).')
+    beta1 = numerics.as_hyperparameter(b1)
+    beta2 = numerics.as_hyperparameter(b2)
+    if beta3 is None:
+      decay3 = jnp.sqrt(beta2)
+    else:
+      decay3 = numerics.as_hyperparameter(beta3)
+    epsilon = numerics.as_hyperparameter(eps)
+    decay = numerics.as_hyperparameter(weight_decay)
+    d0 = numerics.as_hyperparameter(estim_lr0)
+    coef = numerics.as_hyperparameter(estim_lr_coef)
+    count = state.count
+    lr = numerics.as_hyperparameter(
+        learning_rate(count) if callable(learning_rate) else learning_rate)
+    hp = beta1.dtype
+    d = state.estim_lr.astype(hp)
+    steps = numerics.safe_increment(count).astype(hp)
+    dlr = d * lr * jnp.sqrt(1 - beta2 ** steps) / (1 - beta1 ** steps)
+    ratio = d / d0
+    s_weight = ratio * (d if safeguard_warmup else dlr)
+
+    def leaf_moments(g, m, v, s, x0, p):
+      dtype = _promote(g.dtype, m.dtype, v.dtype, s.dtype, p.dtype, hp)
+      g, p, x0 = g.astype(dtype), p.astype(dtype), x0.astype(dtype)
+      d_ = d.astype(dtype)
+      inner = jnp.sum(g * (x0 - p))
+      m_new = beta1.astype(dtype) * m.astype(dtype) + d_ * (1 - beta1).astype(
+          dtype) * g
+      v_new = beta2.astype(dtype) * v.astype(dtype) + (d_ * d_) * (
+          1 - beta2).astype(dtype) * g * g
+      s_new = decay3.astype(dtype) * s.astype(dtype) + s_weight.astype(
+          dtype) * g
+      return (m_new.astype(m.dtype), v_new.astype(v.dtype),
+              s_new.astype(s.dtype), inner.astype(hp),
+              jnp.sum(jnp.abs(s_new)).astype(hp))
+
+    out = jax.tree.map(
+        leaf_moments, updates, state.exp_avg, state.exp_avg_sq,
+        state.grad_sum, state.params0, params)
+
+    def pick(i):
+      return jax.tree.map(lambda _, t: t[i], updates, out)
+
+    exp_avg, exp_avg_sq, grad_sum = pick(0), pick(1), pick(2)
+    numerator = (decay3 * state.numerator_weighted.astype(hp)
+                 + ratio * dlr * otu.tree_sum(pick(3)))
+    sk_l1 = otu.tree_sum(pick(4))
+    safe_l1 = jnp.where(sk_l1 > 0, sk_l1, jnp.ones_like(sk_l1))
+    d_hat = coef * numerator / safe_l1
+    new_d = jnp.where(sk_l1 > 0, jnp.maximum(d, d_hat), d)
+    # The step uses the previous estimate in dlr, the new one next to eps.
+    new_d_eps = new_d.astype(state.estim_lr.dtype).astype(hp) * epsilon
+
+    def leaf_update(g, m, v, p):
+      dtype = _promote(g.dtype, m.dtype, v.dtype, p.dtype, hp)
+      direction = m.astype(dtype) / (
+          jnp.sqrt(v.astype(dtype)) + new_d_eps.astype(dtype))
+      u = -dlr.astype(dtype) * (
+          direction + decay.astype(dtype) * p.astype(dtype))
+      return u.astype(g.dtype)
+
+    new_updates = jax.tree.map(
+        leaf_update, updates, exp_avg, exp_avg_sq, params)
+    return new_updates, ProdigyState(
+        exp_avg=exp_avg,
+        exp_avg_sq=exp_avg_sq,
+        grad_sum=grad_sum,
+        params0=state.params0,
+        estim_lr=new_d.astype(state.estim_lr.dtype),
+        numerator_weighted=numerator.astype(state.numerator_weighted.dtype),
+        count=numerics.safe_increment(count))
+
+  return base.GradientTransformationExtraArgs(init_fn, update_fn)
