@@ -409,6 +409,32 @@ class MultiStepsTest(parameterized.TestCase):
       _run(ms, _grads(3), params, jit=True)
 
 
+class StrictPromotionTest(parameterized.TestCase):
+  """No implicit dtype or rank promotion, for float32 and bfloat16."""
+
+  @parameterized.product(
+      name=['trace', 'nesterov', 'ema', 'multisteps', 'multisteps_skip'],
+      dtype=[jnp.float32, jnp.bfloat16])
+  def test_strict(self, name, dtype):
+    tx = {
+        'trace': lambda: _accumulation.trace(0.9),
+        'nesterov': lambda: _accumulation.trace(
+            0.9, nesterov=True, accumulator_dtype=jnp.float32),
+        'ema': lambda: _accumulation.ema(0.9, accumulator_dtype=jnp.float32),
+        'multisteps': lambda: _accumulation.MultiSteps(
+            _accumulation.trace(0.9), 2),
+        'multisteps_skip': lambda: _accumulation.MultiSteps(
+            _accumulation.ema(0.9), 2, accumulator_dtype=None,
+            should_skip_update_fn=_accumulation.skip_not_finite),
+    }[name]()
+    params = _params(dtype)
+    with jax.numpy_dtype_promotion('strict'), \
+        jax.numpy_rank_promotion('raise'):
+      updates, _ = _run(tx, _grads(2, dtype=dtype), params, jit=True)
+    for u in updates:
+      test_utils.assert_trees_all_equal_dtypes(u, params)
+
+
 class NanIsolationTest(parameterized.TestCase):
   """A NaN in one mini-batch must not outlive its accumulation cycle."""
 

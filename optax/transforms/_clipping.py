@@ -201,7 +201,7 @@ def clip_by_block_rms(threshold: float) -> base.GradientTransformation:
     >>> tx = optax.clip_by_block_rms(1.0)
     >>> updates, _ = tx.update(jnp.array([3.0, -4.0]), tx.init(None))
     >>> updates
-    Array([ 0.8485281, -1.1313709], dtype=float32)
+    Array([ 0.84852815, -1.1313709 ], dtype=float32)
 
   .. seealso:: :func:`clip_by_global_norm`
   """
@@ -502,11 +502,11 @@ def per_example_layer_norm_clip(
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax
-    >>> grads = [jnp.array([[3.0, 4.0]]), jnp.array([[0.0, 0.1]])]
+    >>> grads = [jnp.array([[-3.0]]), jnp.array([[0.0, 0.1, 0.0]])]
     >>> summed, num_clipped = optax.transforms.per_example_layer_norm_clip(
-    ...     grads, 2.0 ** 0.5)
+    ...     grads, 2.0, uniform=False)
     >>> summed
-    [Array([0.6, 0.8], dtype=float32), Array([0. , 0.1], dtype=float32)]
+    [Array([-1.], dtype=float32), Array([0. , 0.1, 0. ], dtype=float32)]
     >>> num_clipped
     [Array(1, dtype=int32), Array(0, dtype=int32)]
 
