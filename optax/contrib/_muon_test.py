@@ -19,12 +19,14 @@ Newton-Schulz iterations, of the Muon momentum and of the Adam fallback,
 written here from the papers.
 """
 
+import gc
 import math
 
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
+from jax.sharding import PartitionSpec as P
 import numpy as np
 
 from optax._src import test_utils
@@ -435,6 +437,92 @@ class MuonTest(parameterized.TestCase):
     for _ in range(200):
       params, state = step(params, state)
     self.assertLess(float(loss(params)), 1e-2)
+
+
+class BuildTimeTest(parameterized.TestCase):
+
+  @parameterized.named_parameters(
+      ('muon', lambda: _muon.muon(0.1)),
+      ('muon_dion', lambda: _muon.muon(0.1, ns_coeffs='dion')),
+      ('muon_numpy', lambda: _muon.muon(0.1, ns_coeffs=np.ones((2, 3)))),
+      ('scale_by_muon', _muon.scale_by_muon),
+      ('scale_by_muon_aol',
+       lambda: _muon.scale_by_muon(preconditioning='aol')),
+  )
+  def test_builds_without_arrays(self, make):
+    gc.collect()
+    before = len(jax.live_arrays())
+    tx = make()
+    gc.collect()
+    self.assertEqual(len(jax.live_arrays()), before)
+    del tx
+
+  def test_build_in_jit_step_in_shard_map_issue_1186(self):
+    if jax.device_count() < 8:
+      self.skipTest('needs 8 devices (see optax/conftest.py)')
+    mesh = jax.sharding.Mesh(np.array(jax.devices()[:8]), ('data',))
+
+    def loss(params, x):
+      return jnp.mean((x @ params['w'] + params['b'])**2)
+
+    built = []
+    with jax.checking_leaks():
+
+      @jax.jit
+      def make(key):
+        params = {'w': jax.random.normal(key, (4, 3)), 'b': jnp.zeros(3)}
+        tx = _muon.muon(0.1, ns_coeffs='dion', weight_decay=0.01)
+        built.append(tx)
+        return params, tx.init(params)
+
+      params, state = make(jax.random.key(0))
+      tx = built[0]
+
+      def local_step(params, state, x):
+        grads = jax.lax.pmean(jax.grad(loss)(params, x), 'data')
+        updates, state = tx.update(grads, state, params)
+        return jax.tree.map(lambda p, u: p + u, params, updates), state
+
+      step = jax.jit(jax.shard_map(
+          local_step, mesh=mesh, in_specs=(P(), P(), P('data')),
+          out_specs=(P(), P())))
+      x = jnp.arange(64.0).reshape(16, 4) / 64
+      params0, state0 = params, state
+      for _ in range(3):
+        params, state = step(params, state, x)
+    self.assertLess(float(loss(params, x)), float(loss(params0, x)))
+
+    # The sharded step equals the step on the whole batch.
+    @jax.jit
+    def global_step(params, state):
+      updates, _ = tx.update(jax.grad(loss)(params, x), state, params)
+      return jax.tree.map(lambda p, u: p + u, params, updates)
+
+    sharded_params, _ = step(params0, state0, x)
+    test_utils.assert_trees_all_close(
+        sharded_params, global_step(params0, state0), rtol=1e-5, atol=1e-6)
+
+  def test_flax_train_state_built_in_jit_issue_1186(self):
+    try:
+      from flax.training import train_state
+    except (ImportError, AttributeError) as e:
+      # AttributeError: flax needs the top-level optax namespace.
+      self.skipTest(f'flax TrainState is not usable here: {e}')
+    built = []
+    with jax.checking_leaks():
+
+      @jax.jit
+      def make(key):
+        params = {'w': jax.random.normal(key, (4, 3)), 'b': jnp.zeros(3)}
+        ts = train_state.TrainState.create(
+            apply_fn=None, params=params, tx=_muon.muon(0.1))
+        built.append(ts.tx)
+        return ts
+
+      ts = make(jax.random.key(1))
+      grads = jax.tree.map(jnp.ones_like, ts.params)
+      ts = jax.jit(lambda s, g: s.apply_gradients(grads=g))(ts, grads)
+    self.assertEqual(int(ts.step), 1)
 
 
 if __name__ == '__main__':
