@@ -124,13 +124,14 @@ def dadapt_adamw(
 
   Examples:
     >>> import jax.numpy as jnp
+    >>> import numpy as np
     >>> from optax.contrib import _dadapt_adamw
     >>> opt = _dadapt_adamw.dadapt_adamw(estim_lr0=0.1)
     >>> params = jnp.array([1.0, -2.0])
     >>> state = opt.init(params)
     >>> updates, state = opt.update(2 * params, state, params)
-    >>> updates
-    Array([-0.00316228,  0.00316228], dtype=float32)
+    >>> print(np.asarray(updates).round(4), updates.dtype)
+    [-0.1  0.1] float32
 
   References:
     Defazio and Mishchenko, `Learning-Rate-Free Learning by D-Adaptation

@@ -343,14 +343,15 @@ def momo_adam(
   Examples:
     >>> import jax
     >>> import jax.numpy as jnp
+    >>> import numpy as np
     >>> from optax.contrib import _momo
     >>> loss = lambda x: jnp.sum(x ** 2)
     >>> opt = _momo.momo_adam(learning_rate=0.1, eps=0.0)
     >>> params = jnp.array([1.0, -2.0])
     >>> value, grad = jax.value_and_grad(loss)(params)
     >>> updates, _ = opt.update(grad, opt.init(params), params, value=value)
-    >>> updates
-    Array([-0.1,  0.1], dtype=float32)
+    >>> print(np.asarray(updates).round(4), updates.dtype)
+    [-0.1  0.1] float32
 
   References:
     Schaipp, Ohana, Eickenberg, Defazio and Gower, `MoMo: Momentum Models

@@ -138,13 +138,14 @@ def prodigy(
 
   Examples:
     >>> import jax.numpy as jnp
+    >>> import numpy as np
     >>> from optax.contrib import _prodigy
     >>> opt = _prodigy.prodigy(estim_lr0=0.1)
     >>> params = jnp.array([1.0, -2.0])
     >>> state = opt.init(params)
     >>> updates, state = opt.update(2 * params, state, params)
-    >>> updates
-    Array([-0.03162278,  0.03162278], dtype=float32)
+    >>> print(np.asarray(updates).round(4), updates.dtype)
+    [-0.1  0.1] float32
 
   References:
     Mishchenko and Defazio, `Prodigy: An Expeditiously Adaptive
