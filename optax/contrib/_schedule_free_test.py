@@ -1,0 +1,240 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for schedule-free optimizers (``optax.contrib._schedule_free``).
+
+Values are checked against a NumPy (float64) implementation of Algorithm 1
+of Defazio et al. (2024), written here.
+"""
+
+import gc
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import alias
+from optax._src import test_utils
+from optax.contrib import _schedule_free
+from optax.schedules import _inject
+from optax.transforms import _accumulation
+from optax.transforms import _combining
+from optax.transforms import _clipping
+
+
+def _warmup(peak, steps):
+  if steps is None:
+    return lambda t: peak
+  return lambda t: peak * min(t / steps, 1.0)
+
+
+def _np_schedule_free(y0, grads, *, lr, b1, power, direction):
+  """Reference schedule-free iterates (y, x) after each step, float64.
+
+  ``lr(t)`` is the learning rate at step count ``t`` (from 1) and
+  ``direction(g, y, t)`` the base optimizer's update at step ``t``.
+  """
+  y = z = x = np.asarray(y0, np.float64)
+  weight_sum, max_lr = 0.0, 0.0
+  history = []
+  for t, g in enumerate(grads, start=1):
+    d = direction(g, y, t)
+    max_lr = max(max_lr, lr(t))
+    weight = max_lr**power
+    weight_sum += weight
+    c = weight / weight_sum if weight_sum > 0 else 0.0
+    z = z + d
+    x = (1 - c) * x + c * z
+    y = (1 - b1) * z + b1 * x
+    history.append((y, x))
+  return history
+
+
+def _sgd_direction(lr, wd):
+  # The base optimizer's own schedule counts from zero.
+  return lambda g, y, t: -lr(t - 1) * (g + wd * y)
+
+
+def _adamw_direction(lr, b2, eps, wd):
+  v = [0.0]
+
+  def direction(g, y, t):
+    v[0] = b2 * v[0] + (1 - b2) * g * g
+    return -lr(t - 1) * (g / (np.sqrt(v[0] / (1 - b2**t)) + eps) + wd * y)
+
+  return direction
+
+
+def _run(tx, y0, grads, use_jit=False):
+  y = jnp.asarray(y0, jnp.float32)
+  state = tx.init(y)
+  update = jax.jit(tx.update) if use_jit else tx.update
+  history = []
+  for g in grads:
+    updates, state = update(jnp.asarray(g, jnp.float32), state, y)
+    y = y + updates
+    history.append((y, _schedule_free.schedule_free_eval_params(state, y)))
+  return history, state
+
+
+class ScheduleFreeTest(parameterized.TestCase):
+
+  def setUp(self):
+    super().setUp()
+    rng = np.random.default_rng(0)
+    self.y0 = rng.standard_normal(4)
+    self.grads = [rng.standard_normal(4) for _ in range(6)]
+
+  def _check(self, got, want):
+    for (y, x), (want_y, want_x) in zip(got, want):
+      np.testing.assert_allclose(y, want_y, rtol=2e-5, atol=1e-6)
+      np.testing.assert_allclose(x, want_x, rtol=2e-5, atol=1e-6)
+
+  @parameterized.parameters(
+      (dict(learning_rate=0.1), False),
+      (dict(learning_rate=0.2, b1=0.5, weight_decay=0.1), True),
+      (dict(learning_rate=0.3, warmup_steps=3, weight_lr_power=1.0), True),
+      (dict(learning_rate=0.1, b1=1.0), False),
+  )
+  def test_sgd_matches_reference(self, kwargs, use_jit):
+    got, _ = _run(_schedule_free.schedule_free_sgd(**kwargs), self.y0,
+                  self.grads, use_jit)
+    lr = _warmup(kwargs['learning_rate'], kwargs.get('warmup_steps'))
+    want = _np_schedule_free(
+        self.y0, self.grads, lr=lr, b1=kwargs.get('b1', 0.9),
+        power=kwargs.get('weight_lr_power', 2.0),
+        direction=_sgd_direction(lr, kwargs.get('weight_decay') or 0.0))
+    self._check(got, want)
+
+  @parameterized.parameters(
+      (dict(), False),
+      (dict(learning_rate=0.1, weight_decay=0.1, b2=0.99, eps=1e-4), True),
+      (dict(learning_rate=0.1, warmup_steps=3, b1=0.5), True),
+  )
+  def test_adamw_matches_reference(self, kwargs, use_jit):
+    got, _ = _run(_schedule_free.schedule_free_adamw(**kwargs), self.y0,
+                  self.grads, use_jit)
+    lr = _warmup(kwargs.get('learning_rate', 0.0025),
+                 kwargs.get('warmup_steps'))
+    want = _np_schedule_free(
+        self.y0, self.grads, lr=lr, b1=kwargs.get('b1', 0.9), power=2.0,
+        direction=_adamw_direction(lr, kwargs.get('b2', 0.999),
+                                   kwargs.get('eps', 1e-8),
+                                   kwargs.get('weight_decay', 0.0)))
+    self._check(got, want)
+
+  def test_wrapper_with_momentum_and_schedule(self):
+    schedule = lambda count: 0.1 / (1.0 + count)
+    tx = _schedule_free.schedule_free(
+        alias.sgd(0.1, momentum=0.5), learning_rate=schedule)
+    got, state = _run(tx, self.y0, self.grads, use_jit=True)
+    trace = [np.zeros(4)]
+
+    def direction(g, y, t):
+      del y, t
+      trace[0] = 0.5 * trace[0] + g
+      return -0.1 * trace[0]
+
+    want = _np_schedule_free(self.y0, self.grads, lr=schedule, b1=0.9,
+                             power=2.0, direction=direction)
+    self._check(got, want)
+    np.testing.assert_allclose(
+        state.weight_sum, sum(schedule(1)**2 for _ in range(6)), rtol=1e-6)
+    np.testing.assert_allclose(state.max_lr, schedule(1), rtol=1e-6)
+    self.assertEqual(int(state.step_count), 7)
+
+  def test_zero_learning_rate_gives_no_nan(self):
+    tx = _schedule_free.schedule_free(alias.sgd(0.1),
+                                      learning_rate=lambda count: 0.0 * count)
+    params = jnp.ones(2)
+    updates, state = tx.update(jnp.ones(2), tx.init(params), params)
+    # z moves by the base step, x stays: y moves by (1 - b1) of the step.
+    np.testing.assert_allclose(updates, [-0.01, -0.01], rtol=1e-6)
+    self.assertEqual(float(state.weight_sum), 0.0)
+
+  def test_converges(self):
+    tx = _schedule_free.schedule_free_adamw(learning_rate=0.1)
+    params = {'w': jnp.array([2.0, -3.0])}
+    loss = lambda p: jnp.sum(jnp.square(p['w'] - 1.0))
+    state = tx.init(params)
+
+    @jax.jit
+    def step(params, state):
+      updates, state = tx.update(jax.grad(loss)(params), state, params)
+      return jax.tree.map(lambda p, u: p + u, params, updates), state
+
+    for _ in range(300):
+      params, state = step(params, state)
+    evaluated = _schedule_free.schedule_free_eval_params(state, params)
+    self.assertLess(float(loss(evaluated)), 1e-3)
+
+  def test_eval_params_of_nested_state(self):
+    inner = _schedule_free.schedule_free_sgd(0.1)
+    params = jnp.array([1.0, 2.0])
+    for tx in (_combining.chain(_clipping.clip(1.0), inner),
+               _accumulation.MultiSteps(inner, 2).gradient_transformation()):
+      state = tx.init(params)
+      np.testing.assert_array_equal(
+          _schedule_free.schedule_free_eval_params(state, params), params)
+    with self.assertRaisesRegex(ValueError, 'contain exactly one'):
+      _schedule_free.schedule_free_eval_params(
+          alias.sgd(0.1).init(params), params)
+
+  def test_errors(self):
+    with self.assertRaisesRegex(ValueError, r'b1 must be in \(0, 1\]'):
+      _schedule_free.schedule_free_sgd(b1=0.0)
+    with self.assertRaisesRegex(ValueError, r'b1 must be in \(0, 1\]'):
+      _schedule_free.schedule_free(alias.sgd(0.1), 0.1, b1=1.5)
+    tx = _schedule_free.schedule_free_adamw()
+    with self.assertRaisesRegex(ValueError, 'params must be given'):
+      tx.update(jnp.ones(2), tx.init(jnp.ones(2)))
+
+  def test_inject_hyperparams_identical(self):
+    plain = _schedule_free.schedule_free_adamw(learning_rate=0.1, b1=0.8)
+    injected = _inject.inject_hyperparams(
+        _schedule_free.schedule_free_adamw)(learning_rate=0.1, b1=0.8)
+    params = jnp.asarray(self.y0, jnp.float32)
+    s1, s2 = plain.init(params), injected.init(params)
+    for g in self.grads[:3]:
+      g = jnp.asarray(g, jnp.float32)
+      u1, s1 = plain.update(g, s1, params)
+      u2, s2 = injected.update(g, s2, params)
+      test_utils.assert_trees_all_equal(u1, u2)
+
+  @parameterized.named_parameters(
+      ('sgd', _schedule_free.schedule_free_sgd),
+      ('adamw', _schedule_free.schedule_free_adamw),
+      ('wrapper',
+       lambda: _schedule_free.schedule_free(alias.sgd(0.1), 0.1)),
+  )
+  def test_builds_without_arrays(self, make):
+    gc.collect()
+    before = len(jax.live_arrays())
+    tx = make()
+    gc.collect()
+    self.assertEqual(len(jax.live_arrays()), before)
+    del tx
+
+  def test_init_on_shape_dtype_struct(self):
+    tx = _schedule_free.schedule_free_adamw()
+    state = jax.eval_shape(
+        tx.init, {'w': jax.ShapeDtypeStruct((2, 3), jnp.bfloat16)})
+    self.assertEqual(state.z['w'].dtype, jnp.bfloat16)
+    self.assertEqual(state.weight_sum.dtype, jnp.bfloat16)
+
+
+if __name__ == '__main__':
+  absltest.main()
