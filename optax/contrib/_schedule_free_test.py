@@ -236,5 +236,70 @@ class ScheduleFreeTest(parameterized.TestCase):
     self.assertEqual(state.weight_sum.dtype, jnp.bfloat16)
 
 
+class DtypeTest(parameterized.TestCase):
+  """Upstream #1038: bfloat16 params with MultiSteps."""
+
+  def _params(self):
+    return {'w': jnp.linspace(-1.0, 1.0, 6, dtype=jnp.bfloat16).reshape(2, 3),
+            'b': jnp.array([0.5, -0.5], jnp.float32)}
+
+  @parameterized.parameters(None, jnp.float32, jnp.bfloat16)
+  def test_state_dtypes_fixed_issue_1038(self, state_dtype):
+    params = self._params()
+    tx = _schedule_free.schedule_free_adamw(learning_rate=0.1,
+                                            warmup_steps=2,
+                                            state_dtype=state_dtype)
+    state = tx.init(params)
+    scalar_dtype = state_dtype or jnp.bfloat16  # The lowest params dtype.
+    for name in ('b1', 'weight_sum', 'max_lr'):
+      self.assertEqual(getattr(state, name).dtype, scalar_dtype, name)
+    for k, p in params.items():
+      self.assertEqual(state.z[k].dtype, state_dtype or p.dtype)
+    traces = []
+
+    @jax.jit
+    def step(params, state, grads):
+      traces.append(None)
+      updates, state = tx.update(grads, state, params)
+      return updates, state
+
+    for i in range(4):
+      grads = jax.tree.map(lambda p, i=i: jnp.full_like(p, i - 1.5), params)
+      updates, new_state = step(params, state, grads)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_structs(new_state, state)
+      # Updates come back in the params' dtypes (checked before applying).
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
+      params = jax.tree.map(lambda p, u: p + u, params, updates)
+      state = new_state
+    self.assertLen(traces, 1)
+
+  def test_multisteps_compiles_once_issue_1038(self):
+    params = self._params()
+    tx = _accumulation.MultiSteps(
+        _schedule_free.schedule_free_adamw(learning_rate=0.1), 3)
+    state = tx.init(params)
+    traces = []
+
+    @jax.jit
+    def step(params, state, grads):
+      traces.append(None)
+      updates, state = tx.update(grads, state, params)
+      return jax.tree.map(lambda p, u: p + u, params, updates), state
+
+    for i in range(9):  # Three accumulation cycles.
+      grads = jax.tree.map(lambda p, i=i: jnp.full_like(p, 1.0 - 0.25 * i),
+                           params)
+      new_params, new_state = step(params, state, grads)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_dtypes(new_params, params)
+      params, state = new_params, new_state
+    self.assertLen(traces, 1)
+    inner = state.inner_opt_state
+    self.assertEqual(int(inner.step_count), 4)
+    self.assertTrue(all(bool(jnp.all(jnp.isfinite(x.astype(jnp.float32))))
+                        for x in jax.tree.leaves(params)))
+
+
 if __name__ == '__main__':
   absltest.main()
