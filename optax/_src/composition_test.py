@@ -35,9 +35,9 @@ A lighter test checks that ``len(jax.live_arrays())`` does not grow between
 step 20 and step 200 for each entry alone and inside MultiSteps.
 
 Combinations that are meaningless are listed in ``MEANINGLESS`` with the
-reason. The default lane runs float32 and mixed params through every wrapper
-and bfloat16 through the main ones; ``OPTAX_TEST_FULL=1`` runs every dtype
-through every wrapper.
+reason. The default lane runs float32 params through every wrapper and mixed
+or bfloat16 params through the wrappers that handle dtypes;
+``OPTAX_TEST_FULL=1`` runs every dtype through every wrapper.
 """
 
 import dataclasses
@@ -184,10 +184,23 @@ def meaningless_reason(entry: registry.Entry, wrapper: str) -> Optional[str]:
   return None
 
 
+# The default lane: float32 through every wrapper; mixed float32/bfloat16
+# params through the wrappers that touch dtypes (accumulation, injection,
+# masking, partitioning, flattening); pure bfloat16 through the main ones.
+_MIXED_LANE = ('alone', 'multisteps', 'inject_hyperparams', 'masked_tree',
+               'partition', 'flatten')
+_BFLOAT16_LANE = ('alone', 'multisteps', 'inject_hyperparams')
+
+
 def _dtype_lanes(wrapper: str) -> tuple[str, ...]:
-  if FULL or wrapper in ('alone', 'multisteps', 'inject_hyperparams'):
+  if FULL:
     return tuple(DTYPES)
-  return ('float32', 'mixed')
+  lanes = ['float32']
+  if wrapper in _MIXED_LANE:
+    lanes.append('mixed')
+  if wrapper in _BFLOAT16_LANE:
+    lanes.append('bfloat16')
+  return tuple(lanes)
 
 
 def combinations():
