@@ -1,0 +1,180 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for differentially private aggregation (``_privacy``)."""
+
+import gc
+import warnings
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import test_utils
+from optax.contrib import _privacy
+
+
+def _np_clipped_mean(per_example, clip):
+  """Per-example global-norm clipping, summed and averaged (float64)."""
+  leaves = [np.asarray(g, np.float64) for g in per_example]
+  batch = leaves[0].shape[0]
+  norms = np.sqrt(sum(np.sum(g.reshape(batch, -1)**2, axis=1)
+                      for g in leaves))
+  factors = np.minimum(1.0, clip / np.maximum(norms, 1e-30))
+  return [np.tensordot(factors, g, axes=1) / batch for g in leaves]
+
+
+def _expected_noise(key, shapes, std, batch):
+  """The noise of one step: the key is split into a new key and one key per
+  leaf (in leaf order), each leaf gets N(0, std^2) / batch."""
+  new_key, *keys = jax.random.split(key, len(shapes) + 1)
+  return new_key, [np.asarray(jax.random.normal(k, s), np.float64) * std
+                   / batch for k, s in zip(keys, shapes)]
+
+
+class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
+
+  def setUp(self):
+    super().setUp()
+    rng = np.random.default_rng(0)
+    self.params = {'a': jnp.zeros(3), 'b': jnp.zeros((2, 2))}
+    self.grads = [
+        {'a': jnp.asarray(rng.standard_normal((4, 3)), jnp.float32),
+         'b': jnp.asarray(3 * rng.standard_normal((4, 2, 2)), jnp.float32)}
+        for _ in range(3)]
+
+  @parameterized.parameters(False, True)
+  def test_without_noise_matches_reference(self, use_jit):
+    tx = _privacy.differentially_private_aggregate(1.0, 0.0, key=0)
+    state = tx.init(self.params)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    for g in self.grads:
+      updates, state = update(g, state)
+      want = _np_clipped_mean([g['a'], g['b']], 1.0)
+      np.testing.assert_allclose(updates['a'], want[0], rtol=1e-5, atol=1e-7)
+      np.testing.assert_allclose(updates['b'], want[1], rtol=1e-5, atol=1e-7)
+
+  def test_noise_matches_key_derivation(self):
+    clip, multiplier = 2.0, 1.5
+    tx = _privacy.differentially_private_aggregate(clip, multiplier, key=7)
+    state = tx.init(self.params)
+    key = jax.random.key(7)
+    for g in self.grads:
+      updates, state = tx.update(g, state)
+      key, noise = _expected_noise(key, [(3,), (2, 2)], clip * multiplier, 4)
+      want = _np_clipped_mean([g['a'], g['b']], clip)
+      np.testing.assert_allclose(updates['a'], want[0] + noise[0],
+                                 rtol=1e-5, atol=1e-6)
+      np.testing.assert_allclose(updates['b'], want[1] + noise[1],
+                                 rtol=1e-5, atol=1e-6)
+      np.testing.assert_array_equal(jax.random.key_data(state.rng_key),
+                                    jax.random.key_data(key))
+
+  def test_noise_scale(self):
+    tx = _privacy.differentially_private_aggregate(0.5, 2.0, seed=1)
+    grads = {'w': jnp.zeros((5, 20000))}
+    updates, _ = tx.update(grads, tx.init({'w': jnp.zeros(20000)}))
+    # Zero gradients: the mean is pure noise of std C * sigma / B = 0.2.
+    self.assertAlmostEqual(float(jnp.std(updates['w'])), 0.2, delta=0.005)
+    self.assertAlmostEqual(float(jnp.mean(updates['w'])), 0.0, delta=0.005)
+
+  def test_key_forms(self):
+    def first_update(**kwargs):
+      tx = _privacy.differentially_private_aggregate(1.0, 1.0, **kwargs)
+      return tx.update(self.grads[0], tx.init(self.params))[0]
+
+    reference = first_update(seed=5)
+    for kwargs in ({'key': 5}, {'key': jax.random.key(5)},
+                   {'key': jax.random.PRNGKey(5)}, {'key': np.int64(5)}):
+      test_utils.assert_trees_all_equal(first_update(**kwargs), reference)
+    with warnings.catch_warnings(record=True) as caught:
+      warnings.simplefilter('always')
+      test_utils.assert_trees_all_equal(first_update(),
+                                        first_update(seed=0))
+    self.assertTrue(any('neither key nor seed' in str(w.message)
+                        for w in caught))
+
+  def test_errors(self):
+    make = _privacy.differentially_private_aggregate
+    with self.assertRaisesRegex(ValueError, 'only one of key and seed'):
+      make(1.0, 1.0, key=1, seed=2)
+    with self.assertRaisesRegex(ValueError, 'int seed or a jax.random.key'):
+      make(1.0, 1.0, key='seed')
+    with self.assertRaisesRegex(ValueError, 'single key'):
+      make(1.0, 1.0, key=jax.random.split(jax.random.key(0)))
+    with self.assertRaisesRegex(ValueError, 'l2_norm_clip must be non-neg'):
+      make(-1.0, 1.0, key=0)
+
+  def test_bfloat16_and_state_type(self):
+    tx = _privacy.differentially_private_aggregate(1.0, 0.5, key=0)
+    grads = {'w': jnp.ones((2, 3), jnp.bfloat16)}
+    state = tx.init({'w': jnp.zeros(3, jnp.bfloat16)})
+    traces = []
+
+    @jax.jit
+    def step(state):
+      traces.append(None)
+      return tx.update(grads, state)
+
+    for _ in range(3):
+      updates, new_state = step(state)
+      test_utils.assert_trees_all_equal_structs(new_state, state)
+      state = new_state
+    self.assertLen(traces, 1)
+    self.assertEqual(updates['w'].dtype, jnp.bfloat16)
+
+  @parameterized.named_parameters(
+      ('aggregate',
+       lambda: _privacy.differentially_private_aggregate(1.0, 0.1, seed=0)),
+      ('aggregate_key',
+       lambda: _privacy.differentially_private_aggregate(1.0, 0.1, key=3)),
+      ('dpsgd', lambda: _privacy.dpsgd(0.1, 1.0, 0.1, seed=0, momentum=0.9)),
+  )
+  def test_builds_without_arrays(self, make):
+    gc.collect()
+    before = len(jax.live_arrays())
+    tx = make()
+    gc.collect()
+    self.assertEqual(len(jax.live_arrays()), before)
+    del tx
+
+
+class DpsgdTest(parameterized.TestCase):
+
+  @parameterized.parameters((None, False), (0.9, False), (0.9, True))
+  def test_matches_reference(self, momentum, nesterov):
+    rng = np.random.default_rng(1)
+    grads = [{'w': jnp.asarray(rng.standard_normal((3, 4)), jnp.float32)}
+             for _ in range(3)]
+    lr, clip, multiplier = 0.1, 1.0, 0.5
+    tx = _privacy.dpsgd(lr, clip, multiplier, seed=3, momentum=momentum,
+                        nesterov=nesterov)
+    state = tx.init({'w': jnp.zeros(4)})
+    key = jax.random.key(3)
+    trace = np.zeros(4)
+    for g in grads:
+      updates, state = tx.update(g, state)
+      key, noise = _expected_noise(key, [(4,)], clip * multiplier, 3)
+      direction = _np_clipped_mean([g['w']], clip)[0] + noise[0]
+      if momentum is not None:
+        trace = momentum * trace + direction
+        direction = momentum * trace + direction if nesterov else trace
+      np.testing.assert_allclose(updates['w'], -lr * direction, rtol=1e-5,
+                                 atol=1e-7)
+
+
+if __name__ == '__main__':
+  absltest.main()
