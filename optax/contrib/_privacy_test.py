@@ -151,6 +151,26 @@ class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
     self.assertEqual(len(jax.live_arrays()), before)
     del tx
 
+  def test_built_in_jit_used_outside_without_leak(self):
+    # Upstream made the key from the seed when the transformation was
+    # built: built inside a trace, it closed over a tracer.
+    built = []
+    with jax.checking_leaks():
+
+      @jax.jit
+      def make(x):
+        built.append(_privacy.dpsgd(0.1, 1.0, 0.5, seed=4, momentum=0.5))
+        return x
+
+      make(jnp.zeros([]))
+      tx = built[0]
+      state = tx.init(self.params)
+      step = jax.jit(tx.update)
+      for g in self.grads:
+        updates, state = step(g, state, self.params)
+    self.assertTrue(all(bool(jnp.all(jnp.isfinite(u)))
+                        for u in jax.tree.leaves(updates)))
+
 
 class DpsgdTest(parameterized.TestCase):
 
