@@ -218,9 +218,11 @@ def log_cosh(
   errors = predictions if targets is None else predictions - targets
   abs_errors = jnp.abs(errors)
   small = abs_errors < 1.0
-  # Small errors: log(cosh(e)) = log1p(2 sinh(e / 2)^2), free of cancellation.
+  # Small errors: with u = expm1(|e|), cosh(e) - 1 = u^2 / (2 (1 + u)), so
+  # log(cosh(e)) = log1p(u^2 / (2 + 2u)) is free of cancellation.
   e_small = jnp.where(small, abs_errors, 0.0)
-  near = jnp.log1p(2.0 * jnp.square(jnp.sinh(0.5 * e_small)))
+  u = jnp.expm1(e_small)
+  near = jnp.log1p(jnp.square(u) / (2.0 + 2.0 * u))
   # Large errors: log(cosh(e)) = |e| + log1p(exp(-2|e|)) - log(2), which never
   # overflows. Each branch sees only inputs of its own range, so neither
   # produces an infinite gradient that the selection would turn into NaN.
