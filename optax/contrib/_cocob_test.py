@@ -1,0 +1,116 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for COCOB, against a NumPy implementation of COCOB-Backprop."""
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax.contrib import _cocob
+
+_PARAMS = np.array([0.5, -0.5, 1.0])
+
+
+def _grad(w, t):
+  """Gradient of a quadratic with a drifting centre (not param-free)."""
+  return (w - 0.3) * (1.0 + 0.5 * t) + np.array([0.2, -0.1, 0.05]) * t
+
+
+def _numpy_cocob(w1, steps, alpha, eps, lr=1.0, wd=0.0):
+  """Runs COCOB-Backprop; returns the successive updates."""
+  w = w1.copy()
+  lmax = np.full_like(w, eps)
+  gsum = np.zeros_like(w)
+  reward = np.zeros_like(w)
+  theta = np.zeros_like(w)
+  out = []
+  for t in range(steps):
+    g = lr * (_grad(w, t) + wd * w)
+    lmax = np.maximum(lmax, np.abs(g))
+    gsum = gsum + np.abs(g)
+    reward = np.maximum(reward - g * (w - w1), 0.0)
+    theta = theta - g
+    new_w = w1 + theta / (lmax * np.maximum(gsum + lmax, alpha * lmax)) * (
+        lmax + reward)
+    out.append(new_w - w)
+    w = new_w
+  return out
+
+
+class CocobTest(parameterized.TestCase):
+
+  @parameterized.product(use_jit=(False, True),
+                         hypers=((2.0, 0.1), (100.0, 1e-8)))
+  def test_scale_by_cocob_matches_numpy(self, use_jit, hypers):
+    alpha, eps = hypers
+    tx = _cocob.scale_by_cocob(alpha=alpha, eps=eps)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    params = jnp.asarray(_PARAMS, jnp.float32)
+    state = tx.init(params)
+    want = _numpy_cocob(_PARAMS, 4, alpha, eps)
+    for t, w in enumerate(want):
+      g = jnp.asarray(_grad(np.asarray(params, np.float64), t), jnp.float32)
+      u, state = update(g, state, params)
+      np.testing.assert_allclose(u, w, rtol=1e-5, atol=1e-6,
+                                 err_msg=f'step {t}')
+      params = params + u
+    np.testing.assert_array_equal(state.init_particles, _PARAMS)
+
+  def test_alias_scales_and_decays_the_gradient(self):
+    lr, wd = 0.5, 0.25
+    tx = _cocob.cocob(lr, alpha=2.0, eps=0.1, weight_decay=wd)
+    params = jnp.asarray(_PARAMS, jnp.float32)
+    state = tx.init(params)
+    want = _numpy_cocob(_PARAMS, 3, 2.0, 0.1, lr=lr, wd=wd)
+    for t, w in enumerate(want):
+      g = jnp.asarray(_grad(np.asarray(params, np.float64), t), jnp.float32)
+      u, state = tx.update(g, state, params)
+      np.testing.assert_allclose(u, w, rtol=1e-5, atol=1e-6)
+      params = params + u
+
+  def test_zero_gradient_leaves_params(self):
+    tx = _cocob.scale_by_cocob()
+    params = jnp.asarray(_PARAMS, jnp.float32)
+    u, _ = tx.update(jnp.zeros(3), tx.init(params), params)
+    np.testing.assert_array_equal(u, np.zeros(3))
+
+  def test_requires_params(self):
+    tx = _cocob.scale_by_cocob()
+    with self.assertRaisesRegex(ValueError, 'scale_by_cocob: params'):
+      tx.update(jnp.zeros(3), tx.init(jnp.zeros(3)))
+
+  def test_bfloat16_dtypes_are_stable(self):
+    tx = _cocob.cocob()
+    params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
+    state = tx.init(params)
+    dtypes = jax.tree.map(lambda x: x.dtype, state)
+    for _ in range(3):
+      grads = jax.tree.map(lambda p: 0.3 * p, params)
+      u, state = jax.jit(tx.update)(grads, state, params)
+      self.assertEqual(u['w'].dtype, jnp.bfloat16)
+      self.assertEqual(u['b'].dtype, jnp.float32)
+      self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
+      params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+
+  @parameterized.parameters(('alpha', -1.0), ('eps', -1e-3))
+  def test_rejects_invalid_hyperparameters(self, name, value):
+    with self.assertRaisesRegex(ValueError, f'scale_by_cocob: {name}'):
+      _cocob.scale_by_cocob(**{name: value})
+
+
+if __name__ == '__main__':
+  absltest.main()

@@ -1,0 +1,120 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for Prodigy, against a NumPy implementation of the paper's rule."""
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax.contrib import _prodigy
+
+_PARAMS = np.array([0.5, -0.5, 1.0, 2.0])
+
+
+def _grad(x, t):
+  """A gradient with a persistent direction, so that d grows."""
+  return 0.5 + 0.1 * x + 0.05 * t
+
+
+def _numpy_prodigy(x0, steps, lr, b1, b2, b3, eps, d0, coef, wd, safeguard):
+  """Runs Prodigy (Adam version); returns the updates and the estimates."""
+  x = x0.copy()
+  m, v, s = (np.zeros_like(x) for _ in range(3))
+  d, r = d0, 0.0
+  b3 = np.sqrt(b2) if b3 is None else b3
+  updates, estimates = [], []
+  for k in range(steps):
+    g = _grad(x, k)
+    dlr = d * lr * np.sqrt(1 - b2 ** (k + 1)) / (1 - b1 ** (k + 1))
+    r = b3 * r + (d / d0) * dlr * np.sum(g * (x0 - x))
+    s = b3 * s + (d / d0) * (d if safeguard else dlr) * g
+    m = b1 * m + (1 - b1) * d * g
+    v = b2 * v + (1 - b2) * d * d * g * g
+    new_d = max(d, coef * r / np.sum(np.abs(s)))
+    u = -dlr * (m / (np.sqrt(v) + new_d * eps) + wd * x)
+    d = new_d
+    updates.append(u)
+    estimates.append(d)
+    x = x + u
+  return updates, estimates
+
+
+class ProdigyTest(parameterized.TestCase):
+
+  @parameterized.product(
+      use_jit=(False, True),
+      hypers=(dict(lr=1.0, b1=0.75, b2=0.875, b3=None, eps=1e-8, d0=1e-3,
+                   coef=1.0, wd=0.0, safeguard=False),
+              dict(lr=0.5, b1=0.75, b2=0.875, b3=0.5, eps=0.25, d0=1e-2,
+                   coef=2.0, wd=0.25, safeguard=True)))
+  def test_matches_numpy(self, use_jit, hypers):
+    tx = _prodigy.prodigy(
+        learning_rate=hypers['lr'], betas=(hypers['b1'], hypers['b2']),
+        beta3=hypers['b3'], eps=hypers['eps'], estim_lr0=hypers['d0'],
+        estim_lr_coef=hypers['coef'], weight_decay=hypers['wd'],
+        safeguard_warmup=hypers['safeguard'])
+    update = jax.jit(tx.update) if use_jit else tx.update
+    params = jnp.asarray(_PARAMS, jnp.float32)
+    state = tx.init(params)
+    want_u, want_d = _numpy_prodigy(_PARAMS, 6, **hypers)
+    for t, (wu, wd) in enumerate(zip(want_u, want_d)):
+      g = jnp.asarray(_grad(np.asarray(params, np.float64), t), jnp.float32)
+      u, state = update(g, state, params)
+      np.testing.assert_allclose(u, wu, rtol=1e-5, atol=1e-7,
+                                 err_msg=f'step {t}')
+      np.testing.assert_allclose(state.estim_lr, wd, rtol=1e-5)
+      params = params + u
+    self.assertGreater(float(state.estim_lr), 1.2 * hypers['d0'])
+    np.testing.assert_array_equal(state.params0, _PARAMS.astype(np.float32))
+
+  def test_zero_gradients_keep_the_estimate(self):
+    tx = _prodigy.prodigy(estim_lr0=0.25)
+    params = jnp.ones(2)
+    u, state = tx.update(jnp.zeros(2), tx.init(params), params)
+    np.testing.assert_array_equal(u, np.zeros(2))
+    self.assertEqual(float(state.estim_lr), 0.25)
+
+  def test_scalar_state_dtype_follows_the_lowest_param_dtype(self):
+    tx = _prodigy.prodigy()
+    params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
+    state = tx.init(params)
+    self.assertEqual(state.estim_lr.dtype, jnp.bfloat16)
+    dtypes = jax.tree.map(lambda x: x.dtype, state)
+    for _ in range(3):
+      grads = jax.tree.map(lambda p: 0.3 * p, params)
+      u, state = jax.jit(tx.update)(grads, state, params)
+      self.assertEqual(u['w'].dtype, jnp.bfloat16)
+      self.assertEqual(u['b'].dtype, jnp.float32)
+      self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
+      params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+
+  def test_requires_params(self):
+    tx = _prodigy.prodigy()
+    with self.assertRaisesRegex(ValueError, 'prodigy: params'):
+      tx.update(jnp.ones(2), tx.init(jnp.ones(2)))
+
+  @parameterized.parameters(
+      (dict(betas=(0.9, 1.0)), 'betas'), (dict(beta3=1.5), 'beta3'),
+      (dict(eps=-1.0), 'eps'), (dict(estim_lr0=-1.0), 'estim_lr0'),
+      (dict(estim_lr_coef=-1.0), 'estim_lr_coef'))
+  def test_rejects_invalid_hyperparameters(self, kwargs, name):
+    with self.assertRaisesRegex(ValueError, f'prodigy: {name}'):
+      _prodigy.prodigy(**kwargs)
+
+
+if __name__ == '__main__':
+  absltest.main()
