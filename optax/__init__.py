@@ -164,7 +164,9 @@ from optax.losses._classification import safe_softmax_cross_entropy
 from optax.losses._classification import sigmoid_binary_cross_entropy
 from optax.losses._classification import sigmoid_focal_loss
 from optax.losses._classification import softmax_cross_entropy
-from optax.losses._classification import softmax_cross_entropy_with_integer_labels
+from optax.losses._classification import (
+    softmax_cross_entropy_with_integer_labels,
+)
 from optax.losses._regression import cosine_distance
 from optax.losses._regression import cosine_similarity
 from optax.losses._regression import huber_loss
@@ -238,6 +240,10 @@ from optax.transforms._monitoring import monitor
 from optax.transforms._monitoring import snapshot
 from optax.tree_utils._state_utils import tree_map_params
 from optax.tree_utils._tree_math import tree_bias_correction as bias_correction
-from optax.tree_utils._tree_math import tree_update_infinity_moment as update_infinity_moment
+from optax.tree_utils._tree_math import (
+    tree_update_infinity_moment as update_infinity_moment,
+)
 from optax.tree_utils._tree_math import tree_update_moment as update_moment
-from optax.tree_utils._tree_math import tree_update_moment_per_elem_norm as update_moment_per_elem_norm
+from optax.tree_utils._tree_math import (
+    tree_update_moment_per_elem_norm as update_moment_per_elem_norm,
+)
