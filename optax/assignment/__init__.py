@@ -12,4 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""The optax.assignment package."""
+"""Solvers of the linear assignment problem."""
+
+from optax.assignment._hungarian_algorithm import base_hungarian_algorithm
+from optax.assignment._hungarian_algorithm import hungarian_algorithm
