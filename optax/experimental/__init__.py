@@ -12,4 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""The optax.experimental package."""
+"""Experimental features, whose API may change.
+
+``optax.experimental.aggregating``: aggregators of per-element updates.
+"""
+
+from optax.experimental import _aggregating as aggregating
