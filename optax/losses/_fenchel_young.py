@@ -81,7 +81,19 @@ def make_fenchel_young_loss(
 
     Returns:
       The loss of each vector.
+
+    Raises:
+      ValueError: if the last dimensions of ``scores`` and ``targets``
+        differ.
     """
+    scores = jnp.asarray(scores)
+    targets = jnp.asarray(targets)
+    if scores.ndim < 1 or targets.ndim < 1 or (
+        scores.shape[-1] != targets.shape[-1]):
+      raise ValueError(
+          'fenchel_young_loss: scores and targets must have the same last'
+          f' (class) dimension, got shapes {scores.shape} and'
+          f' {targets.shape}.')
     max_last_axis = jnp.vectorize(
         lambda s: max_fun(s, *args, **kwargs), signature='(n)->()')
     return max_last_axis(scores) - vdot_last_axis(targets, scores)

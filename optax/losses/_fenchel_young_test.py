@@ -78,7 +78,7 @@ class FenchelYoungTest(parameterized.TestCase):
 
   def test_core_dimension_mismatch_raises(self):
     loss_fn = _fenchel_young.make_fenchel_young_loss(logsumexp)
-    with self.assertRaises(ValueError):
+    with self.assertRaisesRegex(ValueError, 'last'):
       loss_fn(self.scores, np.ones((4, 6), np.float32))
 
 
