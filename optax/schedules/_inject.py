@@ -379,10 +379,13 @@ def inject_hyperparams(
 
   * Floats (Python, NumPy or JAX scalars and floating arrays) are injected,
     stored with dtype ``hyperparam_dtype``, by default
-    :func:`optax.numerics.hyperparameter_dtype` (float32, float64 under x64)
-    -- never the dtype of the params, so bfloat16 params do not round
-    ``b2=0.999`` to 1. The wrapped optimizer therefore gives updates
-    bit-identical to the plain one.
+    ``optax._src.numerics.hyperparameter_dtype()`` (float32, float64 under
+    x64) -- never the dtype of the params, so bfloat16 params do not round
+    ``b2=0.999`` to 1. The optimizers of the library turn their
+    hyperparameters into that dtype too, so the wrapped optimizer gives the
+    same bits as the plain one. (Under ``jax.jit`` the plain optimizer's
+    hyperparameters are compile-time constants that XLA may fold with a
+    different rounding, an ulp here and there, in some optimizers.)
   * Integers (Python / NumPy ints, integer arrays) are injected (as floats)
     only for a parameter declared floating: annotated ``float``,
     ``ScalarOrSchedule``, ``Numeric``, ... or, when not annotated, with a
@@ -405,7 +408,7 @@ def inject_hyperparams(
       even when they are numeric (they must be parameters of
       ``inner_factory``).
     hyperparam_dtype: the dtype of the injected floats; by default
-      :func:`optax.numerics.hyperparameter_dtype`.
+      ``optax._src.numerics.hyperparameter_dtype()``.
 
   Returns:
     A function with the arguments of ``inner_factory`` that returns a
@@ -511,7 +514,7 @@ def inject_stateful_hyperparams(
     inner_factory: a function returning a GradientTransformation.
     static_args: the name, or names, of arguments to pass through untouched.
     hyperparam_dtype: the dtype of the injected floats; by default
-      :func:`optax.numerics.hyperparameter_dtype`.
+      ``optax._src.numerics.hyperparameter_dtype()``.
 
   Returns:
     A function with the arguments of ``inner_factory`` that returns a
