@@ -30,6 +30,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import deprecations
 from optax.losses import _regression
 
 Axis = Union[int, tuple[int, ...]]
@@ -907,6 +908,10 @@ def convex_kl_divergence(
   divergence is jointly convex on the non-negative orthant. This equals
   :func:`generalized_kl_divergence`.
 
+  .. deprecated::
+    Use :func:`generalized_kl_divergence`; each call emits a
+    ``DeprecationWarning``.
+
   Args:
     log_predictions: logarithms of the predicted (possibly unnormalized)
       measure.
@@ -937,6 +942,10 @@ def convex_kl_divergence(
   _check_broadcastable(fn, 'log_predictions', log_predictions,
                        'targets', targets)
   return generalized_kl_divergence(log_predictions, targets, axis, where)
+
+
+convex_kl_divergence = deprecations.warn_deprecated_function(
+    convex_kl_divergence, replacement='generalized_kl_divergence')
 
 
 def _check_ctc_inputs(

@@ -604,6 +604,14 @@ class KLDivergenceTest(parameterized.TestCase):
     assert_allclose(fn(self.log_predictions.T, second.T, axis=0),
                     fn(self.log_predictions, second), rtol=1e-6)
 
+  def test_convex_kl_is_deprecated_alias_of_generalized_kl(self):
+    log_q = np.log(np.array([2.0, 1.0], np.float32))
+    t = np.ones(2, np.float32)
+    with self.assertWarnsRegex(DeprecationWarning, 'generalized_kl'):
+      loss = _classification.convex_kl_divergence(log_q, t)
+    assert_allclose(
+        loss, _classification.generalized_kl_divergence(log_q, t))
+
   def test_errors(self):
     with self.assertRaisesRegex(TypeError, 'targets'):
       _classification.kl_divergence(jnp.zeros(3), jnp.array([1, 0, 0]))
