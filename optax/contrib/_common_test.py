@@ -1,0 +1,398 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Checks shared by every optimizer of ``optax.contrib``.
+
+Each optimizer of the registry below, with hyperparameters chosen for these
+problems:
+
+* minimizes a quadratic over a matrix and a vector leaf (to within
+  ``QUADRATIC_TOL`` of the minimizer, in the largest coordinate error) and
+  the Rosenbrock function from (0, 0) (to within ``ROSENBROCK_TOL`` of
+  (1, 1)), jitted;
+* gives, run eagerly (no ``jax.jit``), the same first steps as jitted;
+* keeps the structure, shapes, dtypes and weak types of its state from step
+  to step, the jitted step being traced once, and returns updates in the
+  dtype of each param, for float32 and bfloat16 params;
+* inside ``inject_hyperparams`` (when its factory takes numeric
+  hyperparameters) gives updates bit-identical to the plain optimizer.
+
+Optimizers that need extra arguments get them: ``value`` (the loss at the
+params), ``obj_fn`` (the loss function); ``dpsgd`` gets per-example gradients
+(the gradient stacked twice, without noise so the runs are deterministic).
+"""
+
+import dataclasses
+import importlib
+from typing import Any, Callable, Optional
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import alias
+from optax.schedules import _inject
+from optax.transforms import _combining
+
+QUADRATIC_TOL = 1e-2
+ROSENBROCK_TOL = 1e-1
+
+_W_STAR = np.array([[1.0, -2.0], [0.5, 3.0], [-1.0, 0.25]])
+_B_STAR = np.array([1.5, -0.5])
+
+
+def _quadratic(params):
+  return (0.5 * jnp.sum((params['w'] - _W_STAR.astype(params['w'].dtype)) ** 2)
+          + 0.5 * jnp.sum((params['b'] - _B_STAR.astype(params['b'].dtype))
+                          ** 2)).astype(jnp.float32)
+
+
+def _quadratic_init(dtype=jnp.float32):
+  return {'w': jnp.zeros((3, 2), dtype), 'b': jnp.zeros(2, dtype)}
+
+
+def _quadratic_error(params):
+  return max(float(np.max(np.abs(np.asarray(params['w'], np.float64)
+                                 - _W_STAR))),
+             float(np.max(np.abs(np.asarray(params['b'], np.float64)
+                                 - _B_STAR))))
+
+
+def _rosenbrock(x):
+  return (1.0 - x[0]) ** 2 + 100.0 * (x[1] - x[0] ** 2) ** 2
+
+
+def _rosenbrock_init(dtype=jnp.float32):
+  return jnp.zeros(2, dtype)
+
+
+def _rosenbrock_error(x):
+  return float(np.max(np.abs(np.asarray(x, np.float64) - 1.0)))
+
+
+_PROBLEMS = {
+    'quadratic': (_quadratic, _quadratic_init, _quadratic_error,
+                  QUADRATIC_TOL),
+    'rosenbrock': (_rosenbrock, _rosenbrock_init, _rosenbrock_error,
+                   ROSENBROCK_TOL),
+}
+
+
+def _decay(lr, rate):
+  return lambda count: lr * rate ** count
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+  """An optimizer under test.
+
+  Attributes:
+    name: the name of the test case.
+    module: the module of ``optax.contrib`` that defines the factory.
+    factory: the name of the factory in that module.
+    kwargs: numeric and static hyperparameters (Python values).
+    tx_kwargs: arguments that are transformations, as builders (called
+      afresh for each build).
+    extra: names of the extra arguments ``update`` needs.
+    steps: the number of steps of the minimization runs.
+    rosenbrock_kwargs: hyperparameters that replace ``kwargs`` on the
+      Rosenbrock function, when it needs others.
+    injectable: whether the factory takes numeric hyperparameters.
+    per_example: whether ``update`` takes per-example gradients.
+    after_sgd: the learning rate of an SGD chained before the
+      transformation (which scales a learning rate rather than being an
+      optimizer), or None.
+    eval_params: whether the minimizer is checked at the schedule-free
+      evaluation params rather than at the params.
+  """
+
+  name: str
+  module: str
+  factory: str
+  kwargs: dict[str, Any] = dataclasses.field(default_factory=dict)
+  tx_kwargs: dict[str, Callable[[], Any]] = dataclasses.field(
+      default_factory=dict)
+  extra: tuple[str, ...] = ()
+  steps: int = 2000
+  rosenbrock_kwargs: Optional[dict[str, Any]] = None
+  injectable: bool = True
+  per_example: bool = False
+  after_sgd: Optional[float] = None
+  eval_params: bool = False
+
+  def resolve(self):
+    """Returns the factory, or raises ImportError if not available yet."""
+    module = importlib.import_module(f'optax.contrib.{self.module}')
+    return getattr(module, self.factory)
+
+  def build(self, problem='quadratic', inject=False):
+    """Builds the optimizer (inside inject_hyperparams if ``inject``)."""
+    factory = self.resolve()
+    if inject:
+      factory = _inject.inject_hyperparams(factory)
+    kwargs = dict(self.kwargs)
+    if problem == 'rosenbrock' and self.rosenbrock_kwargs is not None:
+      kwargs = dict(self.rosenbrock_kwargs)
+    kwargs.update({k: make() for k, make in self.tx_kwargs.items()})
+    tx = factory(**kwargs)
+    if self.after_sgd is not None:
+      tx = _combining.chain(alias.sgd(self.after_sgd), tx)
+    return tx
+
+
+def _adam():
+  return alias.adam(0.05)
+
+
+def _sam_optimizer():
+  return alias.adam(0.01)
+
+
+def _sam_adversary():
+  return alias.sgd(1e-3)
+
+
+CASES = (
+    Case('acprop', '_acprop', 'acprop',
+         dict(learning_rate=3e-3, b2=0.9, eps=0.1), steps=3000),
+    Case('ademamix', '_ademamix', 'ademamix',
+         dict(learning_rate=1e-2, b3=0.99, alpha=1.0), steps=1000),
+    Case('simplified_ademamix', '_ademamix', 'simplified_ademamix',
+         dict(learning_rate=1e-3, b1=0.9), steps=1500),
+    Case('adopt', '_adopt', 'adopt', dict(learning_rate=1e-2, b2=0.99),
+         steps=1000),
+    Case('cocob', '_cocob', 'cocob', steps=10000),
+    Case('dadapt_adamw', '_dadapt_adamw', 'dadapt_adamw', steps=3000),
+    Case('dog', '_dog', 'dog', steps=10000),
+    Case('dowg', '_dog', 'dowg', steps=10000),
+    Case('galore', '_galore', 'galore',
+         dict(learning_rate=1e-2, rank=1, update_proj_gap=10), steps=3000),
+    Case('madgrad', '_madgrad', 'madgrad', dict(learning_rate=1e-2),
+         steps=3000),
+    Case('mechanize', '_mechanic', 'mechanize',
+         tx_kwargs=dict(base_optimizer=_adam), steps=3000),
+    Case('momo', '_momo', 'momo', extra=('value',), steps=2000),
+    Case('momo_adam', '_momo', 'momo_adam', extra=('value',), steps=2000),
+    Case('muon', '_muon', 'muon',
+         dict(learning_rate=_decay(0.05, 0.998)), steps=3000),
+    Case('prodigy', '_prodigy', 'prodigy', steps=10000),
+    Case('reduce_on_plateau', '_reduce_on_plateau', 'reduce_on_plateau',
+         dict(patience=5, factor=0.5), extra=('value',), steps=3000,
+         after_sgd=1e-3),
+    Case('sam', '_sam', 'sam',
+         tx_kwargs=dict(optimizer=_sam_optimizer,
+                        adv_optimizer=_sam_adversary),
+         steps=4000, injectable=False),
+    Case('schedule_free_adamw', '_schedule_free', 'schedule_free_adamw',
+         dict(learning_rate=1e-2), steps=3000),
+    Case('schedule_free_sgd', '_schedule_free', 'schedule_free_sgd',
+         dict(learning_rate=1e-2), steps=3000, eval_params=True),
+    Case('sophia', '_sophia', 'sophia', dict(learning_rate=1e-2),
+         extra=('obj_fn',), steps=1000),
+    Case('split_real_and_imaginary', '_complex_valued',
+         'split_real_and_imaginary', tx_kwargs=dict(inner=_adam),
+         steps=2000, injectable=False),
+    Case('dpsgd', '_privacy', 'dpsgd',
+         dict(learning_rate=1e-3, l2_norm_clip=1e3, noise_multiplier=0.0,
+              seed=0, momentum=0.9), steps=3000, per_example=True),
+)
+_BY_NAME = {c.name: c for c in CASES}
+
+
+def _resolve_or_skip(test, case):
+  try:
+    case.resolve()
+  except (ImportError, AttributeError) as e:
+    test.skipTest(f'{case.name}: optax.contrib.{case.module} is not'
+                  f' available yet ({e})')
+
+
+def _make_step(tx, case, loss_fn):
+  """The training step: loss, gradient, extra arguments, update."""
+
+  def step(params, state):
+    value, grads = jax.value_and_grad(loss_fn)(params)
+    if case.per_example:
+      grads = jax.tree.map(lambda g: jnp.stack([g, g]), grads)
+    extra = {}
+    if 'value' in case.extra:
+      extra['value'] = value
+    if 'obj_fn' in case.extra:
+      extra['obj_fn'] = loss_fn
+    updates, state = tx.update(grads, state, params, **extra)
+    params = jax.tree.map(lambda p, u: (p + u).astype(p.dtype), params,
+                          updates)
+    return params, state, updates
+
+  return step
+
+
+def _signature(tree):
+  leaves, treedef = jax.tree.flatten(tree)
+  return treedef, [(jnp.shape(x), jnp.result_type(x),
+                    getattr(jax.typeof(x), 'weak_type', False))
+                   for x in leaves]
+
+
+def _parameters(*extra_axes):
+  """Named parameters: every case crossed with the given axes."""
+  out = []
+  for case in CASES:
+    combos = [((), case.name)]
+    for axis in extra_axes:
+      combos = [(args + (v,), f'{name}_{v}') for args, name in combos
+                for v in axis]
+    for args, name in combos:
+      out.append((name, case.name) + args)
+  return out
+
+
+class ContribCommonTest(parameterized.TestCase):
+
+  @parameterized.named_parameters(_parameters(tuple(_PROBLEMS)))
+  def test_minimizes(self, name, problem):
+    case = _BY_NAME[name]
+    _resolve_or_skip(self, case)
+    loss_fn, init, error, tol = _PROBLEMS[problem]
+    tx = case.build(problem)
+    step = _make_step(tx, case, loss_fn)
+
+    @jax.jit
+    def run(params):
+      def body(carry, _):
+        params, state = carry
+        params, state, _ = step(params, state)
+        return (params, state), None
+      (params, state), _ = jax.lax.scan(
+          body, (params, tx.init(params)), None, length=case.steps)
+      if case.eval_params:
+        schedule_free = importlib.import_module(
+            'optax.contrib._schedule_free')
+        params = schedule_free.schedule_free_eval_params(state, params)
+      return params
+
+    params = run(init())
+    self.assertLessEqual(
+        error(params), tol,
+        f'{name} did not reach the {problem} minimizer within {tol} in'
+        f' {case.steps} steps')
+
+  @parameterized.named_parameters(_parameters())
+  def test_eager_steps_match_jitted_steps(self, name):
+    case = _BY_NAME[name]
+    _resolve_or_skip(self, case)
+    # Sophia re-traces its lax.cond at each eager call: two steps suffice.
+    num_steps = 2 if name == 'sophia' else 4
+    tx = case.build()
+    step = _make_step(tx, case, _quadratic)
+    jitted = jax.jit(step)
+    eager_params = jit_params = _quadratic_init()
+    eager_state = jit_state = tx.init(eager_params)
+    for i in range(num_steps):
+      eager_params, eager_state, _ = step(eager_params, eager_state)
+      jit_params, jit_state, _ = jitted(jit_params, jit_state)
+      for a, b in zip(jax.tree.leaves(eager_params),
+                      jax.tree.leaves(jit_params)):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6,
+                                   err_msg=f'{name}, step {i}')
+    self.assertLess(float(_quadratic(eager_params)),
+                    float(_quadratic(_quadratic_init())))
+
+  @parameterized.named_parameters(_parameters(('float32', 'bfloat16')))
+  def test_state_and_update_dtypes_are_stable(self, name, dtype):
+    case = _BY_NAME[name]
+    _resolve_or_skip(self, case)
+    dtype = jnp.dtype(dtype)
+    tx = case.build()
+    traces = []
+    step = _make_step(tx, case, _quadratic)
+
+    def traced_step(params, state):
+      traces.append(None)
+      return step(params, state)
+
+    jitted = jax.jit(traced_step)
+    params = _quadratic_init(dtype)
+    state = tx.init(params)
+    expected = _signature(state)
+    for i in range(4):
+      params, state, updates = jitted(params, state)
+      self.assertEqual(_signature(state), expected,
+                       f'{name}: state signature changed at step {i}')
+      for key in ('w', 'b'):
+        self.assertEqual(updates[key].dtype, dtype, f'{name}: {key}')
+        self.assertEqual(params[key].dtype, dtype)
+        self.assertTrue(
+            bool(jnp.all(jnp.isfinite(updates[key].astype(jnp.float32)))),
+            f'{name}: non-finite update at step {i}')
+    self.assertLen(traces, 1, f'{name}: the jitted step was traced again')
+
+  @parameterized.named_parameters(
+      (c.name, c.name) for c in CASES if c.injectable)
+  def test_inject_hyperparams_is_bit_identical(self, name):
+    case = _BY_NAME[name]
+    _resolve_or_skip(self, case)
+    plain = case.build()
+    injected = case.build(inject=True)
+
+    def updates_only(step):
+      # The params are moved outside the jitted step: XLA may contract
+      # p + lr * u into a fused multiply-add differently in two programs.
+      return jax.jit(lambda p, s: step(p, s)[1:])
+
+    plain_step = updates_only(_make_step(plain, case, _quadratic))
+    injected_step = updates_only(_make_step(injected, case, _quadratic))
+    params = _quadratic_init()
+    p_state, i_state = plain.init(params), injected.init(params)
+    for i in range(5):
+      p_state, p_updates = plain_step(params, p_state)
+      i_state, i_updates = injected_step(params, i_state)
+      for a, b in zip(jax.tree.leaves(p_updates),
+                      jax.tree.leaves(i_updates)):
+        np.testing.assert_array_equal(a, b, err_msg=f'{name}, step {i}')
+      params = jax.tree.map(lambda p, u: np.asarray(p) + np.asarray(u),
+                            params, p_updates)
+
+
+class RegistryTest(absltest.TestCase):
+
+  def test_every_contrib_optimizer_is_covered(self):
+    covered = {(c.module, c.factory) for c in CASES}
+    # scale_by_* and helpers are covered through their optimizer.
+    for module, names in (
+        ('_acprop', ('acprop',)),
+        ('_ademamix', ('ademamix', 'simplified_ademamix')),
+        ('_adopt', ('adopt',)), ('_cocob', ('cocob',)),
+        ('_dadapt_adamw', ('dadapt_adamw',)), ('_dog', ('dog', 'dowg')),
+        ('_madgrad', ('madgrad',)), ('_momo', ('momo', 'momo_adam')),
+        ('_prodigy', ('prodigy',)), ('_sophia', ('sophia',))):
+      for n in names:
+        self.assertIn((module, n), covered)
+
+  def test_building_creates_no_array(self):
+    for case in CASES:
+      try:
+        case.resolve()
+      except (ImportError, AttributeError):
+        continue
+      with self.subTest(case.name):
+        before = len(jax.live_arrays())
+        case.build()
+        self.assertEqual(len(jax.live_arrays()), before)
+
+
+if __name__ == '__main__':
+  absltest.main()
