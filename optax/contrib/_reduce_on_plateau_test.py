@@ -1,0 +1,157 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for ``optax.contrib._reduce_on_plateau``."""
+
+import gc
+import math
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import test_utils
+from optax.contrib import _reduce_on_plateau
+
+
+def _py_reduce_on_plateau(values, factor=0.1, patience=10, rtol=1e-4,
+                          atol=0.0, cooldown=0, accumulation_size=1,
+                          min_scale=0.0):
+  """Reference: the scale after each value, in plain Python."""
+  scale, best, plateau, cool, count, avg = 1.0, math.inf, 0, 0, 0, 0.0
+  scales = []
+  for v in values:
+    count += 1
+    avg += (v - avg) / count
+    if count >= accumulation_size:
+      improved = avg < (1 - rtol) * best - atol
+      if improved:
+        best = avg
+      if cool > 0:  # Plateaus are not counted during a cooldown.
+        plateau, cool = 0, cool - 1
+      else:
+        plateau = 0 if improved else plateau + 1
+        if plateau >= patience:
+          scale = max(scale * factor, min_scale)
+          plateau, cool = 0, cooldown
+      count, avg = 0, 0.0
+    scales.append(scale)
+  return scales
+
+
+_SEQUENCES = {
+    'noisy': list(np.cumsum(np.random.default_rng(0).normal(0, 0.3, 40))
+                  + 10),
+    'decrease_then_flat': list(np.linspace(10, 5, 10)) + [5.0] * 20,
+    'zigzag': [3.0, 2.0, 2.5, 2.4, 2.6, 1.9, 2.0, 2.1, 2.2, 1.8, 1.85, 1.84,
+               1.83, 3.0, 3.0, 3.0, 1.0, 1.0, 1.0, 1.0],
+}
+
+
+class ReduceOnPlateauTest(parameterized.TestCase):
+
+  @parameterized.product(
+      sequence=list(_SEQUENCES),
+      config=[
+          {'patience': 2, 'factor': 0.5},
+          {'patience': 2, 'factor': 0.5, 'cooldown': 3},
+          {'patience': 1, 'factor': 0.5, 'accumulation_size': 3},
+          {'patience': 1, 'factor': 0.3, 'min_scale': 0.05},
+          {'patience': 2, 'factor': 0.5, 'rtol': 0.0, 'atol': 0.2},
+      ])
+  def test_matches_reference(self, sequence, config):
+    values = _SEQUENCES[sequence]
+    tx = _reduce_on_plateau.reduce_on_plateau(**config)
+    state = tx.init({'w': jnp.zeros(2)})
+    step = jax.jit(tx.update)
+    got = []
+    for v in values:
+      updates, state = step({'w': jnp.ones(2)}, state, value=v)
+      got.append(float(updates['w'][0]))
+    np.testing.assert_allclose(got, _py_reduce_on_plateau(values, **config),
+                               rtol=1e-6)
+
+  def test_without_jit_and_state_values(self):
+    tx = _reduce_on_plateau.reduce_on_plateau(patience=1, factor=0.5,
+                                              accumulation_size=2)
+    state = tx.init(jnp.zeros(1))
+    _, state = tx.update(jnp.ones(1), state, value=4.0)
+    self.assertEqual(int(state.count), 1)
+    self.assertAlmostEqual(float(state.avg_value), 4.0)
+    self.assertEqual(float(state.best_value), math.inf)
+    _, state = tx.update(jnp.ones(1), state, value=2.0)
+    self.assertEqual(int(state.count), 0)
+    self.assertEqual(float(state.avg_value), 0.0)
+    self.assertAlmostEqual(float(state.best_value), 3.0)
+    _, state = tx.update(jnp.ones(1), state, value=5.0)
+    updates, state = tx.update(jnp.ones(1), state, value=5.0)
+    self.assertEqual(float(updates[0]), 0.5)
+    self.assertEqual(float(state.scale), 0.5)
+    self.assertEqual(int(state.plateau_count), 0)
+
+  def test_value_is_required(self):
+    tx = _reduce_on_plateau.reduce_on_plateau()
+    with self.assertRaisesRegex(TypeError, 'value'):
+      tx.update(jnp.ones(1), tx.init(jnp.zeros(1)))
+
+  @parameterized.parameters(
+      ({'factor': 1.5}, r'factor must be in \(0, 1\)'),
+      ({'factor': 0.0}, r'factor must be in \(0, 1\)'),
+      ({'rtol': -1.0}, r'rtol must be in \[0, 1\]'),
+      ({'rtol': 1.5}, r'rtol must be in \[0, 1\]'),
+      ({'atol': -1.0}, 'atol must be non-negative'),
+      ({'rtol': 0.0, 'atol': 0.0}, 'at least one of rtol and atol'),
+      ({'patience': 0}, 'patience must be an integer >= 1'),
+      ({'cooldown': -1}, 'cooldown must be an integer >= 0'),
+      ({'accumulation_size': 0}, 'accumulation_size must be an integer'),
+      ({'min_scale': -0.1}, 'min_scale must be non-negative'),
+  )
+  def test_invalid(self, kwargs, message):
+    with self.assertRaisesRegex(ValueError, message):
+      _reduce_on_plateau.reduce_on_plateau(**kwargs)
+
+  @parameterized.parameters(jnp.float32, jnp.bfloat16)
+  def test_dtypes_and_single_trace(self, dtype):
+    tx = _reduce_on_plateau.reduce_on_plateau(patience=1, factor=0.5)
+    params = {'w': jnp.ones((2, 2), dtype), 'b': jnp.ones(2, jnp.float32)}
+    state = tx.init(params)
+    self.assertEqual(state.scale.dtype, dtype)  # The lowest params dtype.
+    traces = []
+
+    @jax.jit
+    def step(state, value):
+      traces.append(None)
+      return tx.update(params, state, value=value)
+
+    for v in (3.0, 3.0, 3.0):
+      updates, new_state = step(state, jnp.asarray(v))
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
+      state = new_state
+    self.assertLen(traces, 1)
+    self.assertEqual(float(state.scale), 0.25)
+
+  def test_builds_without_arrays(self):
+    gc.collect()
+    before = len(jax.live_arrays())
+    tx = _reduce_on_plateau.reduce_on_plateau(patience=3, cooldown=2)
+    gc.collect()
+    self.assertEqual(len(jax.live_arrays()), before)
+    del tx
+
+
+if __name__ == '__main__':
+  absltest.main()
