@@ -185,11 +185,10 @@ def meaningless_reason(entry: registry.Entry, wrapper: str) -> Optional[str]:
 
 
 # The default lane: float32 through every wrapper; mixed float32/bfloat16
-# params through the wrappers that touch dtypes (accumulation, injection,
-# masking, partitioning, flattening); pure bfloat16 through the main ones.
-_MIXED_LANE = ('alone', 'multisteps', 'inject_hyperparams', 'masked_tree',
-               'partition', 'flatten')
-_BFLOAT16_LANE = ('alone', 'multisteps', 'inject_hyperparams')
+# params through the wrappers that combine dtypes (accumulation, injection,
+# flattening); pure bfloat16 alone and under accumulation.
+_MIXED_LANE = ('multisteps', 'inject_hyperparams', 'flatten')
+_BFLOAT16_LANE = ('alone', 'multisteps')
 
 
 def _dtype_lanes(wrapper: str) -> tuple[str, ...]:
