@@ -73,10 +73,12 @@ _VARIANTS = {
 # injected runtime values; the results then differ by an ulp here and there.
 # Which optimizers are affected depends on the compiler, not on
 # inject_hyperparams. For these, the test checks every jitted step from the
-# same state to a few ulps instead.
+# same state to a few ulps instead. The list reflects XLA's code generation
+# for the current implementations (jax 0.10.2, CPU): a change in a transform
+# can move an alias in or out of it.
 _JIT_CONSTANT_FOLDING = frozenset({
-    'adafactor', 'adafactor_defaults', 'adan', 'fromage', 'nadam', 'nadamw',
-    'optimistic_adam', 'optimistic_adam_v2', 'polyak_sgd', 'sm3',
+    'adafactor', 'adafactor_defaults', 'adagrad', 'adan', 'fromage', 'nadam',
+    'nadamw', 'optimistic_adam', 'optimistic_adam_v2', 'polyak_sgd', 'sm3',
 })
 
 _STEPS_JIT = 150
