@@ -313,6 +313,22 @@ def skip_large_updates(
   return should_skip, dict(should_skip=should_skip, norm_squared=norm_squared)
 
 
+def _check_shapes(updates: base.Updates, acc_grads: Any) -> None:
+  """Raises a ValueError if an update is not shaped like the accumulator."""
+  paths_and_leaves, treedef = jax.tree_util.tree_flatten_with_path(
+      updates, is_leaf=_is_none)
+  for (path, g), a in zip(paths_and_leaves, treedef.flatten_up_to(acc_grads)):
+    if g is not None and a is not None and jnp.shape(g) != jnp.shape(a):
+      raise ValueError(
+          f'MultiSteps: the update at {jax.tree_util.keystr(path)} has shape'
+          f' {jnp.shape(g)}, but the params given to init (and the'
+          f' accumulator) have shape {jnp.shape(a)}. MultiSteps accumulates'
+          ' gradients shaped like the params; per-example gradients (with a'
+          ' batch axis, as dpsgd expects) cannot be averaged across'
+          ' mini-batches. Remedy: clip and aggregate them within each'
+          ' mini-batch before accumulating.')
+
+
 class MultiStepsState(NamedTuple):
   """State of :class:`MultiSteps`.
 
@@ -486,6 +502,7 @@ class MultiSteps:
       The updates (zeros except on the steps where the inner optimizer runs),
       of the dtype of ``updates``, and the new state.
     """
+    _check_shapes(updates, state.acc_grads)
     mini_step, gradient_step = state.mini_step, state.gradient_step
     k = self._every_k_schedule(gradient_step)
     if self._should_skip_update_fn is None:

@@ -393,6 +393,14 @@ class MultiStepsTest(parameterized.TestCase):
     updates, _ = ms.update(jnp.array([1 - 3j, 4.0]), state, params)
     np.testing.assert_allclose(updates, [-1 + 1j, -3.0], rtol=1e-6)
 
+  def test_per_example_gradients_raise(self):
+    ms = _accumulation.MultiSteps(alias.sgd(_LR), 2)
+    params = _params()
+    batched = jax.tree.map(lambda x: jnp.stack([x, x]), params)
+    with self.assertRaisesRegex(
+        ValueError, r"MultiSteps: the update at \['b'\] has shape \(2, 3\)"):
+      ms.update(batched, ms.init(params), params)
+
   @parameterized.parameters(0, -1, 2.5, '3', True)
   def test_every_k_validation(self, every_k):
     with self.assertRaisesRegex(ValueError, 'MultiSteps: every_k_schedule'):
