@@ -542,8 +542,8 @@ class MultiSteps:
           lambda g, u: None if g is None else jnp.asarray(u).astype(g.dtype),
           updates, new_updates, is_leaf=_is_none)
       new_inner_state = jax.tree.map(
-          lambda new, old: new if new.dtype == old.dtype
-          else new.astype(old.dtype),
+          lambda new, old: new if jnp.result_type(new) == old.dtype
+          else jnp.asarray(new).astype(old.dtype),
           new_inner_state, inner_state)
       # The accumulator is reset by selection, never by multiplying it by
       # zero: a NaN of this cycle cannot leak into the next one.
