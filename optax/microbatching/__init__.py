@@ -12,4 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""The optax.microbatching package."""
+"""Microbatching: evaluate functions and gradients one slice at a time."""
+
+from optax.microbatching._microbatching import AccumulationType
+from optax.microbatching._microbatching import Accumulator
+from optax.microbatching._microbatching import micro_grad
+from optax.microbatching._microbatching import micro_vmap
+from optax.microbatching._microbatching import microbatch
+from optax.microbatching._microbatching import reshape_batch_axis
