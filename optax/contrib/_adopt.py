@@ -52,7 +52,7 @@ def _promote(*dtypes) -> jnp.dtype:
 
 def _default_clip_value(count: jax.Array) -> jax.Array:
   """The clipping threshold of the paper, :math:`c_t = t^{1/4}`."""
-  return count ** 0.25
+  return jnp.asarray(count).astype(numerics.hyperparameter_dtype()) ** 0.25
 
 
 def scale_by_adopt(

@@ -211,6 +211,11 @@ CASES = (
 )
 _BY_NAME = {c.name: c for c in CASES}
 
+# Optimizers also checked with jax_numpy_dtype_promotion='strict'.
+_STRICT_LANE = ('acprop', 'ademamix', 'simplified_ademamix', 'adopt', 'cocob',
+                'dadapt_adamw', 'dog', 'dowg', 'madgrad', 'momo', 'momo_adam',
+                'prodigy', 'sophia')
+
 
 def _resolve_or_skip(test, case):
   try:
@@ -365,6 +370,29 @@ class ContribCommonTest(parameterized.TestCase):
         np.testing.assert_array_equal(a, b, err_msg=f'{name}, step {i}')
       params = jax.tree.map(lambda p, u: np.asarray(p) + np.asarray(u),
                             params, p_updates)
+
+
+  @parameterized.named_parameters(
+      (f'{name}_{dtype}', name, dtype) for name in _STRICT_LANE
+      for dtype in ('float32', 'bfloat16'))
+  def test_strict_dtype_promotion(self, name, dtype):
+    case = _BY_NAME[name]
+    _resolve_or_skip(self, case)
+    dtype = jnp.dtype(dtype)
+
+    def loss_fn(params):
+      return _quadratic(jax.tree.map(lambda x: x.astype(jnp.float32), params))
+
+    with jax.numpy_dtype_promotion('strict'), jax.numpy_rank_promotion(
+        'raise'):
+      tx = case.build()
+      step = jax.jit(_make_step(tx, case, loss_fn))
+      params = _quadratic_init(dtype)
+      state = tx.init(params)
+      for _ in range(2):
+        params, state, updates = step(params, state)
+    for leaf in jax.tree.leaves(updates):
+      self.assertEqual(leaf.dtype, dtype)
 
 
 class RegistryTest(absltest.TestCase):
