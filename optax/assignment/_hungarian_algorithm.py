@@ -30,17 +30,17 @@ import jax.numpy as jnp
 _INDEX_DTYPE = jnp.int32
 
 
-def _as_float_costs(cost_matrix: jax.Array) -> jax.Array:
+def _as_float_costs(fn_name: str, cost_matrix: jax.Array) -> jax.Array:
   cost_matrix = jnp.asarray(cost_matrix)
   if cost_matrix.ndim != 2:
     raise ValueError(
-        'hungarian_algorithm: cost_matrix must be a 2-D array, got shape'
+        f'{fn_name}: cost_matrix must be a 2-D array, got shape'
         f' {cost_matrix.shape}. Remedy: use jax.vmap for a batch of'
         ' matrices.')
   dtype = jnp.promote_types(cost_matrix.dtype, jnp.float32)
   if not jnp.issubdtype(dtype, jnp.floating):
     raise ValueError(
-        'hungarian_algorithm: cost_matrix must be real, got dtype'
+        f'{fn_name}: cost_matrix must be real, got dtype'
         f' {cost_matrix.dtype}.')
   return cost_matrix.astype(dtype)
 
@@ -172,7 +172,7 @@ def hungarian_algorithm(cost_matrix: jax.Array
 
   .. seealso:: :func:`base_hungarian_algorithm`
   """
-  costs = _as_float_costs(cost_matrix)
+  costs = _as_float_costs('hungarian_algorithm', cost_matrix)
   n, m = costs.shape
   if n == 0 or m == 0:
     return _empty()
@@ -355,7 +355,7 @@ def base_hungarian_algorithm(cost_matrix: jax.Array
 
   .. seealso:: :func:`hungarian_algorithm`
   """
-  costs = _as_float_costs(cost_matrix)
+  costs = _as_float_costs('base_hungarian_algorithm', cost_matrix)
   n, m = costs.shape
   if n == 0 or m == 0:
     return _empty()

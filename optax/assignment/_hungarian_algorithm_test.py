@@ -156,7 +156,8 @@ class HungarianTest(parameterized.TestCase):
 
   @parameterized.named_parameters(*_SOLVERS)
   def test_rejects_batches(self, fn):
-    with self.assertRaisesRegex(ValueError, r'2-D.*\(2, 3, 3\).*vmap'):
+    with self.assertRaisesRegex(
+        ValueError, r'hungarian_algorithm: .*2-D.*\(2, 3, 3\).*vmap'):
       fn(jnp.ones((2, 3, 3)))
 
   @parameterized.named_parameters(*_SOLVERS)
