@@ -55,6 +55,8 @@ class Entry:
     wrapped: names of registry entries whose transformations are passed as
       arguments (resolved when the entry is built), mapping argument name to
       a (module, attr, kwargs) triple.
+    matrices_only: whether the optimizer only accepts matrix params (the
+      tests then use a matrix where they would use a vector).
   """
 
   name: str
@@ -66,6 +68,7 @@ class Entry:
   per_example_grads: bool = False
   wrapped: dict[str, tuple[str, str, dict[str, Any]]] = dataclasses.field(
       default_factory=dict)
+  matrices_only: bool = False
 
   def factory(self) -> Callable[..., Any]:
     """Returns the factory function of the optimizer."""
@@ -99,12 +102,13 @@ def _transform(name, module=_TRANSFORM, extra=(), injectable=True,
 
 
 def _contrib(name, extra=(), injectable=True, per_example_grads=False,
-             wrapped=None, module=None, **kwargs) -> Entry:
+             wrapped=None, module=None, matrices_only=False,
+             **kwargs) -> Entry:
   if module is None:
     raise ValueError(f'registry: contrib entry {name} needs its module')
   return Entry(f'contrib.{name}', f'optax.contrib.{module}', name, kwargs,
                frozenset(extra), injectable, per_example_grads,
-               dict(wrapped or {}))
+               dict(wrapped or {}), matrices_only)
 
 
 _LR = 0.05
@@ -206,7 +210,7 @@ CONTRIB = (
     _contrib('momo', module='_momo', extra=(VALUE,)),
     _contrib('momo_adam', module='_momo', extra=(VALUE,)),
     _contrib('muon', module='_muon', learning_rate=_LR),
-    _contrib('scale_by_muon', module='_muon'),
+    _contrib('scale_by_muon', module='_muon', matrices_only=True),
     _contrib('dpsgd', module='_privacy', per_example_grads=True,
              learning_rate=_LR, l2_norm_clip=1.0, noise_multiplier=0.1,
              seed=0),

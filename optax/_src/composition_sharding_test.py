@@ -41,18 +41,20 @@ from optax._src import composition_test
 
 NUM_DEVICES = 8
 _SPECS = {'w': P('data', 'model'), 'b': P('model')}
+_MATRIX_SPECS = {'w': P('data', 'model'), 'b': P('model', None)}
 
 
 def _mesh():
   return jax.make_mesh((2, 4), ('data', 'model'))
 
 
-def _sharded_params(mesh):
+def _sharded_params(mesh, specs):
+  b = jnp.linspace(0.5, -0.5, 8)
   params = {
       'w': jnp.linspace(-1.0, 1.0, 32).reshape(8, 4),
-      'b': jnp.linspace(0.5, -0.5, 4),
+      'b': b.reshape(4, 2) if len(specs['b']) == 2 else b[:4],
   }
-  return {k: jax.device_put(v, NamedSharding(mesh, _SPECS[k]))
+  return {k: jax.device_put(v, NamedSharding(mesh, specs[k]))
           for k, v in params.items()}
 
 
@@ -64,10 +66,10 @@ def _normalized(spec, ndim):
   return P(*tuple(spec) + (None,) * (ndim - len(spec)))
 
 
-def _check_follows_params(test, state, params, what):
+def _check_follows_params(test, state, params, specs, what):
   by_shape = {}
   for name, p in params.items():
-    by_shape.setdefault(p.shape, set()).add(_normalized(_SPECS[name], p.ndim))
+    by_shape.setdefault(p.shape, set()).add(_normalized(specs[name], p.ndim))
   for path, leaf in jax.tree.leaves_with_path(state):
     if not isinstance(leaf, jax.Array) or jnp.issubdtype(
         leaf.dtype, jax.dtypes.prng_key):
@@ -113,12 +115,13 @@ class ShardingTest(parameterized.TestCase):
   @parameterized.named_parameters((n.replace('.', '_'), n) for n in _SHARDED)
   def test_state_follows_param_shardings(self, entry_name):
     entry = registry.BY_NAME[entry_name]
+    specs = _MATRIX_SPECS if entry.matrices_only else _SPECS
     mesh = _mesh()
     with jax.set_mesh(mesh):
-      params = _sharded_params(mesh)
+      params = _sharded_params(mesh, specs)
       tx = entry.build()
       state = jax.jit(tx.init)(params)
-      _check_follows_params(self, state, params, f'{entry_name} init')
+      _check_follows_params(self, state, params, specs, f'{entry_name} init')
       batch = jnp.arange(8.0)
       value_fn = functools.partial(_loss, batch=batch)
 
@@ -130,9 +133,10 @@ class ShardingTest(parameterized.TestCase):
 
       for i in range(2):
         updates, state = step(params, state)
-        _check_follows_params(self, state, params, f'{entry_name} step {i}')
+        _check_follows_params(self, state, params, specs,
+                              f'{entry_name} step {i}')
         for name, u in updates.items():
-          self.assertEqual(_spec(u), _normalized(_SPECS[name], u.ndim),
+          self.assertEqual(_spec(u), _normalized(specs[name], u.ndim),
                            f'{entry_name}: update {name} sharding')
         params = jax.tree.map(lambda p, u: p + u, params, updates)
 
@@ -141,7 +145,7 @@ class ShardingTest(parameterized.TestCase):
   def test_runs_in_shard_map_with_pmean(self, entry_name):
     entry = registry.BY_NAME[entry_name]
     mesh = jax.make_mesh((NUM_DEVICES,), ('data',))
-    params = composition_test.make_params('float32')
+    params = composition_test.make_params('float32', entry.matrices_only)
     batch = jnp.arange(16.0)
     with jax.checking_leaks():
       tx = composition_test.build_inside_jit(entry.build)

@@ -43,6 +43,7 @@ or bfloat16 params through the wrappers that handle dtypes;
 import dataclasses
 import functools
 import io
+import math
 import os
 from typing import Any, Callable, Optional
 
@@ -176,6 +177,10 @@ def meaningless_reason(entry: registry.Entry, wrapper: str) -> Optional[str]:
     return ('per-example gradients carry a batch axis that a mask, a '
             'partition, a flattening or lookahead\'s parameter pairs cannot '
             'line up with the params')
+  if entry.per_example_grads and wrapper == 'multisteps':
+    return ('per-example gradients of different mini-batches cannot be '
+            'averaged example by example; accumulate the privatized '
+            'gradients instead (MultiSteps raises a clear error)')
   needs_full_params = {registry.VALUE_FN, registry.OBJ_FN} & entry.extra_args
   if needs_full_params and wrapper in _SEES_PART_OF_PARAMS:
     return ('the optimizer evaluates the loss function on the params it is '
@@ -224,12 +229,15 @@ COMBINATIONS = tuple(combinations())
 _TARGET = 0.3
 
 
-def make_params(dtype_name: str):
-  """A (4, 3) matrix and a (3,) vector with the dtypes of the lane."""
+def make_params(dtype_name: str, matrices_only: bool = False):
+  """A (4, 3) matrix and a (3,) vector (or (3, 2) matrix), in the lane's
+  dtypes."""
   w_dtype, b_dtype = DTYPES[dtype_name]
+  b_shape = (3, 2) if matrices_only else (3,)
   return {
       'w': jnp.linspace(-1.0, 1.0, 12).reshape(4, 3).astype(w_dtype),
-      'b': jnp.linspace(0.5, -0.5, 3).astype(b_dtype),
+      'b': jnp.linspace(0.5, -0.5, math.prod(b_shape)).reshape(
+          b_shape).astype(b_dtype),
   }
 
 
@@ -358,7 +366,7 @@ def run_combination(test, entry_name: str, wrapper_name: str,
   what = f'{entry_name} in {wrapper_name} with {dtype_name} params'
   with jax.checking_leaks():
     tx = build_inside_jit(functools.partial(wrapper.build, entry))
-    params = make_params(dtype_name)
+    params = make_params(dtype_name, entry.matrices_only)
     if wrapper.lookahead_params:
       params = lookahead_lib.LookaheadParams.init_synced(params)
     state = tx.init(params)
@@ -428,7 +436,7 @@ class LiveBuffersTest(parameterized.TestCase):
     entry = registry.BY_NAME[entry_name]
     wrapper = WRAPPERS[wrapper_name]
     tx = wrapper.build(entry)
-    params = make_params('float32')
+    params = make_params('float32', entry.matrices_only)
     state = tx.init(params)
     step, _ = make_step(tx, entry, wrapper)
     no_nan = jnp.asarray(False)
