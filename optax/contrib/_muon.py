@@ -209,18 +209,18 @@ def _normalize_axes(
   for name, axes in (('reduction_axis', reduction), ('output_axis', output)):
     if not axes:
       raise ValueError(
-          f'MuonDimensionNumbers: {name} must name at least one axis, got'
-          f' {dim_nums}')
+          f'{type(dim_nums).__name__}: {name} must name at least one axis,'
+          f' got {dim_nums}')
     for a in axes:
       if not -ndim <= a < ndim:
         raise ValueError(
-            f'MuonDimensionNumbers: {name} {a} is out of range for a tensor'
-            f' of shape {tuple(x.shape)}')
+            f'{type(dim_nums).__name__}: {name} {a} is out of range for a'
+            f' tensor of shape {tuple(x.shape)}')
   reduction = tuple(a % ndim for a in reduction)
   output = tuple(a % ndim for a in output)
   if len(set(reduction + output)) != len(reduction + output):
     raise ValueError(
-        'MuonDimensionNumbers: reduction_axis and output_axis must be'
+        f'{type(dim_nums).__name__}: reduction_axis and output_axis must be'
         f' distinct axes, got {dim_nums} for a tensor of shape'
         f' {tuple(x.shape)}')
   return reduction, output
@@ -269,27 +269,43 @@ def _compute_muon_reshape(
 
 
 def _leafwise_dim_nums(
-    fn: str, spec: WeightDimNums, tree: Any
-) -> list[Optional[MuonDimensionNumbers]]:
+    fn: str,
+    spec: Any,
+    tree: Any,
+    dims_type: type[Any] = MuonDimensionNumbers,
+    default: Optional[Callable[[Any], Any]] = None,
+) -> list[Any]:
   """One dimension-numbers entry (or None) per array leaf of ``tree``.
 
-  ``spec`` is None (every leaf is a matrix with the default dimension
-  numbers), a single :class:`MuonDimensionNumbers`, a tree (a prefix of
-  ``tree``) of them and of None, or a function of ``tree`` returning one.
+  Args:
+    fn: the name of the calling function, for error messages.
+    spec: None (each leaf gets ``default(leaf)``, by default
+      ``dims_type()``), a single ``dims_type``, a tree (a prefix of
+      ``tree``) of them and of None, or a function of ``tree`` returning
+      one of these.
+    tree: the params or updates.
+    dims_type: the NamedTuple class of the dimension numbers.
+    default: the dimension numbers of a leaf when ``spec`` is None.
+
+  Returns:
+    A list with an entry per leaf of ``jax.tree.leaves(tree)``.
   """
-  if callable(spec) and not isinstance(spec, MuonDimensionNumbers):
+  if callable(spec):
     spec = spec(tree)
   if spec is None:
-    return [MuonDimensionNumbers()] * len(jax.tree.leaves(tree))
+    if default is None:
+      return [dims_type()] * len(jax.tree.leaves(tree))
+    return [default(x) for x in jax.tree.leaves(tree)]
   try:
     per_subtree = jax.tree.map(
         lambda d, sub: [d] * len(jax.tree.leaves(sub)), spec, tree,
-        is_leaf=_is_dim_nums_leaf)
+        is_leaf=lambda x: x is None or isinstance(x, dims_type))
   except ValueError as e:
     raise ValueError(
-        f'{fn}: the weight dimension numbers must be a MuonDimensionNumbers,'
-        ' or a tree of them (and None) with the structure of the params (or'
-        f' a prefix of it); they do not match the params: {e}') from e
+        f'{fn}: the weight dimension numbers must be a'
+        f' {dims_type.__name__}, or a tree of them (and None) with the'
+        ' structure of the params (or a prefix of it); they do not match'
+        f' the params: {e}') from e
   return [d for lst in jax.tree.leaves(
       per_subtree, is_leaf=lambda x: isinstance(x, list)) for d in lst]
 
@@ -325,6 +341,34 @@ def _matrix_dim_nums(
 # ------------------------------------------------------------------------------
 # Newton-Schulz iterations.
 # ------------------------------------------------------------------------------
+
+
+def _gather(x: jax.Array) -> tuple[jax.Array, Any]:
+  """Replicates an array whose type carries an explicit sharding.
+
+  Matrix products and decompositions of such an array would contract or
+  split sharded axes (an error under explicit sharding); Muon and GaLore
+  need each matrix whole anyway.
+
+  Args:
+    x: an array.
+
+  Returns:
+    ``(x, None)`` when ``x`` has no explicit sharding, else ``x``
+    replicated and its original sharding (for :func:`_scatter`).
+  """
+  sharding = jax.typeof(x).sharding
+  spec = getattr(sharding, 'spec', ())
+  if not any(s is not None for s in spec):
+    return x, None
+  replicated = jax.sharding.NamedSharding(sharding.mesh,
+                                          jax.sharding.PartitionSpec())
+  return jax.sharding.reshard(x, replicated), sharding
+
+
+def _scatter(x: jax.Array, sharding: Any) -> jax.Array:
+  """Gives ``x`` back the sharding removed by :func:`_gather`."""
+  return x if sharding is None else jax.sharding.reshard(x, sharding)
 
 
 def _newton_schulz_step(
@@ -455,14 +499,7 @@ def orthogonalize_via_newton_schulz(
     raise ValueError(
         f'{fn}: ns_coeffs must have shape (3,) or (n, 3), got'
         f' {tuple(coeffs.shape)}')
-  x = jnp.asarray(x)
-  # Under explicit sharding the matrix products would contract sharded axes
-  # (an error): gather each matrix, as Muon needs it whole anyway, and give
-  # the result the sharding of the input.
-  spec = jax.typeof(x).sharding.spec
-  explicit = any(s is not None for s in spec)
-  if explicit:
-    x = jax.sharding.reshard(x, jax.sharding.PartitionSpec())
+  x, sharding = _gather(jnp.asarray(x))
   dtype = jnp.promote_types(x.dtype, coeffs.dtype)
   if not jnp.issubdtype(dtype, jnp.floating):
     dtype = numerics.hyperparameter_dtype()
@@ -485,9 +522,7 @@ def orthogonalize_via_newton_schulz(
       out = inverse_fn(orthogonalize(matrices[0])[None])
     else:
       out = inverse_fn(jax.vmap(orthogonalize)(matrices))
-  if explicit:
-    out = jax.sharding.reshard(out, spec)
-  return out
+  return _scatter(out, sharding)
 
 
 # ------------------------------------------------------------------------------
