@@ -112,7 +112,7 @@ class Case:
       Rosenbrock function, when it needs others.
     injectable: whether the factory takes numeric hyperparameters.
     per_example: whether ``update`` takes per-example gradients.
-    after_sgd: the learning rate of an SGD chained before the
+    after_sgd: the learning rate of an SGD (momentum 0.9) chained before the
       transformation (which scales a learning rate rather than being an
       optimizer), or None.
     eval_params: whether the minimizer is checked at the schedule-free
@@ -149,7 +149,7 @@ class Case:
     kwargs.update({k: make() for k, make in self.tx_kwargs.items()})
     tx = factory(**kwargs)
     if self.after_sgd is not None:
-      tx = _combining.chain(alias.sgd(self.after_sgd), tx)
+      tx = _combining.chain(alias.sgd(self.after_sgd, momentum=0.9), tx)
     return tx
 
 
