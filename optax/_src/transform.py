@@ -27,6 +27,7 @@ before anything is derived from them, state leaves keep their dtype from
 step to step and update leaves keep the dtype of the incoming updates.
 """
 
+import functools
 from typing import Any, NamedTuple, Optional, Union
 
 import jax
@@ -106,9 +107,43 @@ def _bias_correction(decay: jax.Array, count: jax.Array) -> jax.Array:
   return 1 - decay ** count.astype(decay.dtype)
 
 
+def _promote(*dtypes: Any) -> np.dtype:
+  """The promoted dtype, computed even under strict dtype promotion."""
+  with jax.numpy_dtype_promotion('standard'):
+    return functools.reduce(jnp.promote_types, dtypes)
+
+
+def _lift(*xs: jax.Array) -> tuple[jax.Array, ...]:
+  """Casts arrays explicitly to their common dtype.
+
+  A bfloat16 leaf combined with a float32 hyperparameter is computed in
+  float32; explicit casts keep the arithmetic valid under
+  ``jax_numpy_dtype_promotion='strict'``.
+
+  Args:
+    *xs: arrays (leaves, hyperparameters, scalars derived from them).
+
+  Returns:
+    The arrays cast to the promotion of their dtypes.
+  """
+  dtype = _promote(*(x.dtype for x in xs))
+  return tuple(x.astype(dtype) for x in xs)
+
+
 def _scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
   """Multiplies every leaf by a scalar, keeping each leaf's dtype."""
-  return jax.tree.map(lambda g: (factor * g).astype(g.dtype), updates)
+
+  def leaf(g):
+    f, x = _lift(factor, g)
+    return (f * x).astype(g.dtype)
+
+  return jax.tree.map(leaf, updates)
+
+
+def _adam_ratio(g, m, v, epsilon_root, epsilon):
+  """``m / (sqrt(v + eps_root) + eps)`` in the dtype of the update ``g``."""
+  m, v, epsilon_root, epsilon = _lift(m, v, epsilon_root, epsilon)
+  return (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(g.dtype)
 
 
 def _unzip(like: Any, tree_of_tuples: Any, n: int) -> tuple[Any, ...]:
@@ -116,6 +151,22 @@ def _unzip(like: Any, tree_of_tuples: Any, n: int) -> tuple[Any, ...]:
   return tuple(
       jax.tree.map(lambda _, tup, i=i: tup[i], like, tree_of_tuples)
       for i in range(n))
+
+
+def _widen(moments: Any, updates: Any) -> Any:
+  """Casts moments to their promotion with the updates' dtypes.
+
+  A first moment kept in a narrow ``mu_dtype`` (bfloat16) is updated and used
+  in the wider dtype of the updates within a step, and only rounded to
+  ``mu_dtype`` when stored.
+  """
+  return jax.tree.map(
+      lambda m, g: m.astype(_promote(m.dtype, g.dtype)), moments, updates)
+
+
+def _cast_like(tree: Any, like: Any) -> Any:
+  """Casts each leaf of ``tree`` to the dtype of the matching leaf."""
+  return jax.tree.map(lambda x, y: x.astype(y.dtype), tree, like)
 
 
 def _nesterov_first_moment(updates, mu, beta1, count):
@@ -128,8 +179,8 @@ def _nesterov_first_moment(updates, mu, beta1, count):
   bc_next = _bias_correction(beta1, numerics.safe_increment(count))
 
   def leaf(g, m):
-    return (beta1 * (m / bc_next) + (1 - beta1) * (g / bc_now)).astype(
-        m.dtype)
+    b, b_next, b_now, x, y = _lift(beta1, bc_next, bc_now, g, m)
+    return (b * (y / b_next) + (1 - b) * (x / b_now)).astype(m.dtype)
 
   return jax.tree.map(leaf, updates, mu)
 
@@ -379,7 +430,8 @@ def scale_by_adam(
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon, epsilon_root = _hp(eps), _hp(eps_root)
-    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
+    mu = otu.tree_update_moment(
+        updates, _widen(state.mu, updates), beta1, 1)
     nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
     count = numerics.safe_increment(state.count)
     if nesterov:
@@ -388,9 +440,9 @@ def scale_by_adam(
       mu_hat = otu.tree_bias_correction(mu, beta1, count)
     nu_hat = otu.tree_bias_correction(nu, beta2, count)
     updates = jax.tree.map(
-        lambda g, m, v: (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(
-            g.dtype),
+        lambda g, m, v: _adam_ratio(g, m, v, epsilon_root, epsilon),
         updates, mu_hat, nu_hat)
+    mu = _cast_like(mu, state.mu)
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return base.GradientTransformation(init_fn, update_fn)
@@ -454,9 +506,11 @@ def scale_by_adamax(
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
     nu = otu.tree_update_infinity_moment(updates, state.nu, beta2, _hp(eps))
     bc1 = _bias_correction(beta1, count)
-    updates = jax.tree.map(
-        lambda g, m, v: (m / bc1.astype(m.dtype) / v).astype(g.dtype),
-        updates, mu, nu)
+    def direction(g, m, v):
+      m, v, bc = _lift(m, v, bc1)
+      return (m / bc / v).astype(g.dtype)
+
+    updates = jax.tree.map(direction, updates, mu, nu)
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return base.GradientTransformation(init_fn, update_fn)
@@ -553,7 +607,8 @@ def scale_by_amsgrad(
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon, epsilon_root = _hp(eps), _hp(eps_root)
-    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
+    mu = otu.tree_update_moment(
+        updates, _widen(state.mu, updates), beta1, 1)
     nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
     count = numerics.safe_increment(state.count)
     mu_hat = (otu.tree_bias_correction(mu, beta1, count)
@@ -564,9 +619,9 @@ def scale_by_amsgrad(
         lambda vm, v: jnp.maximum(vm, v.astype(vm.dtype)), state.nu_max,
         nu_hat)
     updates = jax.tree.map(
-        lambda g, m, v: (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(
-            g.dtype),
+        lambda g, m, v: _adam_ratio(g, m, v, epsilon_root, epsilon),
         updates, mu_hat, nu_max)
+    mu = _cast_like(mu, state.mu)
     return updates, ScaleByAmsgradState(
         count=count, mu=mu, nu=nu, nu_max=nu_max)
 
@@ -667,10 +722,15 @@ def scale_by_adan(
     one_minus_b2 = 1 - beta2
     first = state.t == 0
     diff = jax.tree.map(
-        lambda g, prev: jnp.where(first, jnp.zeros_like(g), g - prev),
+        lambda g, prev: jnp.where(
+            first, jnp.zeros_like(g), g - prev.astype(g.dtype)),
         updates, state.g)
-    lookahead = jax.tree.map(
-        lambda g, d: g + one_minus_b2.astype(g.dtype) * d, updates, diff)
+
+    def look_ahead(g, d):
+      g, d, c = _lift(g, d, one_minus_b2)
+      return g + c * d
+
+    lookahead = jax.tree.map(look_ahead, updates, diff)
     m = otu.tree_update_moment(updates, state.m, beta1, 1)
     v = otu.tree_update_moment(diff, state.v, beta2, 1)
     n = otu.tree_update_moment_per_elem_norm(lookahead, state.n, beta3, 2)
@@ -680,8 +740,8 @@ def scale_by_adan(
     n_hat = otu.tree_bias_correction(n, beta3, t)
 
     def direction(g, mh, vh, nh):
-      num = mh + one_minus_b2 * vh
-      return (num / (jnp.sqrt(nh + epsilon_root) + epsilon)).astype(g.dtype)
+      mh, vh, c = _lift(mh, vh, one_minus_b2)
+      return _adam_ratio(g, mh + c * vh, nh, epsilon_root, epsilon)
 
     new_updates = jax.tree.map(direction, updates, m_hat, v_hat, n_hat)
     prev = jax.tree.map(lambda g, p: g.astype(p.dtype), updates, state.g)
@@ -776,7 +836,8 @@ def scale_by_belief(
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
     error = jax.tree.map(lambda g, m: g - m.astype(g.dtype), updates, mu)
     nu = otu.tree_update_moment_per_elem_norm(error, state.nu, beta2, 2)
-    nu = jax.tree.map(lambda v: (v + epsilon_root).astype(v.dtype), nu)
+    nu = jax.tree.map(
+        lambda v: jnp.add(*_lift(v, epsilon_root)).astype(v.dtype), nu)
     count = numerics.safe_increment(state.count)
     if nesterov:
       mu_hat = _nesterov_first_moment(updates, mu, beta1, count)
@@ -784,7 +845,8 @@ def scale_by_belief(
       mu_hat = otu.tree_bias_correction(mu, beta1, count)
     nu_hat = otu.tree_bias_correction(nu, beta2, count)
     updates = jax.tree.map(
-        lambda g, m, v: (m / (jnp.sqrt(v) + epsilon)).astype(g.dtype),
+        lambda g, m, v: _adam_ratio(g, m, v, jnp.zeros_like(epsilon),
+                                    epsilon),
         updates, mu_hat, nu_hat)
     return updates, ScaleByBeliefState(count=count, mu=mu, nu=nu)
 
@@ -875,11 +937,12 @@ def scale_by_lion(
     gamma = _hp(smooth_beta)
 
     def direction(g, m):
-      c = (1 - beta1) * g + beta1 * m
+      x, y, b, sharp = _lift(g, m, beta1, gamma)
+      c = (1 - b) * x + b * y
       if mode == 'hard':
         out = jnp.sign(c)
       elif mode == 'smooth':
-        out = jnp.tanh(gamma * c)
+        out = jnp.tanh(sharp * c)
       else:
         out = jnp.clip(c, -1, 1)
       return out.astype(g.dtype)
@@ -986,17 +1049,20 @@ def scale_by_novograd(
       params = jax.tree.map(lambda _: None, updates)
 
     def new_nu(g, v):
-      sq = jnp.sum(numerics.abs_sq(g))
-      ema = (1 - beta2) * sq + beta2 * v
+      sq, v_, b = _lift(jnp.sum(numerics.abs_sq(g)), v, beta2)
+      ema = (1 - b) * sq + b * v_
       return jnp.where(first, sq, ema).astype(v.dtype)
 
     nu = jax.tree.map(new_nu, updates, state.nu)
 
     def new_mu(g, m, v, p):
-      step = g / (jnp.sqrt(v + epsilon_root) + epsilon)
+      x, v, e_root, e = _lift(g, v, epsilon_root, epsilon)
+      step = x / (jnp.sqrt(v + e_root) + e)
       if p is not None:
-        step = step + decay * p
-      return jnp.where(first, step, beta1 * m + step).astype(m.dtype)
+        step, lam, p = _lift(step, decay, p)
+        step = step + lam * p
+      step, b, m_ = _lift(step, beta1, m)
+      return jnp.where(first, step, b * m_ + step).astype(m.dtype)
 
     mu = jax.tree.map(
         new_mu, updates, state.mu, nu, params,
@@ -1074,7 +1140,8 @@ def scale_by_optimistic_gradient(
 
     def direction(g, prev):
       prev = jnp.where(state.is_initial_step, g, prev.astype(g.dtype))
-      return (a_plus_b * g - b * prev).astype(g.dtype)
+      x, y, ab, b_ = _lift(g, prev, a_plus_b, b)
+      return (ab * x - b_ * y).astype(g.dtype)
 
     new_updates = jax.tree.map(direction, updates, state.previous_gradient)
     prev = jax.tree.map(
@@ -1256,7 +1323,8 @@ def scale_by_radam(
     nu_hat = otu.tree_bias_correction(nu, beta2, count)
 
     def direction(g, m, v):
-      adaptive = rect * m / (jnp.sqrt(v + epsilon_root) + epsilon)
+      m, v, r, e_root, e = _lift(m, v, rect, epsilon_root, epsilon)
+      adaptive = r * m / (jnp.sqrt(v + e_root) + e)
       return jnp.where(use_rect, adaptive, m).astype(g.dtype)
 
     new_updates = jax.tree.map(direction, updates, mu_hat, nu_hat)
@@ -1288,10 +1356,12 @@ class ScaleByRmsWithCountState(NamedTuple):
 
 
 def _rescale_by_root(g, v, epsilon, eps_in_sqrt):
+  """``g / sqrt(v + eps)`` or ``g / (sqrt(v) + eps)``, in ``g``'s dtype."""
+  x, v, epsilon = _lift(g, v, epsilon)
   if eps_in_sqrt:
-    out = g * jax.lax.rsqrt(v + epsilon)
+    out = x * jax.lax.rsqrt(v + epsilon)
   else:
-    out = g / (jnp.sqrt(v) + epsilon)
+    out = x / (jnp.sqrt(v) + epsilon)
   return out.astype(g.dtype)
 
 
@@ -1584,12 +1654,13 @@ def scale_by_rprop(
 
     def leaf(g, step, prev):
       s = jnp.sign(g * prev.astype(g.dtype))
-      grown = jnp.clip(step * up, low, high)
-      shrunk = jnp.clip(step * down, low, high)
-      new_step = jnp.where(s > 0, grown, jnp.where(s < 0, shrunk, step))
+      step_, up_, down_, low_, high_ = _lift(step, up, down, low, high)
+      grown = jnp.clip(step_ * up_, low_, high_)
+      shrunk = jnp.clip(step_ * down_, low_, high_)
+      new_step = jnp.where(s > 0, grown, jnp.where(s < 0, shrunk, step_))
       new_step = new_step.astype(step.dtype)
-      new_prev = jnp.where(s < 0, 0, jnp.sign(g) * new_step).astype(
-          prev.dtype)
+      signed = jnp.sign(g).astype(step.dtype) * new_step
+      new_prev = jnp.where(s < 0, 0, signed).astype(prev.dtype)
       out = jnp.where(s < 0, 0, prev).astype(g.dtype)
       return out, new_step, new_prev
 
@@ -1662,12 +1733,12 @@ def scale_by_rss(
     del params
     epsilon = _hp(eps)
     sums = jax.tree.map(
-        lambda g, s: (s + numerics.abs_sq(g)).astype(s.dtype),
+        lambda g, s: jnp.add(*_lift(s, numerics.abs_sq(g))).astype(s.dtype),
         updates, state.sum_of_squares)
 
     def leaf(g, s):
-      inv = jnp.where(s > 0, jax.lax.rsqrt(s + epsilon), 0)
-      return (inv * g).astype(g.dtype)
+      x, s, e = _lift(g, s, epsilon)
+      return jnp.where(s > 0, x * jax.lax.rsqrt(s + e), 0).astype(g.dtype)
 
     new_updates = jax.tree.map(leaf, updates, sums)
     return new_updates, ScaleByRssState(sum_of_squares=sums)
@@ -1779,8 +1850,10 @@ def scale_by_sm3(
           shape = [1] * ndim
           shape[axis] = -1
           previous = jnp.minimum(previous, acc[axis].reshape(shape))
-      a = coeff * numerics.abs_sq(g) + beta2 * previous
-      scaled = g * jnp.where(a > 0, jax.lax.rsqrt(a + epsilon), 0)
+      c, b, g2, previous, x, e = _lift(
+          coeff, beta2, numerics.abs_sq(g), previous, g, epsilon)
+      a = c * g2 + b * previous
+      scaled = jnp.where(a > 0, x * jax.lax.rsqrt(a + e), 0)
       if ndim < 2:
         new_acc = [a.astype(acc[0].dtype)]
       else:
@@ -1858,12 +1931,14 @@ def scale_by_trust_ratio(
         eps)
 
     def leaf(u, p):
-      param_norm = numerics.safe_norm(p, floor)
-      update_norm = numerics.safe_norm(u, floor)
-      ratio = coefficient * param_norm / (update_norm + epsilon)
+      x, p, floor_, coefficient_, epsilon_ = _lift(
+          u, p, floor, coefficient, epsilon)
+      param_norm = numerics.safe_norm(p, floor_)
+      update_norm = numerics.safe_norm(x, floor_)
+      ratio = coefficient_ * param_norm / (update_norm + epsilon_)
       zero = jnp.logical_or(param_norm == 0, update_norm == 0)
       ratio = jnp.where(zero, jnp.ones_like(ratio), ratio)
-      return (u * ratio).astype(u.dtype)
+      return (x * ratio).astype(u.dtype)
 
     return jax.tree.map(leaf, updates, params), state
 
@@ -1939,16 +2014,15 @@ def scale_by_yogi(
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
 
     def new_nu(g, v):
-      g2 = numerics.abs_sq(g)
-      return (v - one_minus_b2 * jnp.sign(v - g2) * g2).astype(v.dtype)
+      v_, g2, c = _lift(v, numerics.abs_sq(g), one_minus_b2)
+      return (v_ - c * jnp.sign(v_ - g2) * g2).astype(v.dtype)
 
     nu = jax.tree.map(new_nu, updates, state.nu)
     count = numerics.safe_increment(state.count)
     mu_hat = otu.tree_bias_correction(mu, beta1, count)
     nu_hat = otu.tree_bias_correction(nu, beta2, count)
     new_updates = jax.tree.map(
-        lambda g, m, v: (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(
-            g.dtype),
+        lambda g, m, v: _adam_ratio(g, m, v, epsilon_root, epsilon),
         updates, mu_hat, nu_hat)
     return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
@@ -2016,11 +2090,11 @@ def scale_by_adadelta(
     del params
     decay, epsilon = _hp(rho), _hp(eps)
     e_g = otu.tree_update_moment_per_elem_norm(updates, state.e_g, decay, 2)
-    new_updates = jax.tree.map(
-        lambda g, eg, ex: (
-            jnp.sqrt(ex + epsilon) / jnp.sqrt(eg + epsilon) * g
-        ).astype(g.dtype),
-        updates, e_g, state.e_x)
+    def direction(g, eg, ex):
+      x, eg, ex, e = _lift(g, eg, ex, epsilon)
+      return (jnp.sqrt(ex + e) / jnp.sqrt(eg + e) * x).astype(g.dtype)
+
+    new_updates = jax.tree.map(direction, updates, e_g, state.e_x)
     e_x = otu.tree_update_moment_per_elem_norm(
         new_updates, state.e_x, decay, 2)
     return new_updates, ScaleByAdaDeltaState(e_g=e_g, e_x=e_x)
@@ -2100,8 +2174,8 @@ def scale_by_distance_over_gradients(
 
   def init_fn(params):
     def first_dist(p):
-      norm = jnp.linalg.norm(p.astype(param_dtype))
-      return (_hp(reps_rel) * (1 + norm)).astype(param_dtype)
+      norm, r = _lift(jnp.linalg.norm(p.astype(param_dtype)), _hp(reps_rel))
+      return (r * (1 + norm)).astype(param_dtype)
 
     return ScaleByDistanceOverGradientsState(
         max_dist=jax.tree.map(first_dist, params),
@@ -2118,12 +2192,13 @@ def scale_by_distance_over_gradients(
             d, jnp.linalg.norm(p.astype(param_dtype) - p0)).astype(d.dtype),
         state.max_dist, params, state.init_params)
     sums = jax.tree.map(
-        lambda s, g: (s + jnp.sum(numerics.abs_sq(g))).astype(s.dtype),
+        lambda s, g: jnp.add(
+            *_lift(s, jnp.sum(numerics.abs_sq(g)))).astype(s.dtype),
         state.grad_sum_of_squares, updates)
 
     def leaf(g, d, s):
-      eta = scale_ * d / jnp.sqrt(s[0] + epsilon)
-      return (eta * g).astype(g.dtype)
+      x, d, s, c, e = _lift(g, d, s[0], scale_, epsilon)
+      return (c * d / jnp.sqrt(s + e) * x).astype(g.dtype)
 
     new_updates = jax.tree.map(leaf, updates, max_dist, sums)
     return new_updates, ScaleByDistanceOverGradientsState(
@@ -2198,20 +2273,29 @@ def _precondition_by_lbfgs(
     return s, y
 
   def axpy(vec, a, x):
-    return jax.tree.map(lambda v, xi: (v + a * xi).astype(v.dtype), vec, x)
+    def leaf(v, xi):
+      v_, a_, xi = _lift(v, a, xi)
+      return (v_ + a_ * xi).astype(v.dtype)
+    return jax.tree.map(leaf, vec, x)
+
+  def weighted_dot(idx, a, b):
+    return jnp.multiply(*_lift(weights_memory[idx],
+                               jnp.real(otu.tree_vdot(a, b))))
 
   def backward(vec, idx):
     s, y = pair(idx)
-    alpha = weights_memory[idx] * jnp.real(otu.tree_vdot(s, vec))
+    alpha = weighted_dot(idx, s, vec).astype(weights_memory.dtype)
     return axpy(vec, -alpha, y), alpha
 
   vec, alphas = jax.lax.scan(backward, updates, order, reverse=True)
-  vec = jax.tree.map(lambda v: (identity_scale * v).astype(v.dtype), vec)
+  gamma = jnp.asarray(identity_scale)
+  vec = jax.tree.map(
+      lambda v: jnp.multiply(*_lift(gamma, v)).astype(v.dtype), vec)
 
   def forward(vec, idx_alpha):
     idx, alpha = idx_alpha
     s, y = pair(idx)
-    beta = weights_memory[idx] * jnp.real(otu.tree_vdot(y, vec))
+    beta = weighted_dot(idx, y, vec).astype(weights_memory.dtype)
     return axpy(vec, alpha - beta, s), None
 
   vec, _ = jax.lax.scan(forward, vec, (order, alphas))
@@ -2290,10 +2374,12 @@ def scale_by_lbfgs(
     memory_idx = count % memory_size
     prev_idx = (count - 1) % memory_size
     diff_params = jax.tree.map(
-        lambda p, q: jnp.where(started, p - q, jnp.zeros_like(p)),
+        lambda p, q: jnp.where(started, p - q.astype(p.dtype),
+                               jnp.zeros_like(p)),
         params, state.params)
     diff_updates = jax.tree.map(
-        lambda g, h: jnp.where(started, g - h, jnp.zeros_like(g)),
+        lambda g, h: jnp.where(started, g - h.astype(g.dtype),
+                               jnp.zeros_like(g)),
         updates, state.updates)
     w_dtype = state.weights_memory.dtype
     curvature = jnp.real(otu.tree_vdot(diff_updates, diff_params)).astype(
@@ -2370,9 +2456,11 @@ def scale_by_param_block_norm(
     if params is None:
       raise _missing_params_error(fn)
     floor = _hp(min_scale)
-    new_updates = jax.tree.map(
-        lambda u, p: (u * numerics.safe_norm(p, floor)).astype(u.dtype),
-        updates, params)
+    def leaf(u, p):
+      x, p, floor_ = _lift(u, p, floor)
+      return (x * numerics.safe_norm(p, floor_)).astype(u.dtype)
+
+    new_updates = jax.tree.map(leaf, updates, params)
     return new_updates, state
 
   return base.GradientTransformation(base.init_empty_state, update_fn)
@@ -2416,10 +2504,11 @@ def scale_by_param_block_rms(
     if params is None:
       raise _missing_params_error(fn)
     floor = _hp(min_scale)
-    new_updates = jax.tree.map(
-        lambda u, p: (
-            u * numerics.safe_root_mean_squares(p, floor)).astype(u.dtype),
-        updates, params)
+    def leaf(u, p):
+      x, p, floor_ = _lift(u, p, floor)
+      return (x * numerics.safe_root_mean_squares(p, floor_)).astype(u.dtype)
+
+    new_updates = jax.tree.map(leaf, updates, params)
     return new_updates, state
 
   return base.GradientTransformation(base.init_empty_state, update_fn)
@@ -2601,7 +2690,8 @@ def apply_every(k: int = 1) -> base.GradientTransformation:
     start = state.count == 0
     emit = state.count == k - 1
     grad_acc = jax.tree.map(
-        lambda g, acc: jnp.where(start, g, acc + g).astype(acc.dtype),
+        lambda g, acc: jnp.where(
+            start, g.astype(acc.dtype), acc + g.astype(acc.dtype)),
         updates, state.grad_acc)
     new_updates = jax.tree.map(
         lambda g, acc: jnp.where(emit, acc, jnp.zeros_like(acc)).astype(

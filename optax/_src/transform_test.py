@@ -459,6 +459,18 @@ class AdamTest(parameterized.TestCase):
     self.assertEqual(set(_dtypes(state.nu)), {jnp.dtype(param_dtype)})
     self.assertEqual(state.count.dtype, jnp.int32)
 
+  @parameterized.parameters(
+      (transform.scale_by_adam,), (transform.scale_by_amsgrad,))
+  def test_narrow_mu_dtype_rounds_only_the_stored_moment(self, make):
+    # The update of a step uses the first moment before it is rounded to
+    # mu_dtype: with b1 = 0 it is exactly the float32 Adam step g / |g|.
+    tx = make(b1=0.0, eps=0.0, mu_dtype=jnp.bfloat16)
+    g = jnp.array([0.1234567, -3.3333333, 7.7777777])
+    updates, state = tx.update(g, tx.init(g))
+    np.testing.assert_allclose(updates, np.sign(g), rtol=1e-6)
+    self.assertEqual(state.mu.dtype, jnp.bfloat16)
+    np.testing.assert_array_equal(state.mu, g.astype(jnp.bfloat16))
+
   def test_injected_array_hyperparameters_give_same_bits(self):
     grads = _to_jnp(_grads_seq(_SHAPES, 1)[0])
     tx_py = transform.scale_by_adam(b1=0.8, b2=0.95, eps=1e-6)
@@ -1153,6 +1165,29 @@ class CommonTest(parameterized.TestCase):
                      jax.tree.structure(concrete))
     for a, c in zip(jax.tree.leaves(abstract), jax.tree.leaves(concrete)):
       self.assertEqual((a.shape, a.dtype), (c.shape, c.dtype))
+
+  @parameterized.named_parameters(*_BUILDERS.items())
+  def test_strict_promotion_lane(self, make):
+    # No implicit dtype or rank promotion inside the transformations (the
+    # schedules of the registry are user code and are kept out of the lane).
+    if 'schedule' in self._testMethodName:
+      self.skipTest('user schedules are not strict-promotion safe')
+    extra = {}
+    for name, args in _EXTRA_ARGS.items():
+      if self._testMethodName.endswith(name):
+        extra = args
+    for dtype in (jnp.float32, jnp.bfloat16):
+      with jax.numpy_dtype_promotion('strict'), \
+          jax.numpy_rank_promotion('raise'):
+        tx = make()
+        params = {'w': jnp.arange(1.0, 7.0, dtype=dtype).reshape((2, 3)),
+                  'b': -jnp.ones(3, dtype)}
+        state = tx.init(params)
+        for t in range(2):
+          grads = jax.tree.map(lambda p, t=t: (p * (t + 1)).astype(p.dtype),
+                               params)
+          updates, state = tx.update(grads, state, params, **extra)
+        self.assertEqual(_dtypes(updates), _dtypes(params))
 
   @parameterized.named_parameters(*_INJECTABLE)
   def test_array_hyperparameters_give_same_bits(self, make, hyper):
