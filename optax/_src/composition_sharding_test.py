@@ -145,9 +145,11 @@ class ShardingTest(parameterized.TestCase):
   def test_runs_in_shard_map_with_pmean(self, entry_name):
     entry = registry.BY_NAME[entry_name]
     mesh = jax.make_mesh((NUM_DEVICES,), ('data',))
-    params = composition_test.make_params('float32', entry.matrices_only)
-    batch = jnp.arange(16.0)
-    with jax.checking_leaks():
+    params = jax.device_put(
+        composition_test.make_params('float32', entry.matrices_only),
+        NamedSharding(mesh, P()))
+    batch = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P('data')))
+    with jax.checking_leaks(), jax.set_mesh(mesh):
       tx = composition_test.build_inside_jit(entry.build)
       state = tx.init(params)
 
