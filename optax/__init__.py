@@ -92,12 +92,6 @@ from optax._src.linear_algebra import global_norm
 from optax._src.linear_algebra import matrix_inverse_pth_root
 from optax._src.linear_algebra import nnls
 from optax._src.linear_algebra import power_iteration
-from optax._src.linesearch import ScaleByBacktrackingLinesearchState
-from optax._src.linesearch import ScaleByZoomLinesearchState
-from optax._src.linesearch import ZoomLinesearchInfo
-from optax._src.linesearch import scale_by_backtracking_linesearch
-from optax._src.linesearch import scale_by_zoom_linesearch
-from optax._src.linesearch import value_and_grad_from_state
 from optax._src.lookahead import LookaheadParams
 from optax._src.lookahead import LookaheadState
 from optax._src.lookahead import lookahead
@@ -175,6 +169,7 @@ from optax.losses._regression import log_cosh
 from optax.losses._regression import squared_error
 from optax.losses._self_supervised import ntxent
 from optax.losses._smoothing import smooth_labels
+from optax.microbatching._microbatching import microbatch
 from optax.schedules._inject import InjectHyperparamsState
 from optax.schedules._inject import InjectStatefulHyperparamsState
 from optax.schedules._inject import WrappedSchedule

@@ -29,12 +29,18 @@ from optax.contrib._adopt import scale_by_adopt
 from optax.contrib._cocob import COCOBState
 from optax.contrib._cocob import cocob
 from optax.contrib._cocob import scale_by_cocob
+from optax.contrib._complex_valued import SplitRealAndImaginaryState
+from optax.contrib._complex_valued import split_real_and_imaginary
 from optax.contrib._dadapt_adamw import DAdaptAdamWState
 from optax.contrib._dadapt_adamw import dadapt_adamw
 from optax.contrib._dog import DoGState
 from optax.contrib._dog import DoWGState
 from optax.contrib._dog import dog
 from optax.contrib._dog import dowg
+from optax.contrib._galore import GaLoreDimensionNumbers
+from optax.contrib._galore import GaLoreState
+from optax.contrib._galore import galore
+from optax.contrib._galore import scale_by_galore
 from optax.contrib._madgrad import MadgradState
 from optax.contrib._madgrad import madgrad
 from optax.contrib._madgrad import scale_by_madgrad
@@ -53,6 +59,8 @@ from optax.contrib._privacy import differentially_private_aggregate
 from optax.contrib._privacy import dpsgd
 from optax.contrib._prodigy import ProdigyState
 from optax.contrib._prodigy import prodigy
+from optax.contrib._reduce_on_plateau import ReduceLROnPlateauState
+from optax.contrib._reduce_on_plateau import reduce_on_plateau
 from optax.contrib._sam import SAMState
 from optax.contrib._sam import normalize
 from optax.contrib._sam import sam
