@@ -317,7 +317,8 @@ def _matrix_dim_nums(
   dims = _leafwise_dim_nums(fn, spec, tree)
   leaves = jax.tree_util.tree_leaves_with_path(tree)
   for (path, x), d in zip(leaves, dims):
-    where = jax.tree_util.keystr(path) or 'the params'
+    where = (f'leaf {jax.tree_util.keystr(path)}' if path
+             else 'the params array')
     shape = tuple(x.shape)
     if d is None:
       raise ValueError(
@@ -637,26 +638,19 @@ def scale_by_muon(
     eps_ = numerics.as_hyperparameter(eps)
     count = numerics.safe_increment(state.count)
     mu = otu.tree_update_moment(updates, state.mu, beta_, 1)
-    # Scalars of the (Nesterov) bias-corrected momentum, once per step.
-    correction = 1 - beta_ ** count.astype(beta_.dtype)
     if nesterov:
-      next_correction = 1 - beta_ ** (count.astype(beta_.dtype) + 1)
-      mu_factor = beta_ / next_correction
-      grad_factor = (1 - beta_) / correction
+      mu_hat = transform._nesterov_first_moment(  # pylint: disable=protected-access
+          updates, mu, beta_, count)
     else:
-      mu_factor = 1 / correction
-      grad_factor = None
+      mu_hat = otu.tree_bias_correction(mu, beta_, count)
     coeffs = state.ns_coeffs
     leaves, treedef = jax.tree.flatten(updates)
-    mu_leaves = treedef.flatten_up_to(mu)
+    mu_hat_leaves = treedef.flatten_up_to(mu_hat)
     dims = _matrix_dim_nums(fn, weight_dimension_numbers, updates)
 
-    def leaf_update(g, m, dim_nums):
-      dtype = jnp.promote_types(jnp.promote_types(g.dtype, m.dtype),
-                                coeffs.dtype)
-      m_hat = mu_factor.astype(dtype) * m.astype(dtype)
-      if grad_factor is not None:
-        m_hat = m_hat + grad_factor.astype(dtype) * g.astype(dtype)
+    def leaf_update(g, m_hat, dim_nums):
+      dtype = jnp.promote_types(m_hat.dtype, coeffs.dtype)
+      m_hat = m_hat.astype(dtype)
       o = orthogonalize_via_newton_schulz(
           m_hat, coeffs.astype(dtype), ns_steps, preconditioning,
           eps_.astype(dtype), dim_nums)
@@ -665,7 +659,7 @@ def scale_by_muon(
       return o.astype(g.dtype)
 
     new_leaves = [leaf_update(g, m, d)
-                  for g, m, d in zip(leaves, mu_leaves, dims)]
+                  for g, m, d in zip(leaves, mu_hat_leaves, dims)]
     updates = jax.tree.unflatten(treedef, new_leaves)
     return updates, MuonState(count=count, mu=mu, ns_coeffs=state.ns_coeffs)
 
@@ -840,8 +834,7 @@ def muon(
     dim_nums = muon_weight_dimension_numbers
 
   def param_labels(params):
-    spec = dim_nums(params) if callable(dim_nums) and not isinstance(
-        dim_nums, MuonDimensionNumbers) else dim_nums
+    spec = dim_nums(params) if callable(dim_nums) else dim_nums
     return jax.tree.map(lambda d: 'adam' if d is None else 'muon', spec,
                         is_leaf=_is_dim_nums_leaf)
 
