@@ -300,7 +300,7 @@ class ContribCommonTest(parameterized.TestCase):
     case = _BY_NAME[name]
     _resolve_or_skip(self, case)
     # Sophia re-traces its lax.cond at each eager call: two steps suffice.
-    num_steps = 2 if name == 'sophia' else 4
+    num_steps = 2 if name == 'sophia' else 3
     tx = case.build()
     step = _make_step(tx, case, _quadratic)
     jitted = jax.jit(step)
