@@ -453,6 +453,25 @@ def hinge_loss(
   return jnp.maximum(0, 1 - predictor_outputs * targets)
 
 
+def _one_hot(labels: jax.Array, num_classes: int) -> jax.Array:
+  """One-hot vectors in the default float dtype; no class for bad labels.
+
+  Unlike ``jax.nn.one_hot`` it accepts (and does not warn about) non-integer
+  labels: a label that is not one of ``0, ..., num_classes - 1`` (including a
+  negative or fractional one) gives a row of zeros.
+
+  Args:
+    labels: class labels.
+    num_classes: the number of classes.
+
+  Returns:
+    An array of shape ``labels.shape + (num_classes,)``.
+  """
+  classes = jnp.arange(num_classes)
+  return (jnp.asarray(labels)[..., None] == classes).astype(
+      jax.dtypes.canonicalize_dtype(jnp.float64))
+
+
 def multiclass_hinge_loss(
     scores: jax.typing.ArrayLike,
     labels: jax.typing.ArrayLike,
@@ -485,7 +504,7 @@ def multiclass_hinge_loss(
   .. seealso:: :func:`hinge_loss`
   """
   scores = jnp.asarray(scores)
-  one_hot = jax.nn.one_hot(labels, scores.shape[-1])
+  one_hot = _one_hot(labels, scores.shape[-1])
   return (jnp.max(scores + 1.0 - one_hot, axis=-1)
           - jnp.sum(scores * one_hot, axis=-1))
 
@@ -575,7 +594,7 @@ def multiclass_perceptron_loss(
   scores = jnp.asarray(scores)
   labels = jnp.asarray(labels)
   _check_label_batch('multiclass_perceptron_loss', scores, labels)
-  one_hot = jax.nn.one_hot(labels, scores.shape[-1])
+  one_hot = _one_hot(labels, scores.shape[-1])
   return jnp.max(scores, axis=-1) - jnp.sum(scores * one_hot, axis=-1)
 
 
