@@ -63,13 +63,16 @@ fi
 export OPTAX_EXAMPLES_DIR="$here/examples"
 step "pytest (installed wheel, run from outside the repository)"
 cd "$work"
-rc=0
+set +e
 # shellcheck disable=SC2086
-"$venv_py" -m pytest -n auto -q -p no:cacheprovider --pyargs optax \
-    ${PYTEST_ARGS:-} 2>&1 | tee "$work/pytest.log" | grep -vE '^\.|^$' \
-    | tail -n 60 || true
-rc=${PIPESTATUS[0]}
-summary="$(grep -E '^=+ .*(passed|failed|error).* =+$' "$work/pytest.log" \
+"$venv_py" -m pytest -n auto -q -p no:cacheprovider -rfE --pyargs optax \
+    ${PYTEST_ARGS:-} >"$work/pytest.log" 2>&1
+rc=$?
+set -e
+# The log without the progress dots, then pytest's closing line.
+grep -vE '^[.sxXuFE]+ *(\[ *[0-9]+%\])?$' "$work/pytest.log" | tail -n 80 \
+    || true
+summary="$(grep -E '(passed|failed|error|no tests ran)' "$work/pytest.log" \
     | tail -n 1 || true)"
 echo "pytest summary: ${summary:-<none>}"
 if [ "$rc" -ne 0 ]; then
