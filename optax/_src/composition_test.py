@@ -177,6 +177,9 @@ def meaningless_reason(entry: registry.Entry, wrapper: str) -> Optional[str]:
     return ('per-example gradients carry a batch axis that a mask, a '
             'partition, a flattening or lookahead\'s parameter pairs cannot '
             'line up with the params')
+  if entry.matrices_only and wrapper == 'flatten':
+    return ('the optimizer only transforms matrices, and flatten hands it '
+            'one flat vector')
   if entry.per_example_grads and wrapper == 'multisteps':
     return ('per-example gradients of different mini-batches cannot be '
             'averaged example by example; accumulate the privatized '
