@@ -805,13 +805,14 @@ def scale_by_zoom_linesearch(
       decrease_ok = dec_err <= tolerance
       curvature_ok = curv_err <= tolerance
 
-      # Algorithm 3.5 (bracketing phase): the new point is too high, meets
-      # both conditions, lies past a minimizer, or the search goes on.
-      too_high = ~decrease_ok | (~first & (new_value >= carry.value_low))
-      # Algorithm 3.6 (zoom phase): the new point replaces one end.
-      zoom_too_high = ~decrease_ok | (new_value >= carry.value_low)
-      too_high = jnp.where(carry.interval_found, zoom_too_high, too_high)
-      done = ~too_high & curvature_ok
+      # A point meeting both conditions ends the search. Otherwise, in the
+      # bracketing phase (Algorithm 3.5) the new point is too high, lies past
+      # a minimizer, or the search goes on; in the zoom phase (Algorithm
+      # 3.6) it replaces one end of the interval.
+      done = decrease_ok & curvature_ok
+      too_high = ~decrease_ok | (
+          (carry.interval_found | ~first) & (new_value >= carry.value_low))
+      too_high &= ~done
       new_low = ~too_high
       # The slope at the new low end points towards the old low end: the old
       # low end becomes the high end.
