@@ -92,6 +92,12 @@ from optax._src.linear_algebra import global_norm
 from optax._src.linear_algebra import matrix_inverse_pth_root
 from optax._src.linear_algebra import nnls
 from optax._src.linear_algebra import power_iteration
+from optax._src.linesearch import ScaleByBacktrackingLinesearchState
+from optax._src.linesearch import ScaleByZoomLinesearchState
+from optax._src.linesearch import ZoomLinesearchInfo
+from optax._src.linesearch import scale_by_backtracking_linesearch
+from optax._src.linesearch import scale_by_zoom_linesearch
+from optax._src.linesearch import value_and_grad_from_state
 from optax._src.lookahead import LookaheadParams
 from optax._src.lookahead import LookaheadState
 from optax._src.lookahead import lookahead
