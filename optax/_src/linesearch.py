@@ -283,8 +283,8 @@ def scale_by_backtracking_linesearch(
     >>> value, grad = jax.value_and_grad(f)(params)
     >>> updates, state = tx.update(
     ...     -grad, state, params, value=value, grad=grad, value_fn=f)
-    >>> updates, state.learning_rate
-    (Array([-2.,  3.], dtype=float32), Array(0.5, dtype=float32))
+    >>> updates, state.learning_rate  # The step size 1 is reduced once.
+    (Array([-3.2,  4.8], dtype=float32), Array(0.8, dtype=float32))
 
   Args:
     max_backtracking_steps: the largest number of reductions of the step
