@@ -141,7 +141,7 @@ def _slope(updates: base.Updates, grad: base.Updates, dtype) -> jax.Array:
   """Real part of ``<updates, grad>``, accumulated in at least ``dtype``."""
 
   def leaf(u, g):
-    ct = jnp.promote_types(jnp.promote_types(u.dtype, g.dtype), dtype)
+    ct = _wider(u.dtype, g.dtype, dtype)
     dot = jnp.vdot(u.astype(ct), g.astype(ct),
                    precision=jax.lax.Precision.HIGHEST)
     return jnp.real(dot).astype(dtype)
@@ -150,14 +150,30 @@ def _slope(updates: base.Updates, grad: base.Updates, dtype) -> jax.Array:
   return sum(leaves, jnp.zeros([], dtype))
 
 
+def _wider(*dtypes) -> jnp.dtype:
+  """The standard promotion of dtypes, also under strict promotion."""
+  with jax.numpy_dtype_promotion('standard'):
+    return jnp.result_type(*dtypes)
+
+
 def _scaled(updates: base.Updates, stepsize: jax.Array) -> base.Updates:
   """``stepsize * updates`` in the dtype of each update leaf."""
-  return jax.tree.map(lambda u: (stepsize * u).astype(u.dtype), updates)
+
+  def leaf(u):
+    ct = _wider(u.dtype, stepsize.dtype)
+    return (stepsize.astype(ct) * u.astype(ct)).astype(u.dtype)
+
+  return jax.tree.map(leaf, updates)
 
 
 def _moved(params: base.Params, step: base.Updates) -> base.Params:
   """``params + step`` in the dtype of each parameter leaf."""
-  return jax.tree.map(lambda p, s: (p + s).astype(p.dtype), params, step)
+
+  def leaf(p, s):
+    ct = _wider(p.dtype, s.dtype)
+    return (p.astype(ct) + s.astype(ct)).astype(p.dtype)
+
+  return jax.tree.map(leaf, params, step)
 
 
 def _cast_like(tree: Any, like: Any) -> Any:

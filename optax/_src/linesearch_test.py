@@ -619,6 +619,20 @@ class SharedTest(parameterized.TestCase):
     self.assertTrue(all(b <= a for a, b in zip(values, values[1:])))
 
   @parameterized.parameters(*_FACTORIES)
+  def test_strict_dtype_promotion(self, name):
+    tx = _FACTORIES[name]()
+    params = {'w': jnp.ones((2, 3), jnp.float32),
+              'b': jnp.ones(3, jnp.bfloat16)}
+    with (jax.numpy_dtype_promotion('strict'),
+          jax.numpy_rank_promotion('raise')):
+      value, grad = jax.value_and_grad(_tree_loss)(params)
+      updates, state = tx.update(
+          jax.tree.map(jnp.negative, grad), tx.init(params), params,
+          value=value, grad=grad, value_fn=_tree_loss)
+    test_utils.assert_trees_all_equal_dtypes(updates, params)
+    self.assertLess(float(state.value), float(value))
+
+  @parameterized.parameters(*_FACTORIES)
   def test_jit_and_no_jit_agree(self, name):
     tx = _FACTORIES[name]()
     fun, _, _, np_grad, x = _rosenbrock(0)
