@@ -21,9 +21,13 @@ default of ``jax.make_mesh``), so shardings are part of the types:
 * the jitted ``init`` gives every per-parameter state leaf the sharding of
   its parameter and replicates scalars; a jitted step keeps them, and the
   updates are sharded like the params;
-* every optimizer runs inside ``shard_map`` with the gradients averaged over
-  the data axis by ``pmean``, built inside a ``jax.jit`` trace and run under
-  ``jax.checking_leaks()`` (upstream #1186, generalised to every optimizer).
+* a jitted step returns a state sharded exactly like the one it was given
+  (factored and stacked statistics included), so nothing is resharded or
+  retraced between steps;
+* every optimizer runs inside ``shard_map`` (varying-manual-axes checks on)
+  with the gradients averaged over the data axis by ``pmean``, built inside
+  a ``jax.jit`` trace and run under ``jax.checking_leaks()`` (upstream
+  #1186, generalised to every optimizer).
 """
 
 import functools
@@ -83,6 +87,16 @@ def _check_follows_params(test, state, params, specs, what):
                        f'{where}: sharding differs from its parameter')
 
 
+def _state_specs(state):
+  """The sharding spec of every array leaf of ``state``, by key path."""
+  return {
+      jax.tree_util.keystr(path): _spec(leaf)
+      for path, leaf in jax.tree.leaves_with_path(state)
+      if isinstance(leaf, jax.Array)
+      and not jnp.issubdtype(leaf.dtype, jax.dtypes.prng_key)
+  }
+
+
 def _loss(params, batch):
   target = jnp.mean(batch)
   return sum(0.5 * jnp.sum(jnp.square(p - target))
@@ -122,6 +136,7 @@ class ShardingTest(parameterized.TestCase):
       tx = entry.build()
       state = jax.jit(tx.init)(params)
       _check_follows_params(self, state, params, specs, f'{entry_name} init')
+      init_specs = _state_specs(state)
       batch = jnp.arange(8.0)
       value_fn = functools.partial(_loss, batch=batch)
 
@@ -135,6 +150,8 @@ class ShardingTest(parameterized.TestCase):
         updates, state = step(params, state)
         _check_follows_params(self, state, params, specs,
                               f'{entry_name} step {i}')
+        self.assertEqual(_state_specs(state), init_specs,
+                         f'{entry_name} step {i}: state shardings changed')
         for name, u in updates.items():
           self.assertEqual(_spec(u), _normalized(specs[name], u.ndim),
                            f'{entry_name}: update {name} sharding')
@@ -166,7 +183,7 @@ class ShardingTest(parameterized.TestCase):
 
       step = jax.jit(jax.shard_map(
           local_step, mesh=mesh, in_specs=(P(), P(), P('data')),
-          out_specs=(P(), P()), check_vma=False))
+          out_specs=(P(), P())))
       for _ in range(3):
         params, state = step(params, state, batch)
     for leaf in jax.tree.leaves(params):

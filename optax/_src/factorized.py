@@ -24,6 +24,7 @@ import numpy as np
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import utils
 
 
 def _decay_rate_pow(i: jax.Array, exponent: base.Numeric = 0.8) -> jax.Array:
@@ -149,11 +150,10 @@ def scale_by_factored_rms(
       dtype = leaf.dtype
       placeholder = jnp.zeros((1,), dtype)
       if dims is None:
-        return placeholder, placeholder, jnp.zeros(leaf.shape, dtype)
+        return placeholder, placeholder, jnp.zeros_like(leaf, dtype)
       d1, d0 = dims
-      row_shape = tuple(np.delete(np.asarray(leaf.shape), d0))
-      col_shape = tuple(np.delete(np.asarray(leaf.shape), d1))
-      return (jnp.zeros(row_shape, dtype), jnp.zeros(col_shape, dtype),
+      return (utils.zeros_like_reduced(leaf, d0, dtype),
+              utils.zeros_like_reduced(leaf, d1, dtype),
               placeholder)
 
     leaves, treedef = jax.tree.flatten(params)

@@ -142,8 +142,7 @@ def _slope(updates: base.Updates, grad: base.Updates, dtype) -> jax.Array:
 
   def leaf(u, g):
     ct = _wider(u.dtype, g.dtype, dtype)
-    dot = jnp.vdot(u.astype(ct), g.astype(ct),
-                   precision=jax.lax.Precision.HIGHEST)
+    dot = jnp.sum(jnp.conj(u.astype(ct)) * g.astype(ct))
     return jnp.real(dot).astype(dtype)
 
   leaves = jax.tree.leaves(jax.tree.map(leaf, updates, grad))

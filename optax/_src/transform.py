@@ -113,6 +113,26 @@ def _promote(*dtypes: Any) -> np.dtype:
     return functools.reduce(jnp.promote_types, dtypes)
 
 
+def _real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
+  """Real part of ``otu.tree_vdot``, each leaf's term cast to ``dtype``.
+
+  Summing the per-leaf terms in one dtype keeps trees that mix float32 and
+  bfloat16 leaves valid under ``jax_numpy_dtype_promotion='strict'``.
+
+  Args:
+    tree_x: a pytree (conjugated).
+    tree_y: a pytree with the structure of ``tree_x``.
+    dtype: the dtype of the result.
+
+  Returns:
+    A scalar of dtype ``dtype``.
+  """
+  terms = jax.tree.map(
+      lambda x, y: jnp.real(otu.tree_vdot(x, y)).astype(dtype),
+      tree_x, tree_y)
+  return sum(jax.tree.leaves(terms), jnp.zeros([], dtype))
+
+
 def _lift(*xs: jax.Array) -> tuple[jax.Array, ...]:
   """Casts arrays explicitly to their common dtype.
 
@@ -1825,8 +1845,12 @@ def scale_by_sm3(
 
   def accumulators(p):
     if p.ndim == 0:
-      return [jnp.zeros([], p.dtype)]
-    return [jnp.zeros([size], p.dtype) for size in p.shape]
+      return [jnp.zeros_like(p)]
+    return [
+        utils.zeros_like_reduced(
+            p, tuple(ax for ax in range(p.ndim) if ax != axis))
+        for axis in range(p.ndim)
+    ]
 
   def init_fn(params):
     _reject_complex(fn, params)
@@ -2279,8 +2303,8 @@ def _precondition_by_lbfgs(
     return jax.tree.map(leaf, vec, x)
 
   def weighted_dot(idx, a, b):
-    return jnp.multiply(*_lift(weights_memory[idx],
-                               jnp.real(otu.tree_vdot(a, b))))
+    dot = _real_vdot(a, b, weights_memory.dtype)
+    return weights_memory[idx] * dot
 
   def backward(vec, idx):
     s, y = pair(idx)
@@ -2356,7 +2380,8 @@ def scale_by_lbfgs(
 
   def init_fn(params):
     stacked = jax.tree.map(
-        lambda p: jnp.zeros((memory_size,) + tuple(p.shape), p.dtype), params)
+        lambda p: jnp.broadcast_to(jnp.zeros_like(p),
+                                   (memory_size,) + tuple(p.shape)), params)
     return ScaleByLBFGSState(
         count=jnp.zeros([], jnp.int32),
         params=otu.tree_zeros_like(params),
@@ -2382,8 +2407,7 @@ def scale_by_lbfgs(
                                jnp.zeros_like(g)),
         updates, state.updates)
     w_dtype = state.weights_memory.dtype
-    curvature = jnp.real(otu.tree_vdot(diff_updates, diff_params)).astype(
-        w_dtype)
+    curvature = _real_vdot(diff_updates, diff_params, w_dtype)
     safe_curvature = jnp.where(curvature == 0, 1, curvature)
     weight = jnp.where(curvature == 0, 0, 1 / safe_curvature)
     diff_params_memory = jax.tree.map(

@@ -1176,12 +1176,14 @@ class CommonTest(parameterized.TestCase):
     for name, args in _EXTRA_ARGS.items():
       if self._testMethodName.endswith(name):
         extra = args
-    for dtype in (jnp.float32, jnp.bfloat16):
+    # Params of one dtype, and a tree mixing float32 and bfloat16 leaves.
+    for w_dtype, b_dtype in ((jnp.float32,) * 2, (jnp.bfloat16,) * 2,
+                             (jnp.float32, jnp.bfloat16)):
       with jax.numpy_dtype_promotion('strict'), \
           jax.numpy_rank_promotion('raise'):
         tx = make()
-        params = {'w': jnp.arange(1.0, 7.0, dtype=dtype).reshape((2, 3)),
-                  'b': -jnp.ones(3, dtype)}
+        params = {'w': jnp.arange(1.0, 7.0, dtype=w_dtype).reshape((2, 3)),
+                  'b': -jnp.ones(3, b_dtype)}
         state = tx.init(params)
         for t in range(2):
           grads = jax.tree.map(lambda p, t=t: (p * (t + 1)).astype(p.dtype),

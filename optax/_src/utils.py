@@ -128,6 +128,31 @@ def check_subdtype(array: Any, subdtype: Any) -> None:
         f' {subdtype}, got {dtype} instead')
 
 
+def zeros_like_reduced(
+    array: Any, axis: Union[int, Sequence[int]], dtype: Any = None
+) -> jax.Array:
+  """Zeros shaped like ``array`` with the axes ``axis`` removed.
+
+  Factored optimizer statistics (row and column accumulators) are
+  reductions of a parameter-shaped quantity. Building their initial value by
+  the same reduction gives it the sharding that the update step produces,
+  e.g. ``P('data')`` for the row statistics of a ``P('data', 'model')``
+  parameter, so the state's sharding never changes between steps. Under
+  ``jit`` XLA folds the reduction of zeros away.
+
+  Args:
+    array: the array whose shape (and sharding) the result follows.
+    axis: the axis or axes removed.
+    dtype: the dtype of the result (default: that of ``array``).
+
+  Returns:
+    An array of zeros.
+  """
+  if isinstance(axis, int):
+    axis = (axis,)
+  return jnp.sum(jnp.zeros_like(array, dtype=dtype), axis=tuple(axis))
+
+
 class MultiNormalDiagFromLogScale:
   r"""A Gaussian with diagonal covariance parameterized by its log scale.
 

@@ -78,6 +78,22 @@ class ChecksTest(absltest.TestCase):
       utils.check_subdtype(jnp.ones(2, jnp.int32), jnp.floating)
 
 
+class ZerosLikeReducedTest(parameterized.TestCase):
+
+  @parameterized.parameters(
+      (0, (3, 4)), (2, (2, 3)), ((0, 2), (3,)), ((), (2, 3, 4)))
+  def test_shape_dtype_values(self, axis, shape):
+    x = jnp.ones((2, 3, 4), jnp.bfloat16)
+    result = utils.zeros_like_reduced(x, axis)
+    self.assertEqual(result.shape, shape)
+    self.assertEqual(result.dtype, jnp.bfloat16)
+    np.testing.assert_array_equal(np.asarray(result, np.float32), 0.0)
+
+  def test_dtype_argument(self):
+    result = utils.zeros_like_reduced(jnp.ones((2, 3)), 1, jnp.int32)
+    self.assertEqual((result.shape, result.dtype), ((2,), jnp.int32))
+
+
 class MultiNormalTest(parameterized.TestCase):
   """Tests of multi_normal and MultiNormalDiagFromLogScale."""
 

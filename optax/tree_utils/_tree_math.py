@@ -172,8 +172,33 @@ def tree_add_scale(tree_x: Any, scalar: base.Numeric, tree_y: Any) -> Any:
       tree_x, tree_y, is_leaf=_is_none)
 
 
+def _common_dtype(values: list[Any]) -> list[Any]:
+  """Casts per-leaf scalars to the standard promotion of their dtypes.
+
+  Combining them afterwards needs no implicit promotion, so trees that mix
+  e.g. float32 and bfloat16 leaves also work under
+  ``jax_numpy_dtype_promotion='strict'``; the result has the dtype that
+  standard promotion gives.
+
+  Args:
+    values: arrays (one per leaf).
+
+  Returns:
+    The arrays, all of one dtype.
+  """
+  if len({jnp.result_type(v) for v in values}) < 2:
+    return values
+  with jax.numpy_dtype_promotion('standard'):
+    dtype = jnp.result_type(*values)
+  return [jnp.asarray(v).astype(dtype) for v in values]
+
+
 def _vdot(a: Any, b: Any) -> jax.Array:
-  return jnp.vdot(a, b, precision=jax.lax.Precision.HIGHEST)
+  # An elementwise product and a sum rather than ``jnp.vdot``: a dot whose
+  # contracted axes are sharded over explicit mesh axes has no unambiguous
+  # output sharding, a full reduction does (replicated). Float32 products
+  # are also never lowered to reduced precision (TF32) this way.
+  return jnp.sum(jnp.conj(a) * b)
 
 
 def tree_vdot(tree_x: Any, tree_y: Any) -> Union[jax.Array, int]:
@@ -197,7 +222,7 @@ def tree_vdot(tree_x: Any, tree_y: Any) -> Union[jax.Array, int]:
     A scalar (the integer ``0`` for trees without leaves).
   """
   vdots = jax.tree.leaves(jax.tree.map(_vdot, tree_x, tree_y))
-  return sum(vdots)
+  return sum(_common_dtype(vdots))
 
 
 def tree_sum(
@@ -221,7 +246,7 @@ def tree_sum(
   Returns:
     A scalar (the integer ``0`` for a tree without leaves).
   """
-  sums = jax.tree.leaves(jax.tree.map(jnp.sum, tree))
+  sums = _common_dtype(jax.tree.leaves(jax.tree.map(jnp.sum, tree)))
   if associative_reduction:
     return jax.tree.reduce_associative(operator.add, sums, identity=0)
   return sum(sums)
@@ -242,7 +267,7 @@ def tree_max(tree: Any) -> Union[jax.Array, float]:
   Returns:
     A scalar (``-inf`` for a tree without leaves).
   """
-  maxes = jax.tree.leaves(jax.tree.map(jnp.max, tree))
+  maxes = _common_dtype(jax.tree.leaves(jax.tree.map(jnp.max, tree)))
   return functools.reduce(jnp.maximum, maxes, -math.inf)
 
 
@@ -261,7 +286,7 @@ def tree_min(tree: Any) -> Union[jax.Array, float]:
   Returns:
     A scalar (``inf`` for a tree without leaves).
   """
-  mins = jax.tree.leaves(jax.tree.map(jnp.min, tree))
+  mins = _common_dtype(jax.tree.leaves(jax.tree.map(jnp.min, tree)))
   return functools.reduce(jnp.minimum, mins, math.inf)
 
 

@@ -249,6 +249,21 @@ class ReductionTest(parameterized.TestCase):
     np.testing.assert_allclose(tm.tree_norm(tree, ord=jnp.inf), 12.0)
     self.assertEqual(tm.tree_norm(tree).dtype, jnp.float32)
 
+  def test_mixed_dtype_reductions_under_strict_promotion(self):
+    tree = {'a': jnp.array([3.0, -4.0], jnp.float32),
+            'b': jnp.array([12.0], jnp.bfloat16)}
+    with jax.numpy_dtype_promotion('strict'):
+      results = {
+          'sum': (tm.tree_sum(tree), 11.0),
+          'vdot': (tm.tree_vdot(tree, tree), 169.0),
+          'norm': (tm.tree_norm(tree), 13.0),
+          'max': (tm.tree_max(tree), 12.0),
+          'min': (tm.tree_min(tree), -4.0),
+      }
+    for name, (result, expected) in results.items():
+      self.assertEqual(result.dtype, jnp.float32, name)
+      np.testing.assert_allclose(result, expected, rtol=1e-6, err_msg=name)
+
   def test_norm_ignores_none(self):
     tree = {'a': jnp.array([3.0, 4.0]), 'n': None}
     np.testing.assert_allclose(tm.tree_norm(tree), 5.0)
