@@ -329,6 +329,46 @@ def _check_shapes(updates: base.Updates, acc_grads: Any) -> None:
           ' mini-batch before accumulating.')
 
 
+def _describe(x: Any) -> str:
+  return f'{jnp.result_type(x)}{list(jnp.shape(x))}'
+
+
+def _check_inner_state_kept_types(new_state: Any, old_state: Any) -> None:
+  """Raises a TypeError if the inner update changed its state's types.
+
+  The accumulate branch of ``MultiSteps`` returns the inner state as it
+  was; the emit branch returns what the inner update made of it. The two
+  have the same types because every optimizer keeps its state's structure,
+  shapes and dtypes; an inner optimizer that does not gets this error (at
+  trace time) instead of a silent cast.
+
+  Args:
+    new_state: the inner state returned by the inner update.
+    old_state: the inner state given to it.
+
+  Raises:
+    TypeError: naming the first leaf (by key path) whose structure, shape or
+      dtype changed.
+  """
+  new_leaves, new_def = jax.tree_util.tree_flatten_with_path(new_state)
+  old_leaves, old_def = jax.tree_util.tree_flatten_with_path(old_state)
+  if new_def != old_def:
+    raise TypeError(
+        'MultiSteps: the inner optimizer returned a state of another tree'
+        f' structure than it was given: {new_def} instead of {old_def}. An'
+        ' optimizer state must keep its structure across steps.')
+  for (path, new), (_, old) in zip(new_leaves, old_leaves):
+    if (jnp.result_type(new) != jnp.result_type(old)
+        or jnp.shape(new) != jnp.shape(old)):
+      raise TypeError(
+          'MultiSteps: the inner optimizer changed its state leaf at'
+          f' {jax.tree_util.keystr(path)} from {_describe(old)} to'
+          f' {_describe(new)}. An optimizer state must keep its shapes and'
+          ' dtypes across steps (the steps that only accumulate return it'
+          ' unchanged). Remedy: cast the new value to the dtype of the old'
+          ' one in the inner optimizer.')
+
+
 class MultiStepsState(NamedTuple):
   """State of :class:`MultiSteps`.
 
@@ -376,10 +416,12 @@ class MultiSteps:
   it in place.
 
   Both branches of the conditional return the same types by construction:
-  the inner state is cast back to its own dtypes and the updates to the
-  dtype of the incoming gradients, and the accumulator keeps the dtype chosen
-  at ``init``. The accumulator is reset by selection, so a NaN or an infinity
-  in one mini-batch affects at most its own cycle.
+  every optimizer keeps its state's dtypes across steps (an inner optimizer
+  that does not is reported with a ``TypeError`` naming the leaf, never
+  silently cast), the updates have the dtype of the incoming gradients, and
+  the accumulator keeps the dtype chosen at ``init``. The accumulator is
+  reset by selection, so a NaN or an infinity in one mini-batch affects at
+  most its own cycle.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -541,10 +583,7 @@ class MultiSteps:
       new_updates = jax.tree.map(
           lambda g, u: None if g is None else jnp.asarray(u).astype(g.dtype),
           updates, new_updates, is_leaf=_is_none)
-      new_inner_state = jax.tree.map(
-          lambda new, old: new if jnp.result_type(new) == old.dtype
-          else jnp.asarray(new).astype(old.dtype),
-          new_inner_state, inner_state)
+      _check_inner_state_kept_types(new_inner_state, inner_state)
       # The accumulator is reset by selection, never by multiplying it by
       # zero: a NaN of this cycle cannot leak into the next one.
       return new_updates, new_inner_state, jax.tree.map(jnp.zeros_like, acc)

@@ -401,6 +401,36 @@ class MultiStepsTest(parameterized.TestCase):
         ValueError, r"MultiSteps: the update at \['b'\] has shape \(2, 3\)"):
       ms.update(batched, ms.init(params), params)
 
+  def test_inner_optimizer_changing_a_state_dtype_raises(self):
+    # A user optimizer whose state drifts from bfloat16 to float32 is
+    # reported with the leaf's path; MultiSteps never casts it silently.
+    def init(params):
+      return {'m': jax.tree.map(jnp.zeros_like, params)}
+
+    def update(updates, state, params=None):
+      del params
+      m = jax.tree.map(lambda m, g: m + g.astype(jnp.float32), state['m'],
+                       updates)
+      return updates, {'m': m}
+
+    ms = _accumulation.MultiSteps(base.GradientTransformation(init, update), 2)
+    params = _params(jnp.bfloat16)
+    with self.assertRaisesRegex(
+        TypeError, r"state leaf at \['m'\]\['b'\] from bfloat16\[3\] to"
+        r' float32\[3\]'):
+      ms.update(params, ms.init(params), params)
+
+  def test_inner_optimizer_changing_its_state_structure_raises(self):
+    def update(updates, state, params=None):
+      del state, params
+      return updates, {'extra': jnp.zeros([])}
+
+    ms = _accumulation.MultiSteps(
+        base.GradientTransformation(lambda p: {}, update), 2)
+    params = _params()
+    with self.assertRaisesRegex(TypeError, 'another tree structure'):
+      ms.update(params, ms.init(params), params)
+
   @parameterized.parameters(0, -1, 2.5, '3', True)
   def test_every_k_validation(self, every_k):
     with self.assertRaisesRegex(ValueError, 'MultiSteps: every_k_schedule'):
