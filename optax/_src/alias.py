@@ -21,7 +21,6 @@ numbers or schedules of the step count unless said otherwise.
 """
 
 import functools
-import numbers
 from typing import Any, Optional, Union
 
 import jax
@@ -43,31 +42,27 @@ from optax.transforms import _masking
 # ------------------------------------------------------------------------------
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 def _check_in_unit_interval(fn: str, name: str, value: Any) -> None:
   """Raises if a Python-number decay is outside [0, 1]."""
-  if _is_number(value) and not 0.0 <= value <= 1.0:
+  if numerics.is_number(value) and not 0.0 <= value <= 1.0:
     raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
 
 
 def _check_non_negative(fn: str, name: str, value: Any) -> None:
   """Raises if a Python-number hyperparameter is negative (or NaN)."""
-  if _is_number(value) and not value >= 0:
+  if numerics.is_number(value) and not value >= 0:
     raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 
 def _check_learning_rate(fn: str, value: Any) -> None:
   """Raises if a Python-number learning rate is NaN or infinite."""
-  if _is_number(value) and not np.isfinite(value):
+  if numerics.is_number(value) and not np.isfinite(value):
     raise ValueError(f'{fn}: learning_rate must be finite, got {value}')
 
 
 def _check_weight_decay(fn: str, name: str, value: Any) -> None:
   """Raises if a Python-number weight decay is NaN or infinite."""
-  if _is_number(value) and not np.isfinite(value):
+  if numerics.is_number(value) and not np.isfinite(value):
     raise ValueError(f'{fn}: {name} must be finite, got {value}')
 
 
@@ -1095,7 +1090,7 @@ def lbfgs(
     optimization <https://doi.org/10.1007/BF01589116>`_, 1989.
   """
   _check_learning_rate('lbfgs', learning_rate)
-  if _is_number(memory_size) and memory_size < 1:
+  if numerics.is_number(memory_size) and memory_size < 1:
     raise ValueError(f'lbfgs: memory_size must be >= 1, got {memory_size}')
   if learning_rate is None:
     base_scaling = transform.scale(-1.0)
@@ -1706,12 +1701,12 @@ def rprop(
   fn = 'rprop'
   _check_learning_rate(fn, learning_rate)
   _check_non_negative(fn, 'learning_rate', learning_rate)
-  if _is_number(eta_minus) and not 0 < eta_minus <= 1:
+  if numerics.is_number(eta_minus) and not 0 < eta_minus <= 1:
     raise ValueError(f'{fn}: eta_minus must be in (0, 1], got {eta_minus}')
-  if _is_number(eta_plus) and not eta_plus >= 1:
+  if numerics.is_number(eta_plus) and not eta_plus >= 1:
     raise ValueError(f'{fn}: eta_plus must be >= 1, got {eta_plus}')
   _check_non_negative(fn, 'min_step_size', min_step_size)
-  if (_is_number(min_step_size) and _is_number(max_step_size)
+  if (numerics.is_number(min_step_size) and numerics.is_number(max_step_size)
       and not max_step_size >= min_step_size):
     raise ValueError(
         f'{fn}: max_step_size must be >= min_step_size ({min_step_size}),'

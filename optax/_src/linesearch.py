@@ -76,17 +76,13 @@ _STRATEGIES = ('keep', 'one')
 # ------------------------------------------------------------------------------
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _check_nonnegative(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not value >= 0:
+  if numerics.is_number(value) and not value >= 0:
     raise ValueError(f'{fn}: {name} must be >= 0, got {value}')
 
 
 def _check_positive(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not value > 0:
+  if numerics.is_number(value) and not value > 0:
     raise ValueError(f'{fn}: {name} must be > 0, got {value}')
 
 
@@ -141,7 +137,7 @@ def _slope(updates: base.Updates, grad: base.Updates, dtype) -> jax.Array:
   """Real part of ``<updates, grad>``, accumulated in at least ``dtype``."""
 
   def leaf(u, g):
-    ct = _wider(u.dtype, g.dtype, dtype)
+    ct = numerics.promote_dtypes(u.dtype, g.dtype, dtype)
     dot = jnp.sum(jnp.conj(u.astype(ct)) * g.astype(ct))
     return jnp.real(dot).astype(dtype)
 
@@ -149,17 +145,11 @@ def _slope(updates: base.Updates, grad: base.Updates, dtype) -> jax.Array:
   return sum(leaves, jnp.zeros([], dtype))
 
 
-def _wider(*dtypes) -> jnp.dtype:
-  """The standard promotion of dtypes, also under strict promotion."""
-  with jax.numpy_dtype_promotion('standard'):
-    return jnp.result_type(*dtypes)
-
-
 def _scaled(updates: base.Updates, stepsize: jax.Array) -> base.Updates:
   """``stepsize * updates`` in the dtype of each update leaf."""
 
   def leaf(u):
-    ct = _wider(u.dtype, stepsize.dtype)
+    ct = numerics.promote_dtypes(u.dtype, stepsize.dtype)
     return (stepsize.astype(ct) * u.astype(ct)).astype(u.dtype)
 
   return jax.tree.map(leaf, updates)
@@ -169,7 +159,7 @@ def _moved(params: base.Params, step: base.Updates) -> base.Params:
   """``params + step`` in the dtype of each parameter leaf."""
 
   def leaf(p, s):
-    ct = _wider(p.dtype, s.dtype)
+    ct = numerics.promote_dtypes(p.dtype, s.dtype)
     return (p.astype(ct) + s.astype(ct)).astype(p.dtype)
 
   return jax.tree.map(leaf, params, step)
@@ -338,7 +328,7 @@ def scale_by_backtracking_linesearch(
   fn = 'scale_by_backtracking_linesearch'
   _check_steps(fn, 'max_backtracking_steps', max_backtracking_steps)
   _check_nonnegative(fn, 'slope_rtol', slope_rtol)
-  if _is_number(decrease_factor) and not 0 < decrease_factor < 1:
+  if numerics.is_number(decrease_factor) and not 0 < decrease_factor < 1:
     raise ValueError(
         f'{fn}: decrease_factor must be in (0, 1), got {decrease_factor}')
   _check_positive(fn, 'increase_factor', increase_factor)

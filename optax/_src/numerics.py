@@ -16,13 +16,70 @@
 """
 
 import functools
-from typing import Optional, Union
+import numbers
+from typing import Any, Optional, Union
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+
+
+def is_number(x: Any) -> bool:
+  """Whether ``x`` is a Python or NumPy real number (bools excluded).
+
+  Such hyperparameters are known when an optimizer is built, so they can be
+  validated then; arrays and schedules are checked, if at all, when used.
+
+  Args:
+    x: any value.
+
+  Returns:
+    True for ``3``, ``0.5``, ``np.float32(0.5)``; False for ``True``, arrays
+    and callables.
+  """
+  return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def promote_dtypes(*dtypes: Any) -> np.dtype:
+  """The standard JAX promotion of ``dtypes``, also under strict promotion.
+
+  The result picks the precision in which values are combined after explicit
+  casts, so code using it runs whatever ``jax_numpy_dtype_promotion`` says.
+
+  Args:
+    *dtypes: one or more dtypes.
+
+  Returns:
+    The dtype that ``jnp.promote_types`` gives for all of them.
+  """
+  with jax.numpy_dtype_promotion('standard'):
+    return functools.reduce(jnp.promote_types, dtypes)
+
+
+def scalar_state_dtype(params: Any) -> np.dtype:
+  """The dtype of an optimizer's scalar statistics for ``params``.
+
+  The lowest floating dtype of the params' leaves (the one every other leaf
+  dtype promotes to), their promotion when there is no lowest one (float16
+  with bfloat16), and :func:`hyperparameter_dtype` when no leaf is floating.
+
+  Args:
+    params: a pytree of arrays or ``jax.ShapeDtypeStruct``.
+
+  Returns:
+    A floating (or complex) dtype.
+  """
+  floats = {jnp.result_type(x) for x in jax.tree.leaves(params)}
+  floats = sorted((d for d in floats if jnp.issubdtype(d, jnp.inexact)),
+                  key=str)
+  if not floats:
+    return hyperparameter_dtype()
+  for candidate in floats:
+    if all(promote_dtypes(candidate, d) == d for d in floats):
+      return candidate
+  return promote_dtypes(*floats)
 
 
 def abs_sq(x: Union[jax.Array, np.ndarray]) -> jax.Array:

@@ -148,6 +148,38 @@ class SafeIncrementTest(parameterized.TestCase):
       numerics.safe_increment(jnp.asarray(True))
 
 
+class DtypeHelpersTest(parameterized.TestCase):
+
+  @parameterized.parameters(
+      (3, True), (0.5, True), (np.float32(0.5), True), (np.int64(2), True),
+      (True, False), (np.bool_(True), False), (None, False), ('1', False),
+      (jnp.asarray(1.0), False), (abs, False))
+  def test_is_number(self, value, expected):
+    self.assertIs(numerics.is_number(value), expected)
+
+  def test_promote_dtypes_under_strict_promotion(self):
+    with jax.numpy_dtype_promotion('strict'):
+      self.assertEqual(
+          numerics.promote_dtypes(jnp.bfloat16, jnp.float16), jnp.float32)
+      self.assertEqual(
+          numerics.promote_dtypes(jnp.bfloat16, jnp.float32, jnp.int32),
+          jnp.float32)
+      self.assertEqual(numerics.promote_dtypes(jnp.int8), jnp.int8)
+
+  @parameterized.parameters(
+      ((jnp.float32, jnp.bfloat16), jnp.bfloat16),
+      ((jnp.float32,), jnp.float32),
+      ((jnp.float32, jnp.int32), jnp.float32),
+      ((jnp.complex64, jnp.float32), jnp.float32),
+      ((jnp.float16, jnp.bfloat16), jnp.float32),
+      ((jnp.int32,), jnp.float32))
+  def test_scalar_state_dtype(self, dtypes, expected):
+    params = [jnp.zeros(2, d) for d in dtypes]
+    self.assertEqual(numerics.scalar_state_dtype(params), expected)
+    structs = [jax.ShapeDtypeStruct((2,), d) for d in dtypes]
+    self.assertEqual(numerics.scalar_state_dtype(structs), expected)
+
+
 class HyperparameterTest(absltest.TestCase):
   """Tests of hyperparameter_dtype and as_hyperparameter."""
 

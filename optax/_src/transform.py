@@ -27,7 +27,6 @@ before anything is derived from them, state leaves keep their dtype from
 step to step and update leaves keep the dtype of the incoming updates.
 """
 
-import functools
 from typing import Any, NamedTuple, Optional, Union
 
 import jax
@@ -61,15 +60,10 @@ _Hyper = Union[float, jax.Array]
 # ------------------------------------------------------------------------------
 
 
-def _is_number(x: Any) -> bool:
-  """Whether ``x`` is a plain Python number (so it may be validated)."""
-  return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _check_decay(fn: str, name: str, value: Any, *,
                  allow_one: bool = False) -> None:
   """Raises if a Python-number decay rate is outside [0, 1) (or [0, 1])."""
-  if not _is_number(value):
+  if not numerics.is_number(value):
     return
   if allow_one:
     if not 0.0 <= value <= 1.0:
@@ -80,13 +74,13 @@ def _check_decay(fn: str, name: str, value: Any, *,
 
 def _check_non_negative(fn: str, name: str, value: Any) -> None:
   """Raises if a Python-number hyperparameter is negative."""
-  if _is_number(value) and value < 0:
+  if numerics.is_number(value) and value < 0:
     raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 
 def _check_positive(fn: str, name: str, value: Any) -> None:
   """Raises if a Python-number hyperparameter is not strictly positive."""
-  if _is_number(value) and value <= 0:
+  if numerics.is_number(value) and value <= 0:
     raise ValueError(f'{fn}: {name} must be positive, got {value}')
 
 
@@ -105,12 +99,6 @@ def _missing_params_error(fn: str) -> ValueError:
 def _bias_correction(decay: jax.Array, count: jax.Array) -> jax.Array:
   """The Adam bias correction ``1 - decay ** count``, one scalar per step."""
   return 1 - decay ** count.astype(decay.dtype)
-
-
-def _promote(*dtypes: Any) -> np.dtype:
-  """The promoted dtype, computed even under strict dtype promotion."""
-  with jax.numpy_dtype_promotion('standard'):
-    return functools.reduce(jnp.promote_types, dtypes)
 
 
 def _real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
@@ -146,7 +134,7 @@ def _lift(*xs: jax.Array) -> tuple[jax.Array, ...]:
   Returns:
     The arrays cast to the promotion of their dtypes.
   """
-  dtype = _promote(*(x.dtype for x in xs))
+  dtype = numerics.promote_dtypes(*(x.dtype for x in xs))
   return tuple(x.astype(dtype) for x in xs)
 
 
@@ -181,7 +169,8 @@ def _widen(moments: Any, updates: Any) -> Any:
   ``mu_dtype`` when stored.
   """
   return jax.tree.map(
-      lambda m, g: m.astype(_promote(m.dtype, g.dtype)), moments, updates)
+      lambda m, g: m.astype(numerics.promote_dtypes(m.dtype, g.dtype)),
+      moments, updates)
 
 
 def _cast_like(tree: Any, like: Any) -> Any:
@@ -1049,7 +1038,7 @@ def scale_by_novograd(
   _check_non_negative(fn, 'eps', eps)
   _check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
-  no_decay = _is_number(weight_decay) and weight_decay == 0
+  no_decay = numerics.is_number(weight_decay) and weight_decay == 0
 
   def init_fn(params):
     return ScaleByNovogradState(
@@ -1656,7 +1645,7 @@ def scale_by_rprop(
                       ('eta_minus', eta_minus), ('eta_plus', eta_plus),
                       ('min_step_size', min_step_size)):
     _check_non_negative(fn, name, value)
-  if (_is_number(min_step_size) and _is_number(max_step_size)
+  if (numerics.is_number(min_step_size) and numerics.is_number(max_step_size)
       and min_step_size > max_step_size):
     raise ValueError(
         f'{fn}: min_step_size must not exceed max_step_size, got'

@@ -14,7 +14,6 @@
 # ==============================================================================
 """ACProp: an adaptive method with a centred, asynchronous second moment."""
 
-import numbers
 from typing import Any
 
 import jax
@@ -28,26 +27,14 @@ from optax.transforms import _adding
 from optax.transforms import _combining
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 def _check_decay(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not 0.0 <= value < 1.0:
+  if numerics.is_number(value) and not 0.0 <= value < 1.0:
     raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
 
 
 def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not value >= 0.0:
+  if numerics.is_number(value) and not value >= 0.0:
     raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
 
 
 def scale_by_acprop(
@@ -131,18 +118,19 @@ def scale_by_acprop(
     correction = jnp.where(first, jnp.ones_like(correction), correction)
 
     def leaf_error(g, m):
-      dtype = _promote(g.dtype, m.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, m.dtype)
       return g.astype(dtype) - m.astype(dtype)
 
     errors = jax.tree.map(leaf_error, updates, state.mu)
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
     nu = otu.tree_update_moment_per_elem_norm(errors, state.nu, beta2, 2)
     nu = jax.tree.map(
-        lambda v: (v.astype(_promote(v.dtype, epsilon_root.dtype))
-                   + epsilon_root).astype(v.dtype), nu)
+        lambda v: (
+            v.astype(numerics.promote_dtypes(v.dtype, epsilon_root.dtype))
+            + epsilon_root).astype(v.dtype), nu)
 
     def leaf_scale(g, v_prev):
-      dtype = _promote(g.dtype, v_prev.dtype, epsilon.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, v_prev.dtype, epsilon.dtype)
       v_hat = v_prev.astype(dtype) / correction.astype(dtype)
       root = jnp.where(first, jnp.ones_like(v_hat), jnp.sqrt(v_hat))
       return (g.astype(dtype) / (root + epsilon.astype(dtype))).astype(

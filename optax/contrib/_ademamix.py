@@ -15,7 +15,6 @@
 """AdEMAMix: Adam with a mixture of a fast and a slow momentum, and its
 simplified (single-momentum) variant."""
 
-import numbers
 from typing import Any, NamedTuple, Optional
 
 import jax
@@ -30,13 +29,9 @@ from optax.transforms import _adding
 from optax.transforms import _combining
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 def _check_decay(fn: str, name: str, value: Any, *, closed: bool) -> None:
   """Raises if a Python-number decay is outside [0, 1) (or [0, 1])."""
-  if not _is_number(value):
+  if not numerics.is_number(value):
     return
   if closed and not 0.0 <= value <= 1.0:
     raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
@@ -45,16 +40,8 @@ def _check_decay(fn: str, name: str, value: Any, *, closed: bool) -> None:
 
 
 def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not value >= 0.0:
+  if numerics.is_number(value) and not value >= 0.0:
     raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
 
 
 def _correction(decay: jax.Array, count: jax.Array) -> jax.Array:
@@ -178,7 +165,7 @@ def scale_by_ademamix(
     correction2 = _correction(beta2, count)
 
     def leaf_update(g, a, b, v):
-      dtype = _promote(a.dtype, v.dtype, epsilon.dtype)
+      dtype = numerics.promote_dtypes(a.dtype, v.dtype, epsilon.dtype)
       a_hat = a.astype(dtype) / correction1.astype(dtype)
       v_hat = v.astype(dtype) / correction2.astype(dtype)
       num = a_hat + mix.astype(dtype) * b.astype(dtype)
@@ -347,7 +334,7 @@ def scale_by_simplified_ademamix(
     epsilon_root = numerics.as_hyperparameter(eps_root)
 
     def leaf_momentum(g, m):
-      dtype = _promote(g.dtype, m.dtype, beta1.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, m.dtype, beta1.dtype)
       return (beta1.astype(dtype) * m.astype(dtype) + g.astype(dtype)).astype(
           m.dtype)
 
@@ -357,7 +344,7 @@ def scale_by_simplified_ademamix(
     correction2 = _correction(beta2, t)
 
     def leaf_update(g, mm, v):
-      dtype = _promote(g.dtype, mm.dtype, v.dtype, epsilon.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, mm.dtype, v.dtype, epsilon.dtype)
       v_hat = v.astype(dtype) / correction2.astype(dtype)
       num = mix.astype(dtype) * g.astype(dtype) + mm.astype(dtype)
       den = jnp.sqrt(v_hat + epsilon_root.astype(dtype)) + epsilon.astype(

@@ -14,7 +14,6 @@
 # ==============================================================================
 """ADOPT: Adam with the gradient normalized before the momentum."""
 
-import numbers
 from typing import Any, Callable, Optional
 
 import jax
@@ -28,26 +27,14 @@ from optax._src import utils
 from optax.transforms import _combining
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 def _check_decay(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not 0.0 <= value <= 1.0:
+  if numerics.is_number(value) and not 0.0 <= value <= 1.0:
     raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
 
 
 def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not value >= 0.0:
+  if numerics.is_number(value) and not value >= 0.0:
     raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
 
 
 def _default_clip_value(count: jax.Array) -> jax.Array:
@@ -151,7 +138,7 @@ def scale_by_adopt(
       clip = numerics.as_hyperparameter(clip_value_fn(state.count))
 
     def leaf_normalize(g, v):
-      dtype = _promote(g.dtype, v.dtype, epsilon.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, v.dtype, epsilon.dtype)
       scale = jnp.maximum(jnp.sqrt(v.astype(dtype)), epsilon.astype(dtype))
       out = g.astype(dtype) / scale
       if use_clipping:
@@ -170,7 +157,7 @@ def scale_by_adopt(
         nu, updates)
 
     def leaf_direction(g, m, n):
-      dtype = _promote(m.dtype, n.dtype)
+      dtype = numerics.promote_dtypes(m.dtype, n.dtype)
       if nesterov:
         d = (beta1.astype(dtype) * m.astype(dtype)
              + (1 - beta1).astype(dtype) * n.astype(dtype))

@@ -14,7 +14,6 @@
 # ==============================================================================
 """COCOB: learning-rate-free training by coin betting."""
 
-import numbers
 from typing import Any, NamedTuple
 
 import jax
@@ -28,21 +27,9 @@ from optax.transforms import _adding
 from optax.transforms import _combining
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not value >= 0.0:
+  if numerics.is_number(value) and not value >= 0.0:
     raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
 
 
 class COCOBState(NamedTuple):
@@ -138,7 +125,7 @@ def scale_by_cocob(
     bound = numerics.as_hyperparameter(alpha)
 
     def leaf_update(g, p, w1, theta, lmax, gsum, reward):
-      dtype = _promote(g.dtype, p.dtype, w1.dtype, bound.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, p.dtype, w1.dtype, bound.dtype)
       g32, p32, w132 = g.astype(dtype), p.astype(dtype), w1.astype(dtype)
       abs_g = jnp.abs(g32)
       new_l = jnp.maximum(lmax.astype(dtype), abs_g)

@@ -14,8 +14,7 @@
 # ==============================================================================
 """D-Adaptation for AdamW: a learning-rate-free Adam."""
 
-import numbers
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -23,31 +22,6 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
-
-
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
-
-
-def _scalar_dtype(params: base.Params) -> jnp.dtype:
-  """The dtype of the scalar state: the lowest floating dtype of the params."""
-  leaves = [jnp.result_type(x) for x in jax.tree.leaves(params)]
-  floats = [d for d in leaves if jnp.issubdtype(d, jnp.inexact)]
-  if not floats:
-    return numerics.hyperparameter_dtype()
-  try:
-    return otu.tree_dtype(
-        [jax.ShapeDtypeStruct((), d) for d in floats], 'lowest')
-  except ValueError:  # e.g. float16 and bfloat16: no lowest, promote.
-    return _promote(*floats)
 
 
 class DAdaptAdamWState(NamedTuple):
@@ -144,15 +118,15 @@ def dadapt_adamw(
     raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
   b1, b2 = betas
   for name, value in (('betas[0]', b1), ('betas[1]', b2)):
-    if _is_number(value) and not 0.0 <= value < 1.0:
+    if numerics.is_number(value) and not 0.0 <= value < 1.0:
       raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
-  if _is_number(eps) and not eps >= 0.0:
+  if numerics.is_number(eps) and not eps >= 0.0:
     raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
-  if _is_number(estim_lr0) and not estim_lr0 > 0.0:
+  if numerics.is_number(estim_lr0) and not estim_lr0 > 0.0:
     raise ValueError(f'{fn}: estim_lr0 must be positive, got {estim_lr0}')
 
   def init_fn(params):
-    dtype = _scalar_dtype(params)
+    dtype = numerics.scalar_state_dtype(params)
     return DAdaptAdamWState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
@@ -185,7 +159,7 @@ def dadapt_adamw(
 
     def leaf_step(g, m, v, s, p):
       out_dtype = g.dtype
-      dtype = _promote(g.dtype, m.dtype, v.dtype, s.dtype, hp)
+      dtype = numerics.promote_dtypes(g.dtype, m.dtype, v.dtype, s.dtype, hp)
       g, p = g.astype(dtype), p.astype(dtype)
       m_old, v_old, s_old = m.astype(dtype), v.astype(dtype), s.astype(dtype)
       dlr_, eps_ = dlr.astype(dtype), epsilon.astype(dtype)

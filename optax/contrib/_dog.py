@@ -14,13 +14,11 @@
 # ==============================================================================
 """DoG and DoWG: parameter-free step sizes from the distance travelled."""
 
-import numbers
 from typing import Any, NamedTuple, Optional
 
 import jax
 import jax.numpy as jnp
 
-from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import transform
@@ -30,51 +28,27 @@ from optax.transforms import _combining
 _INIT_STEP_TYPES = ('heuristic', 'distance', 'learning_rate')
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
-
-
-def _scalar_dtype(params: base.Params) -> jnp.dtype:
-  """The dtype of the scalar state: the lowest floating dtype of the params."""
-  leaves = [jnp.result_type(x) for x in jax.tree.leaves(params)]
-  floats = [d for d in leaves if jnp.issubdtype(d, jnp.inexact)]
-  if not floats:
-    return numerics.hyperparameter_dtype()
-  try:
-    return otu.tree_dtype(
-        [jax.ShapeDtypeStruct((), d) for d in floats], 'lowest')
-  except ValueError:  # e.g. float16 and bfloat16: no lowest, promote.
-    return _promote(*floats)
-
-
 def _sq_norm(tree: Any, dtype: jnp.dtype) -> jax.Array:
   """Squared Euclidean norm of a tree, accumulated in ``dtype`` or wider."""
   leaves = [jnp.asarray(x) for x in jax.tree.leaves(tree)]
   total = jnp.zeros([], dtype)
   for x in leaves:
-    x = x.astype(_promote(x.dtype, dtype))
+    x = x.astype(numerics.promote_dtypes(x.dtype, dtype))
     total = total + jnp.sum(numerics.abs_sq(x)).astype(dtype)
   return total
 
 
 def _sq_dist(params: Any, init_params: Any, dtype: jnp.dtype) -> jax.Array:
   diff = jax.tree.map(
-      lambda p, p0: p.astype(_promote(p.dtype, dtype))
-      - p0.astype(_promote(p0.dtype, dtype)), params, init_params)
+      lambda p, p0: p.astype(numerics.promote_dtypes(p.dtype, dtype))
+      - p0.astype(numerics.promote_dtypes(p0.dtype, dtype)),
+      params, init_params)
   return _sq_norm(diff, dtype)
 
 
 def _scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
   def leaf(g):
-    dtype = _promote(g.dtype, factor.dtype)
+    dtype = numerics.promote_dtypes(g.dtype, factor.dtype)
     return (factor.astype(dtype) * g.astype(dtype)).astype(g.dtype)
   return jax.tree.map(leaf, updates)
 
@@ -112,7 +86,7 @@ def _scale_by_dog(
   step_type, step_value = init_step
 
   def init_fn(params):
-    dtype = _scalar_dtype(params)
+    dtype = numerics.scalar_state_dtype(params)
     value = numerics.as_hyperparameter(step_value)
     hp = value.dtype
     if step_type == 'heuristic':
@@ -216,11 +190,11 @@ def dog(
     raise ValueError(
         f'{fn}: init_step must be a pair (kind, value) with kind one of'
         f' {_INIT_STEP_TYPES}, got {init_step!r}')
-  if _is_number(init_step[1]) and not init_step[1] > 0:
+  if numerics.is_number(init_step[1]) and not init_step[1] > 0:
     raise ValueError(
         f'{fn}: the value of init_step must be positive, got'
         f' {init_step[1]}')
-  if _is_number(eps) and not eps >= 0:
+  if numerics.is_number(eps) and not eps >= 0:
     raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
   if weight_decay is None:
     decay = base.identity()
@@ -256,7 +230,7 @@ def _scale_by_dowg(
   """Multiplies updates by the DoWG step size (see :func:`dowg`)."""
 
   def init_fn(params):
-    dtype = _scalar_dtype(params)
+    dtype = numerics.scalar_state_dtype(params)
     first = eps if init_estim_sq_dist is None else init_estim_sq_dist
     return DoWGState(
         init_params=jax.tree.map(jnp.asarray, params),
@@ -341,9 +315,9 @@ def dowg(
   .. seealso:: :func:`dog`
   """
   fn = 'dowg'
-  if _is_number(eps) and not eps >= 0:
+  if numerics.is_number(eps) and not eps >= 0:
     raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
-  if _is_number(init_estim_sq_dist) and not init_estim_sq_dist >= 0:
+  if numerics.is_number(init_estim_sq_dist) and not init_estim_sq_dist >= 0:
     raise ValueError(
         f'{fn}: init_estim_sq_dist must be non-negative, got'
         f' {init_estim_sq_dist}')

@@ -14,8 +14,7 @@
 # ==============================================================================
 """MADGRAD: a momentumized, adaptive, dual-averaged gradient method."""
 
-import numbers
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -25,18 +24,6 @@ from optax._src import base
 from optax._src import numerics
 from optax.transforms import _adding
 from optax.transforms import _combining
-
-
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
 
 
 class MadgradState(NamedTuple):
@@ -110,9 +97,9 @@ def scale_by_madgrad(
   .. seealso:: :func:`madgrad`
   """
   fn = 'scale_by_madgrad'
-  if _is_number(momentum) and not 0.0 <= momentum <= 1.0:
+  if numerics.is_number(momentum) and not 0.0 <= momentum <= 1.0:
     raise ValueError(f'{fn}: momentum must be in [0, 1], got {momentum}')
-  if _is_number(eps) and not eps >= 0.0:
+  if numerics.is_number(eps) and not eps >= 0.0:
     raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
 
   def init_fn(params):
@@ -138,7 +125,8 @@ def scale_by_madgrad(
     ck = 1 - mom
 
     def leaf_update(g, nu, s, x0, p):
-      dtype = _promote(g.dtype, nu.dtype, s.dtype, x0.dtype, p.dtype, hp)
+      dtype = numerics.promote_dtypes(
+          g.dtype, nu.dtype, s.dtype, x0.dtype, p.dtype, hp)
       g32, p32 = g.astype(dtype), p.astype(dtype)
       lam_, eps_, ck_ = lam.astype(dtype), epsilon.astype(dtype), ck.astype(
           dtype)

@@ -20,7 +20,7 @@ online with a few coin-betting (parameter-free) learners, one per decay
 :math:`\\beta`.
 """
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -56,10 +56,6 @@ class MechanicState(NamedTuple):
   v: jax.Array
   s: jax.Array
   x0: base.Params
-
-
-def _is_number(x: Any) -> bool:
-  return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def mechanize(
@@ -140,7 +136,7 @@ def mechanize(
         f'{fn}: num_betas must be a positive integer, got {num_betas!r}')
   for name, value in (('weight_decay', weight_decay), ('eps', eps),
                       ('s_init', s_init)):
-    if _is_number(value) and value < 0:
+    if numerics.is_number(value) and value < 0:
       raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
   base_optimizer = base.with_extra_args_support(base_optimizer)
   betas_np = 1.0 - 0.1 ** np.arange(1, num_betas + 1)

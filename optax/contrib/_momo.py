@@ -18,7 +18,6 @@ Both optimizers need the loss value at the current params: call
 ``update(updates, state, params, value=loss)``.
 """
 
-import numbers
 from typing import Any, NamedTuple
 
 import jax
@@ -29,12 +28,8 @@ from optax._src import base
 from optax._src import numerics
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 def _check_decay(fn: str, name: str, value: Any, *, closed: bool) -> None:
-  if not _is_number(value):
+  if not numerics.is_number(value):
     return
   if closed and not 0.0 <= value <= 1.0:
     raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
@@ -42,31 +37,10 @@ def _check_decay(fn: str, name: str, value: Any, *, closed: bool) -> None:
     raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
 
 
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
-
-
-def _scalar_dtype(params: base.Params) -> jnp.dtype:
-  """The dtype of the scalar state: the lowest floating dtype of the params."""
-  leaves = [jnp.result_type(x) for x in jax.tree.leaves(params)]
-  floats = [d for d in leaves if jnp.issubdtype(d, jnp.inexact)]
-  if not floats:
-    return numerics.hyperparameter_dtype()
-  try:
-    return otu.tree_dtype(
-        [jax.ShapeDtypeStruct((), d) for d in floats], 'lowest')
-  except ValueError:  # e.g. float16 and bfloat16: no lowest, promote.
-    return _promote(*floats)
-
-
 def _vdot(tree_x: Any, tree_y: Any, dtype: jnp.dtype) -> jax.Array:
   """Sum of the entrywise products of two trees, accumulated in ``dtype``."""
   def leaf(x, y):
-    dt = _promote(x.dtype, y.dtype, dtype)
+    dt = numerics.promote_dtypes(x.dtype, y.dtype, dtype)
     return jnp.sum(x.astype(dt) * y.astype(dt)).astype(dtype)
   return otu.tree_sum(jax.tree.map(leaf, tree_x, tree_y))
 
@@ -203,7 +177,7 @@ def momo(
   _check_decay(fn, 'beta', beta, closed=True)
 
   def init_fn(params):
-    dtype = _scalar_dtype(params)
+    dtype = numerics.scalar_state_dtype(params)
     return MomoState(
         exp_avg=otu.tree_zeros_like(params),
         barf=jnp.zeros([], dtype),
@@ -238,7 +212,7 @@ def momo(
     tau = _step_size(nom, sq_norm, lr)
 
     def leaf_update(g, p, d):
-      dtype = _promote(p.dtype, d.dtype, hp)
+      dtype = numerics.promote_dtypes(p.dtype, d.dtype, hp)
       p32 = p.astype(dtype)
       new_p = p32 / shrink.astype(dtype) - tau.astype(dtype) * d.astype(dtype)
       return (new_p - p32).astype(g.dtype)
@@ -362,11 +336,11 @@ def momo_adam(
   fn = 'momo_adam'
   _check_decay(fn, 'b1', b1, closed=False)
   _check_decay(fn, 'b2', b2, closed=False)
-  if _is_number(eps) and not eps >= 0.0:
+  if numerics.is_number(eps) and not eps >= 0.0:
     raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
 
   def init_fn(params):
-    dtype = _scalar_dtype(params)
+    dtype = numerics.scalar_state_dtype(params)
     return MomoAdamState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
@@ -401,7 +375,7 @@ def momo_adam(
     correction2 = 1 - beta2 ** steps
 
     def leaf_precondition(m, v):
-      dtype = _promote(m.dtype, v.dtype, hp)
+      dtype = numerics.promote_dtypes(m.dtype, v.dtype, hp)
       diag = epsilon.astype(dtype) + jnp.sqrt(
           v.astype(dtype) / correction2.astype(dtype))
       m_hat = m.astype(dtype) / correction1.astype(dtype)
@@ -422,7 +396,7 @@ def momo_adam(
     tau = _step_size(nom, sq_norm, lr)
 
     def leaf_update(g, p, m, dg):
-      dtype = _promote(p.dtype, m.dtype, hp)
+      dtype = numerics.promote_dtypes(p.dtype, m.dtype, hp)
       p32 = p.astype(dtype)
       new_p = p32 / shrink.astype(dtype) - tau.astype(dtype) * (
           m.astype(dtype) / dg.astype(dtype))

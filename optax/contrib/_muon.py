@@ -122,10 +122,6 @@ WeightDimNums = Union[
 # ------------------------------------------------------------------------------
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _static_shape(x: Any) -> Optional[tuple[int, ...]]:
   """The shape of a nested sequence or array, without creating an array.
 
@@ -175,12 +171,12 @@ def _check_ns_steps(fn: str, ns_steps: Any) -> None:
 
 
 def _check_decay(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and not 0.0 <= value <= 1.0:
+  if numerics.is_number(value) and not 0.0 <= value <= 1.0:
     raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
 
 
 def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and value < 0:
+  if numerics.is_number(value) and value < 0:
     raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 
@@ -825,7 +821,7 @@ def muon(
   _resolve_ns_coeffs(fn, ns_coeffs)
   _check_ns_steps(fn, ns_steps)
   _check_preconditioning(fn, preconditioning)
-  if _is_number(consistent_rms) and consistent_rms <= 0:
+  if numerics.is_number(consistent_rms) and consistent_rms <= 0:
     raise ValueError(
         f'{fn}: consistent_rms must be positive or None, got {consistent_rms}')
   if muon_weight_dimension_numbers is None:

@@ -45,11 +45,6 @@ class DifferentiallyPrivateAggregateState(NamedTuple):
   rng_key: jax.Array
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, (int, float, np.integer, np.floating)) and not (
-      isinstance(x, bool))
-
-
 def _key_maker(fn: str, key: Any, seed: Any):
   """Returns a function making the typed key, checking the arguments."""
   if key is not None and seed is not None:
@@ -140,7 +135,7 @@ def differentially_private_aggregate(
   make_key = _key_maker(fn, key, seed)
   for name, value in (('l2_norm_clip', l2_norm_clip),
                       ('noise_multiplier', noise_multiplier)):
-    if _is_number(value) and value < 0:
+    if numerics.is_number(value) and value < 0:
       raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
   def init_fn(params):

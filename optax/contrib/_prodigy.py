@@ -15,8 +15,7 @@
 """Prodigy: a learning-rate-free Adam that estimates the distance to the
 solution."""
 
-import numbers
-from typing import Any, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 import jax
 import jax.numpy as jnp
@@ -24,31 +23,6 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
-
-
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
-
-
-def _scalar_dtype(params: base.Params) -> jnp.dtype:
-  """The dtype of the scalar state: the lowest floating dtype of the params."""
-  leaves = [jnp.result_type(x) for x in jax.tree.leaves(params)]
-  floats = [d for d in leaves if jnp.issubdtype(d, jnp.inexact)]
-  if not floats:
-    return numerics.hyperparameter_dtype()
-  try:
-    return otu.tree_dtype(
-        [jax.ShapeDtypeStruct((), d) for d in floats], 'lowest')
-  except ValueError:  # e.g. float16 and bfloat16: no lowest, promote.
-    return _promote(*floats)
 
 
 class ProdigyState(NamedTuple):
@@ -158,18 +132,18 @@ def prodigy(
     raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
   b1, b2 = betas
   for name, value in (('betas[0]', b1), ('betas[1]', b2)):
-    if _is_number(value) and not 0.0 <= value < 1.0:
+    if numerics.is_number(value) and not 0.0 <= value < 1.0:
       raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
-  if _is_number(beta3) and not 0.0 <= beta3 <= 1.0:
+  if numerics.is_number(beta3) and not 0.0 <= beta3 <= 1.0:
     raise ValueError(f'{fn}: beta3 must be in [0, 1] or None, got {beta3}')
   for name, value in (('eps', eps), ('estim_lr_coef', estim_lr_coef)):
-    if _is_number(value) and not value >= 0.0:
+    if numerics.is_number(value) and not value >= 0.0:
       raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
-  if _is_number(estim_lr0) and not estim_lr0 > 0.0:
+  if numerics.is_number(estim_lr0) and not estim_lr0 > 0.0:
     raise ValueError(f'{fn}: estim_lr0 must be positive, got {estim_lr0}')
 
   def init_fn(params):
-    dtype = _scalar_dtype(params)
+    dtype = numerics.scalar_state_dtype(params)
     return ProdigyState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
@@ -207,7 +181,8 @@ def prodigy(
     s_weight = ratio * (d if safeguard_warmup else dlr)
 
     def leaf_moments(g, m, v, s, x0, p):
-      dtype = _promote(g.dtype, m.dtype, v.dtype, s.dtype, p.dtype, hp)
+      dtype = numerics.promote_dtypes(
+          g.dtype, m.dtype, v.dtype, s.dtype, p.dtype, hp)
       g, p, x0 = g.astype(dtype), p.astype(dtype), x0.astype(dtype)
       d_ = d.astype(dtype)
       inner = jnp.sum(g * (x0 - p))
@@ -239,7 +214,7 @@ def prodigy(
     new_d_eps = new_d.astype(state.estim_lr.dtype).astype(hp) * epsilon
 
     def leaf_update(g, m, v, p):
-      dtype = _promote(g.dtype, m.dtype, v.dtype, p.dtype, hp)
+      dtype = numerics.promote_dtypes(g.dtype, m.dtype, v.dtype, p.dtype, hp)
       direction = m.astype(dtype) / (
           jnp.sqrt(v.astype(dtype)) + new_d_eps.astype(dtype))
       u = -dlr.astype(dtype) * (

@@ -14,7 +14,7 @@
 # ==============================================================================
 """Reduce the learning rate when a monitored value stops improving."""
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -48,10 +48,6 @@ class ReduceLROnPlateauState(NamedTuple):
   cooldown_count: jax.Array
   count: jax.Array
   avg_value: jax.Array
-
-
-def _is_number(x: Any) -> bool:
-  return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def reduce_on_plateau(
@@ -122,23 +118,24 @@ def reduce_on_plateau(
     ``ReduceLROnPlateau`` callback.
   """
   fn = 'reduce_on_plateau'
-  if _is_number(factor) and not 0.0 < factor < 1.0:
+  if numerics.is_number(factor) and not 0.0 < factor < 1.0:
     raise ValueError(f'{fn}: factor must be in (0, 1), got {factor}')
-  if _is_number(rtol) and not 0.0 <= rtol <= 1.0:
+  if numerics.is_number(rtol) and not 0.0 <= rtol <= 1.0:
     raise ValueError(f'{fn}: rtol must be in [0, 1], got {rtol}')
-  if _is_number(atol) and atol < 0:
+  if numerics.is_number(atol) and atol < 0:
     raise ValueError(f'{fn}: atol must be non-negative, got {atol}')
-  if _is_number(rtol) and _is_number(atol) and rtol == 0 and atol == 0:
+  if (numerics.is_number(rtol) and numerics.is_number(atol)
+      and rtol == 0 and atol == 0):
     raise ValueError(
         f'{fn}: at least one of rtol and atol must be positive, got rtol=0'
         ' and atol=0 (every equal value would count as an improvement).')
   for name, value, low in (('patience', patience, 1),
                            ('cooldown', cooldown, 0),
                            ('accumulation_size', accumulation_size, 1)):
-    if _is_number(value) and (value != int(value) or value < low):
+    if numerics.is_number(value) and (value != int(value) or value < low):
       raise ValueError(
           f'{fn}: {name} must be an integer >= {low}, got {value}')
-  if _is_number(min_scale) and min_scale < 0:
+  if numerics.is_number(min_scale) and min_scale < 0:
     raise ValueError(f'{fn}: min_scale must be non-negative, got {min_scale}')
 
   def init_fn(params):

@@ -70,12 +70,8 @@ class ScheduleFreeState(NamedTuple):
   z: base.Params
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _check_b1(fn: str, b1: Any) -> None:
-  if _is_number(b1) and not 0.0 < b1 <= 1.0:
+  if numerics.is_number(b1) and not 0.0 < b1 <= 1.0:
     raise ValueError(
         f'{fn}: b1 must be in (0, 1], got {b1}; with b1 = 0 the averaged'
         ' iterate could not be recovered from the params (use the base'
@@ -83,7 +79,7 @@ def _check_b1(fn: str, b1: Any) -> None:
 
 
 def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if _is_number(value) and value < 0:
+  if numerics.is_number(value) and value < 0:
     raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 

@@ -33,18 +33,6 @@ from optax.transforms import _adding
 from optax.transforms import _combining
 
 
-def _is_number(x: Any) -> bool:
-  return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    out = dtypes[0]
-    for d in dtypes[1:]:
-      out = jnp.promote_types(out, d)
-    return out
-
-
 def _check_obj_fn(fn: str, obj_fn: Any) -> None:
   if obj_fn is None:
     raise ValueError(
@@ -208,7 +196,7 @@ def _scale_by_sophia(
     mu_hat = otu.tree_bias_correction(mu, beta1, count)
 
     def leaf_ratio(m, h):
-      dtype = _promote(m.dtype, h.dtype, epsilon.dtype)
+      dtype = numerics.promote_dtypes(m.dtype, h.dtype, epsilon.dtype)
       denom = jnp.maximum(scale.astype(dtype) * h.astype(dtype),
                           epsilon.astype(dtype))
       return m.astype(dtype) / denom
@@ -356,13 +344,13 @@ def sophia(
   .. seealso:: :func:`hutchinson_estimator_diag_hessian`
   """
   fn = 'sophia'
-  if _is_number(b1) and not 0.0 <= b1 < 1.0:
+  if numerics.is_number(b1) and not 0.0 <= b1 < 1.0:
     raise ValueError(f'{fn}: b1 must be in [0, 1), got {b1}')
-  if _is_number(b2) and not 0.0 <= b2 <= 1.0:
+  if numerics.is_number(b2) and not 0.0 <= b2 <= 1.0:
     raise ValueError(f'{fn}: b2 must be in [0, 1], got {b2}')
   for name, value in (('eps', eps), ('gamma', gamma),
                       ('clip_threshold', clip_threshold)):
-    if _is_number(value) and not value >= 0.0:
+    if numerics.is_number(value) and not value >= 0.0:
       raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
   if (not isinstance(update_interval, numbers.Integral)
       or isinstance(update_interval, bool) or update_interval < 1):

@@ -25,16 +25,10 @@ from typing import Any, Optional
 
 from absl import logging
 import jax.numpy as jnp
-import numpy as np
 
 from optax._src import base
 from optax.schedules import _join
-
-
-def _is_number(x: Any) -> bool:
-  """Whether ``x`` is a Python or NumPy real number (bools excluded)."""
-  return (isinstance(x, (int, float, np.integer, np.floating))
-          and not isinstance(x, (bool, np.bool_)))
+from optax._src import numerics
 
 
 def _sorted_boundaries_and_scales(
@@ -45,7 +39,7 @@ def _sorted_boundaries_and_scales(
     return (), ()
   items = sorted(boundaries_and_scales.items(), key=lambda kv: kv[0])
   for boundary, scale in items:
-    if _is_number(scale) and scale < 0:
+    if numerics.is_number(scale) and scale < 0:
       raise ValueError(
           f'{fn_name}: the scales of boundaries_and_scales must be '
           f'non-negative, got scale {scale} at boundary {boundary}.')
@@ -124,17 +118,17 @@ def polynomial_schedule(
     >>> [float(schedule(t)) for t in range(6)]
     [1.0, 0.5625, 0.25, 0.0625, 0.0, 0.0]
   """
-  if _is_number(power) and power < 0:
+  if numerics.is_number(power) and power < 0:
     raise ValueError(
         f'polynomial_schedule: power must be non-negative, got {power}; a '
         'negative power diverges to infinity at the end of the transition.')
-  if _is_number(transition_steps) and transition_steps <= 0:
+  if numerics.is_number(transition_steps) and transition_steps <= 0:
     logging.info(
         'polynomial_schedule: transition_steps=%s is not positive, so the '
         'schedule is the constant init_value=%s.', transition_steps,
         init_value)
     return constant_schedule(init_value)
-  if _is_number(transition_begin) and transition_begin < 0:
+  if numerics.is_number(transition_begin) and transition_begin < 0:
     logging.info(
         'polynomial_schedule: transition_begin=%s is negative and is replaced '
         'by 0.', transition_begin)
@@ -300,22 +294,22 @@ def exponential_decay(
     >>> [round(float(schedule(t)), 4) for t in range(6)]
     [1.0, 1.0, 0.5, 0.5, 0.3, 0.3]
   """
-  if _is_number(decay_rate) and decay_rate < 0:
+  if numerics.is_number(decay_rate) and decay_rate < 0:
     raise ValueError(
         f'exponential_decay: decay_rate must be non-negative, got '
         f'{decay_rate}; a negative rate raised to a fractional power is NaN.')
-  if _is_number(transition_steps) and transition_steps <= 0:
+  if numerics.is_number(transition_steps) and transition_steps <= 0:
     logging.info(
         'exponential_decay: transition_steps=%s is not positive, so the '
         'schedule is the constant init_value=%s.', transition_steps,
         init_value)
     return constant_schedule(init_value)
-  if _is_number(decay_rate) and decay_rate == 0:
+  if numerics.is_number(decay_rate) and decay_rate == 0:
     logging.info(
         'exponential_decay: decay_rate is 0, so the schedule is the constant '
         'init_value=%s.', init_value)
     return constant_schedule(init_value)
-  if _is_number(transition_begin) and transition_begin < 0:
+  if numerics.is_number(transition_begin) and transition_begin < 0:
     logging.info(
         'exponential_decay: transition_begin=%s is negative and is replaced '
         'by 0.', transition_begin)
@@ -381,11 +375,11 @@ def cosine_decay_schedule(
     Loshchilov and Hutter, `SGDR: Stochastic Gradient Descent with Warm
     Restarts <https://arxiv.org/abs/1608.03983>`_, 2017.
   """
-  if _is_number(decay_steps) and decay_steps <= 0:
+  if numerics.is_number(decay_steps) and decay_steps <= 0:
     raise ValueError(
         f'cosine_decay_schedule: decay_steps must be positive, got '
         f'{decay_steps}.')
-  if _is_number(exponent) and exponent < 0:
+  if numerics.is_number(exponent) and exponent < 0:
     raise ValueError(
         f'cosine_decay_schedule: exponent must be non-negative, got '
         f'{exponent}; a negative exponent diverges at the end of the decay.')
@@ -464,8 +458,8 @@ def piecewise_interpolate_schedule(
 
   def schedule(count: base.Numeric) -> base.Numeric:
     # The value reached at each bound, accumulated in the floating dtype.
-    dtype = jnp.result_type(
-        float, *[v for v in (init_value,) + scales if not _is_number(v)])
+    arrays = [v for v in (init_value,) + scales if not numerics.is_number(v)]
+    dtype = jnp.result_type(float, *arrays)
     levels = [jnp.asarray(init_value, dtype)]
     for scale in scales:
       levels.append(levels[-1] * jnp.asarray(scale, dtype))
@@ -487,23 +481,23 @@ def piecewise_interpolate_schedule(
 def _check_onecycle(fn_name, transition_steps, pct_start, pct_final,
                     div_factor, final_div_factor):
   """Validates the Python-number arguments of the one-cycle schedules."""
-  if _is_number(transition_steps) and transition_steps <= 0:
+  if numerics.is_number(transition_steps) and transition_steps <= 0:
     raise ValueError(
         f'{fn_name}: transition_steps must be positive, got '
         f'{transition_steps}.')
   for name, value in (('pct_start', pct_start), ('pct_final', pct_final)):
-    if _is_number(value) and not 0 <= value <= 1:
+    if numerics.is_number(value) and not 0 <= value <= 1:
       raise ValueError(
           f'{fn_name}: {name} must be in [0, 1] (a fraction of '
           f'transition_steps), got {value}.')
-  if (_is_number(pct_start) and _is_number(pct_final)
+  if (numerics.is_number(pct_start) and numerics.is_number(pct_final)
       and pct_start > pct_final):
     raise ValueError(
         f'{fn_name}: pct_start must not exceed pct_final, got pct_start='
         f'{pct_start} and pct_final={pct_final}.')
   for name, value in (('div_factor', div_factor),
                       ('final_div_factor', final_div_factor)):
-    if _is_number(value) and value <= 0:
+    if numerics.is_number(value) and value <= 0:
       raise ValueError(f'{fn_name}: {name} must be positive, got {value}.')
 
 
@@ -623,7 +617,7 @@ def cosine_onecycle_schedule(
 
 
 def _check_warmup_steps(fn_name: str, warmup_steps: Any) -> None:
-  if _is_number(warmup_steps) and warmup_steps < 0:
+  if numerics.is_number(warmup_steps) and warmup_steps < 0:
     raise ValueError(
         f'{fn_name}: warmup_steps must be non-negative, got {warmup_steps}.')
 
@@ -662,7 +656,7 @@ def warmup_constant_schedule(
     [0.0, 0.25, 0.5, 0.75, 1.0, 1.0]
   """
   _check_warmup_steps('warmup_constant_schedule', warmup_steps)
-  if _is_number(warmup_steps) and warmup_steps == 0:
+  if numerics.is_number(warmup_steps) and warmup_steps == 0:
     return constant_schedule(peak_value)
   return linear_schedule(
       init_value=init_value,
@@ -725,13 +719,13 @@ def warmup_cosine_decay_schedule(
     Restarts <https://arxiv.org/abs/1608.03983>`_, 2017.
   """
   _check_warmup_steps('warmup_cosine_decay_schedule', warmup_steps)
-  if (_is_number(warmup_steps) and _is_number(decay_steps)
+  if (numerics.is_number(warmup_steps) and numerics.is_number(decay_steps)
       and decay_steps <= warmup_steps):
     raise ValueError(
         'warmup_cosine_decay_schedule: decay_steps must be larger than '
         f'warmup_steps (it counts the warmup steps too), got decay_steps='
         f'{decay_steps} and warmup_steps={warmup_steps}.')
-  if _is_number(peak_value) and peak_value == 0:
+  if numerics.is_number(peak_value) and peak_value == 0:
     alpha = 0.0
   else:
     alpha = end_value / peak_value

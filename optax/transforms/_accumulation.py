@@ -18,7 +18,6 @@ Momentum (:func:`trace`), exponential moving averages (:func:`ema`) and
 gradient accumulation over several mini-batches (:class:`MultiSteps`).
 """
 
-import functools
 from typing import Any, Callable, NamedTuple, Optional, Protocol, Union
 
 import jax
@@ -34,12 +33,6 @@ from optax._src import utils
 
 def _is_none(x: Any) -> bool:
   return x is None
-
-
-def _promote(*dtypes: Any) -> np.dtype:
-  """The common dtype of ``dtypes``, whatever the promotion mode says."""
-  with jax.numpy_dtype_promotion('standard'):
-    return functools.reduce(jnp.promote_types, dtypes)
 
 
 def _split(treedef: Any, pairs: Any) -> tuple[Any, Any]:
@@ -121,7 +114,7 @@ def trace(
       if g is None:
         return None
       g, t = jnp.asarray(g), jnp.asarray(t)
-      dtype = _promote(g.dtype, t.dtype, beta.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, t.dtype, beta.dtype)
       b, x = beta.astype(dtype), g.astype(dtype)
       new_t = x + b * t.astype(dtype)
       u = x + b * new_t if nesterov else new_t
@@ -496,7 +489,7 @@ class MultiSteps:
     if self._accumulator_dtype is None:
       return dtype
     if jnp.issubdtype(dtype, jnp.complexfloating):
-      return _promote(self._accumulator_dtype, jnp.complex64)
+      return numerics.promote_dtypes(self._accumulator_dtype, jnp.complex64)
     return self._accumulator_dtype
 
   def init(self, params: base.Params) -> MultiStepsState:
@@ -564,7 +557,7 @@ class MultiSteps:
     count = numerics.as_hyperparameter(new_mini_step)
 
     def accumulate(g, a):
-      dtype = _promote(g.dtype, a.dtype, count.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, a.dtype, count.dtype)
       x, y = g.astype(dtype), a.astype(dtype)
       if self._use_grad_mean:
         acc = y + (x - y) / count.astype(dtype)

@@ -26,17 +26,6 @@ from optax._src import numerics
 from optax.transforms import _masking
 
 
-def _promote(*dtypes) -> jnp.dtype:
-  """The standard JAX promotion of ``dtypes``, also under strict promotion.
-
-  Used to pick the precision in which leaves are combined before being cast
-  back explicitly, so the code runs with ``jax_numpy_dtype_promotion`` set to
-  ``'strict'``.
-  """
-  with jax.numpy_dtype_promotion('standard'):
-    return jnp.result_type(*dtypes)
-
-
 def _is_none(x: Any) -> bool:
   return x is None
 
@@ -106,7 +95,7 @@ def add_decayed_weights(
   def add_leaf(g, p, decay):
     if g is None:
       return None
-    dtype = _promote(g.dtype, p.dtype, decay.dtype)
+    dtype = numerics.promote_dtypes(g.dtype, p.dtype, decay.dtype)
     return (g.astype(dtype) + decay.astype(dtype) * p.astype(dtype)).astype(
         g.dtype)
 
@@ -258,7 +247,7 @@ def add_noise(
     )
     new_leaves = []
     for g, k in zip(leaves, keys):
-      dtype = _promote(g.dtype, std.dtype)
+      dtype = numerics.promote_dtypes(g.dtype, std.dtype)
       noise = jax.random.normal(k, g.shape, g.dtype)
       new_leaves.append(
           (g.astype(dtype) + std.astype(dtype) * noise.astype(dtype)).astype(

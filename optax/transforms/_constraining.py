@@ -20,19 +20,9 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
+from optax._src import numerics
 
 NonNegativeParamsState = base.EmptyState
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  """The standard JAX promotion of ``dtypes``, also under strict promotion.
-
-  Used to pick the precision in which leaves are combined before being cast
-  back explicitly, so the code runs with ``jax_numpy_dtype_promotion`` set to
-  ``'strict'``.
-  """
-  with jax.numpy_dtype_promotion('standard'):
-    return jnp.result_type(*dtypes)
 
 
 def _is_none(x) -> bool:
@@ -42,7 +32,7 @@ def _is_none(x) -> bool:
 def _nonnegative_leaf(u, p):
   if u is None:
     return None
-  dtype = _promote(u.dtype, p.dtype)
+  dtype = numerics.promote_dtypes(u.dtype, p.dtype)
   u_wide, p_wide = u.astype(dtype), p.astype(dtype)
   return jnp.where(p_wide + u_wide < 0, -p_wide, u_wide).astype(u.dtype)
 

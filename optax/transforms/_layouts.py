@@ -19,17 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
-
-
-def _promote(*dtypes) -> jnp.dtype:
-  """The standard JAX promotion of ``dtypes``, also under strict promotion.
-
-  Used to pick the precision in which leaves are combined before being cast
-  back explicitly, so the code runs with ``jax_numpy_dtype_promotion`` set to
-  ``'strict'``.
-  """
-  with jax.numpy_dtype_promotion('standard'):
-    return jnp.result_type(*dtypes)
+from optax._src import numerics
 
 
 def _ravel(tree):
@@ -48,7 +38,7 @@ def _ravel(tree):
   dtypes = [jnp.asarray(x).dtype if not hasattr(x, 'dtype') else x.dtype
             for x in leaves]
   sizes = [int(np.prod(s)) for s in shapes]
-  dtype = _promote(*dtypes) if dtypes else jnp.dtype(jnp.float32)
+  dtype = numerics.promote_dtypes(*dtypes) if dtypes else jnp.dtype(jnp.float32)
   if leaves:
     vector = jnp.concatenate(
         [jnp.ravel(jnp.asarray(x)).astype(dtype) for x in leaves])

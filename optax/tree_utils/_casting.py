@@ -21,6 +21,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import numerics
+
 _MIXED_DTYPE_HANDLERS = (None, 'promote', 'highest', 'lowest')
 
 
@@ -92,14 +94,9 @@ def _leaf_dtype(x: Any) -> np.dtype:
   return jax.dtypes.canonicalize_dtype(dtype)
 
 
-def _promote(d1: np.dtype, d2: np.dtype) -> np.dtype:
-  with jax.numpy_dtype_promotion('standard'):
-    return jnp.promote_types(d1, d2)
-
-
 def _ordered(d1: np.dtype, d2: np.dtype) -> tuple[np.dtype, np.dtype]:
   """Returns ``(lower, higher)`` of two dtypes comparable by promotion."""
-  joined = _promote(d1, d2)
+  joined = numerics.promote_dtypes(d1, d2)
   if joined == d2:
     return d1, d2
   if joined == d1:
@@ -161,7 +158,7 @@ def tree_dtype(tree: Any, mixed_dtype_handler: Optional[str] = None) -> Any:
           " first, or pass mixed_dtype_handler='promote', 'highest' or"
           " 'lowest'.")
     if mixed_dtype_handler == 'promote':
-      dtype = _promote(dtype, leaf_dtype)
+      dtype = numerics.promote_dtypes(dtype, leaf_dtype)
     elif mixed_dtype_handler == 'highest':
       dtype = _ordered(dtype, leaf_dtype)[1]
     else:

@@ -36,16 +36,6 @@ def _is_none(x: Any) -> bool:
   return x is None
 
 
-def _promote(*dtypes) -> np.dtype:
-  """Least upper bound of dtypes, computed even in the strict promotion mode.
-
-  The result is only used for explicit casts, so the computation is correct
-  whatever ``jax_numpy_dtype_promotion`` says.
-  """
-  with jax.numpy_dtype_promotion('standard'):
-    return functools.reduce(jnp.promote_types, dtypes)
-
-
 def tree_add(tree_x: Any, tree_y: Any, *other_trees: Any) -> Any:
   r"""Adds two or more pytrees leaf by leaf.
 
@@ -615,7 +605,7 @@ def tree_update_moment(
     if g is None:
       return None
     g, m = jnp.asarray(g), jnp.asarray(m)
-    dtype = _promote(g.dtype, m.dtype, decay.dtype)
+    dtype = numerics.promote_dtypes(g.dtype, m.dtype, decay.dtype)
     new_m = (one_minus_decay.astype(dtype) * g.astype(dtype) ** order
              + decay.astype(dtype) * m.astype(dtype))
     return new_m.astype(m.dtype)
@@ -658,7 +648,7 @@ def tree_update_moment_per_elem_norm(
   one_minus_decay = 1 - decay
 
   def leaf_power(g):
-    g = g.astype(_promote(g.dtype, decay.dtype))
+    g = g.astype(numerics.promote_dtypes(g.dtype, decay.dtype))
     if order == 2:
       return numerics.abs_sq(g)
     if jnp.iscomplexobj(g):
@@ -670,7 +660,7 @@ def tree_update_moment_per_elem_norm(
       return None
     g, m = jnp.asarray(g), jnp.asarray(m)
     power = leaf_power(g)
-    dtype = _promote(power.dtype, m.dtype)
+    dtype = numerics.promote_dtypes(power.dtype, m.dtype)
     new_m = (one_minus_decay.astype(dtype) * power.astype(dtype)
              + decay.astype(dtype) * m.astype(dtype))
     return new_m.astype(m.dtype)
@@ -717,8 +707,8 @@ def tree_update_infinity_moment(
     if g is None:
       return None
     g, m = jnp.asarray(g), jnp.asarray(m)
-    abs_g = jnp.abs(g.astype(_promote(g.dtype, decay.dtype)))
-    dtype = _promote(abs_g.dtype, m.dtype)
+    abs_g = jnp.abs(g.astype(numerics.promote_dtypes(g.dtype, decay.dtype)))
+    dtype = numerics.promote_dtypes(abs_g.dtype, m.dtype)
     new_m = jnp.maximum(abs_g.astype(dtype) + eps.astype(dtype),
                         decay.astype(dtype) * m.astype(dtype))
     return new_m.astype(m.dtype)
@@ -764,7 +754,7 @@ def tree_bias_correction(
 
   def leaf_correct(m):
     m = jnp.asarray(m)
-    dtype = _promote(m.dtype, correction.dtype)
+    dtype = numerics.promote_dtypes(m.dtype, correction.dtype)
     return (m.astype(dtype) / correction.astype(dtype)).astype(m.dtype)
 
   return jax.tree.map(leaf_correct, moment)
