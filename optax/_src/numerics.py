@@ -216,4 +216,11 @@ def as_hyperparameter(value: base.Numeric) -> jax.Array:
   Returns:
     ``value`` as an array of :func:`hyperparameter_dtype`.
   """
-  return jnp.asarray(value, dtype=hyperparameter_dtype())
+  array = jnp.asarray(value, dtype=hyperparameter_dtype())
+  if is_number(value):
+    # Under jit a Python number would be a compile-time constant, and XLA
+    # rewrites arithmetic around constants (reassociating products,
+    # specializing powers) in ways it cannot for an injected runtime value;
+    # the barrier keeps the two computations the same, bit for bit.
+    array = jax.lax.optimization_barrier(array)
+  return array
