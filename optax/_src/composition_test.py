@@ -27,7 +27,9 @@ checks for each combination that
   jitted step is traced exactly once;
 * updates come back with each param's dtype and shape, and are finite;
 * the optimizer can be built inside a ``jax.jit`` trace and used outside it,
-  the whole run passing under ``jax.checking_leaks()``;
+  and its ``init`` and a whole step trace under ``jax.checking_leaks()``
+  (``SuiteCatchesDefectsTest`` shows both checks failing on faulty
+  optimizers);
 * the state round-trips through ``numpy.savez`` and training resumes with
   bit-identical results.
 
@@ -46,6 +48,7 @@ import io
 import math
 import os
 from typing import Any, Callable, Optional
+from unittest import mock
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -367,44 +370,52 @@ def run_combination(test, entry_name: str, wrapper_name: str,
   entry = registry.BY_NAME[entry_name]
   wrapper = WRAPPERS[wrapper_name]
   what = f'{entry_name} in {wrapper_name} with {dtype_name} params'
+  params = make_params(dtype_name, entry.matrices_only)
+  if wrapper.lookahead_params:
+    params = lookahead_lib.LookaheadParams.init_synced(params)
   with jax.checking_leaks():
+    # Built inside a jit trace: any array made at construction would be a
+    # tracer, and using it below would raise. Then init and a whole step are
+    # traced with the leak checker on (tracing is where tracers can escape;
+    # the compiled steps below run without it, which keeps the suite fast).
     tx = build_inside_jit(functools.partial(wrapper.build, entry))
-    params = make_params(dtype_name, entry.matrices_only)
-    if wrapper.lookahead_params:
-      params = lookahead_lib.LookaheadParams.init_synced(params)
-    state = tx.init(params)
-    expected = _signature(state)
-    for path, leaf in jax.tree.leaves_with_path(state):
-      test.assertFalse(
-          getattr(jax.typeof(leaf), 'weak_type', False),
-          f'{what}: state leaf {jax.tree_util.keystr(path)} is weakly typed,'
-          ' so a state restored from a checkpoint would retrace the step')
-    step, traces = make_step(tx, entry, wrapper)
-    saved = None
-    history = []
-    for i in range(NUM_STEPS):
-      updates, state = step(params, state, jnp.asarray(i == NAN_STEP))
-      _assert_same_signature(test, expected, _signature(state),
-                             f'{what}, step {i}')
-      _assert_updates_like_params(test, updates, params, f'{what}, step {i}')
-      params = _apply(params, updates)
-      if i == NUM_STEPS // 2 - 1:
-        saved = (params, _to_bytes(state))
-      elif i >= NUM_STEPS // 2:
-        history.append((updates, state))
-    test.assertLen(traces, 1, f'{what}: the jitted step was traced again')
-    # Resume from the serialized state: identical results.
-    params, data = saved
-    state = _from_bytes(state, data)
-    for i, (want_updates, want_state) in enumerate(history):
-      updates, state = step(params, state,
-                            jnp.asarray(i + NUM_STEPS // 2 == NAN_STEP))
-      _assert_trees_identical(test, want_updates, updates,
-                              f'{what}: updates after restoring')
-      _assert_trees_identical(test, want_state, state,
-                              f'{what}: state after restoring')
-      params = _apply(params, updates)
-    test.assertLen(traces, 1, f'{what}: restoring the state retraced')
+    leak_checked_step, _ = make_step(tx, entry, wrapper)
+    jax.make_jaxpr(
+        lambda p, nan: leak_checked_step(p, tx.init(p), nan))(
+            params, jnp.asarray(False))
+  state = tx.init(params)
+  expected = _signature(state)
+  for path, leaf in jax.tree.leaves_with_path(state):
+    test.assertFalse(
+        getattr(jax.typeof(leaf), 'weak_type', False),
+        f'{what}: state leaf {jax.tree_util.keystr(path)} is weakly typed,'
+        ' so a state restored from a checkpoint would retrace the step')
+  step, traces = make_step(tx, entry, wrapper)
+  saved = None
+  history = []
+  for i in range(NUM_STEPS):
+    updates, state = step(params, state, jnp.asarray(i == NAN_STEP))
+    _assert_same_signature(test, expected, _signature(state),
+                           f'{what}, step {i}')
+    _assert_updates_like_params(test, updates, params, f'{what}, step {i}')
+    params = _apply(params, updates)
+    if i == NUM_STEPS // 2 - 1:
+      saved = (params, _to_bytes(state))
+    elif i >= NUM_STEPS // 2:
+      history.append((updates, state))
+  test.assertLen(traces, 1, f'{what}: the jitted step was traced again')
+  # Resume from the serialized state: identical results.
+  params, data = saved
+  state = _from_bytes(state, data)
+  for i, (want_updates, want_state) in enumerate(history):
+    updates, state = step(params, state,
+                          jnp.asarray(i + NUM_STEPS // 2 == NAN_STEP))
+    _assert_trees_identical(test, want_updates, updates,
+                            f'{what}: updates after restoring')
+    _assert_trees_identical(test, want_state, state,
+                            f'{what}: state after restoring')
+    params = _apply(params, updates)
+  test.assertLen(traces, 1, f'{what}: restoring the state retraced')
 
 
 def _assert_trees_identical(test, a, b, what):
@@ -454,6 +465,41 @@ class LiveBuffersTest(parameterized.TestCase):
         counts[i] = len(jax.live_arrays())
     self.assertLessEqual(counts[200], counts[20],
                          f'{entry_name} in {wrapper_name}: live arrays grew')
+
+
+_LEAKED = []
+
+
+def _array_at_build(learning_rate: float) -> base.GradientTransformation:
+  """A faulty optimizer: its build creates an array (a tracer under jit)."""
+  factor = jnp.asarray(-learning_rate)
+  return base.GradientTransformation(
+      base.init_empty_state,
+      lambda u, s, p=None: (jax.tree.map(lambda x: factor * x, u), s))
+
+
+def _tracer_escapes_update(learning_rate: float) -> base.GradientTransformation:
+  """A faulty optimizer: its update keeps a reference to a traced value."""
+
+  def update(updates, state, params=None):
+    del params
+    _LEAKED.append(updates)
+    return jax.tree.map(lambda x: -learning_rate * x, updates), state
+
+  return base.GradientTransformation(base.init_empty_state, update)
+
+
+class SuiteCatchesDefectsTest(parameterized.TestCase):
+  """The suite's checks fail on optimizers with the defects they target."""
+
+  @parameterized.parameters('_array_at_build', '_tracer_escapes_update')
+  def test_tracer_leaks_are_caught(self, attr):
+    entry = registry.Entry(name='faulty', module=__name__, attr=attr,
+                           kwargs={'learning_rate': 0.1}, injectable=False)
+    with mock.patch.dict(registry.BY_NAME, {'faulty': entry}):
+      with self.assertRaisesRegex(Exception, '[Tt]racer'):
+        run_combination(self, 'faulty', 'alone', 'float32')
+    _LEAKED.clear()
 
 
 class RegistryTest(absltest.TestCase):
