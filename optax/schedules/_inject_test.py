@@ -33,6 +33,7 @@ from optax._src import base
 from optax._src import numerics
 from optax._src import test_utils
 from optax._src import transform
+from optax._src import utils
 from optax.schedules import _inject
 from optax.schedules import _schedule
 from optax.transforms import _combining
@@ -243,7 +244,7 @@ class StaticArgsAndDtypeTest(parameterized.TestCase):
       _inject.inject_hyperparams(alias.adam, hyperparam_dtype=jnp.int32)
 
   def test_x64_hyperparameters_are_float64(self):
-    with jax.enable_x64(True):
+    with utils.x64_precision(True):
       tx = _inject.inject_hyperparams(alias.adam)(learning_rate=0.1)
       state = tx.init({'w': jnp.ones(3, jnp.float32)})
       self.assertEqual(state.hyperparams['b2'].dtype, jnp.float64)

@@ -22,6 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import utils
 from optax.second_order import _deprecated
 
 
@@ -86,7 +87,7 @@ class SecondOrderTest(parameterized.TestCase):
   def test_hvp_nonlinear_against_finite_differences(self):
     loss = lambda p, x, y: jnp.sum(jnp.sin(x @ p['w'] + p['b']) * y)
     params, inputs, targets = _problem(2)
-    with jax.enable_x64(True):
+    with utils.x64_precision(True):
       params64 = jax.tree.map(lambda a: jnp.asarray(a, jnp.float64), params)
       flat, unravel = jax.flatten_util.ravel_pytree(params64)
       v = np.random.default_rng(3).normal(size=flat.size)

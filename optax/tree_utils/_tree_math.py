@@ -230,7 +230,7 @@ def tree_sum(
     tree: a pytree.
     associative_reduction: if False, the per-leaf sums are added one after
       the other in leaf order; if True, they are added pairwise in a balanced
-      tree (``jax.tree.reduce_associative``), which is shallower and may
+      tree (as ``jax.tree.reduce_associative``), which is shallower and may
       round differently.
 
   Returns:
@@ -238,8 +238,18 @@ def tree_sum(
   """
   sums = _common_dtype(jax.tree.leaves(jax.tree.map(jnp.sum, tree)))
   if associative_reduction:
-    return jax.tree.reduce_associative(operator.add, sums, identity=0)
+    return _pairwise_sum(sums)
   return sum(sums)
+
+
+def _pairwise_sum(values: list[Any]) -> Any:
+  """``(v0 + v1) + (v2 + v3) + ...``, level by level: depth log2(n)."""
+  if not values:
+    return 0
+  while len(values) > 1:
+    pairs = [values[i] + values[i + 1] for i in range(0, len(values) - 1, 2)]
+    values = pairs + values[len(pairs) * 2:]
+  return values[0]
 
 
 def tree_max(tree: Any) -> Union[jax.Array, float]:
