@@ -393,15 +393,30 @@ def _describe_node(node: Any, treedef: Any) -> str:
   return f'a {node_type.__name__} with {treedef.num_leaves} children'
 
 
-def _one_level(node: Any, is_leaf: Optional[Any]) -> tuple[Any, Any]:
-  """``(children_with_keys, one_level_treedef)``; treedef None for a leaf."""
+def tree_one_level(
+    node: Any, is_leaf: Optional[Any] = None
+) -> tuple[list[tuple[Any, Any]], Any]:
+  """The children of a pytree node, with their keys, and its own treedef.
+
+  Works with every jax version (``jax.tree_util.flatten_one_level_with_keys``
+  is recent).
+
+  Args:
+    node: a pytree node or leaf.
+    is_leaf: an optional predicate marking leaves.
+
+  Returns:
+    ``([(key, child), ...], one_level_treedef)``, or ``([], None)`` for a
+    leaf. Two nodes with equal one-level treedefs have the same type,
+    metadata (e.g. dict keys) and number of children.
+  """
   if is_leaf is not None and is_leaf(node):
     return [], None
   flat, treedef = jax.tree_util.tree_flatten_with_path(
       node, is_leaf=lambda x: x is not node)
   if treedef.num_nodes == 1 and treedef.num_leaves == 1:
     return [], None
-  return flat, treedef
+  return [(path[0], child) for path, child in flat], treedef
 
 
 def tree_structure_difference(
@@ -431,8 +446,8 @@ def tree_structure_difference(
   stack = [((), tree_a, tree_b)]
   while stack:
     path, a, b = stack.pop()
-    children_a, treedef_a = _one_level(a, is_leaf)
-    children_b, treedef_b = _one_level(b, is_leaf)
+    children_a, treedef_a = tree_one_level(a, is_leaf)
+    children_b, treedef_b = tree_one_level(b, is_leaf)
     if treedef_a is None and treedef_b is None:
       continue
     if treedef_a is None or treedef_b is None or treedef_a != treedef_b:
@@ -440,6 +455,6 @@ def tree_structure_difference(
       return (f'at {where}: {_describe_node(a, treedef_a)} !='
               f' {_describe_node(b, treedef_b)}')
     pairs = list(zip(children_a, children_b))
-    for (keys, child_a), (_, child_b) in reversed(pairs):
-      stack.append((path + tuple(keys), child_a, child_b))
+    for (key, child_a), (_, child_b) in reversed(pairs):
+      stack.append((path + (key,), child_a, child_b))
   return None

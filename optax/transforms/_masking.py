@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
+from optax._src import utils
 from optax.tree_utils import _state_utils
 
 
@@ -64,14 +65,6 @@ def _mask_callable(mask: base.MaskOrFn) -> bool:
   return bool(flags) and all(flags)
 
 
-def _one_level(x: Any) -> Any:
-  """Returns ``(children_with_keys, metadata)`` of a node, None for a leaf."""
-  try:
-    return jax.tree_util.flatten_one_level_with_keys(x)
-  except ValueError:
-    return None
-
-
 def _describe(x: Any, node: Any) -> str:
   """A short description of a tree node for error messages."""
   if node is None:
@@ -98,21 +91,14 @@ def _find_mismatch(prefix: Any, full: Any, path: tuple[Any, ...] = ()) -> Any:
     None if ``prefix`` is a prefix of ``full``, else the triple ``(path,
     description of prefix there, description of full there)``.
   """
-  prefix_node = _one_level(prefix)
+  prefix_children, prefix_node = utils.tree_one_level(prefix)
   if prefix_node is None:
     return None
-  full_node = _one_level(full)
-  same = full_node is not None and type(prefix) is type(full)
-  if same:
-    try:
-      same = bool(prefix_node[1] == full_node[1]) and (
-          len(prefix_node[0]) == len(full_node[0]))
-    except Exception:  # pylint: disable=broad-exception-caught
-      same = False
-  if not same:
+  full_children, full_node = utils.tree_one_level(full)
+  if full_node is None or prefix_node != full_node:
     return (path, _describe(prefix, prefix_node), _describe(full, full_node))
-  for (key, prefix_child), (_, full_child) in zip(prefix_node[0],
-                                                  full_node[0]):
+  for (key, prefix_child), (_, full_child) in zip(prefix_children,
+                                                  full_children):
     found = _find_mismatch(prefix_child, full_child, path + (key,))
     if found is not None:
       return found
