@@ -525,19 +525,24 @@ class BuildTimeTest(parameterized.TestCase):
     self.assertEqual(int(ts.step), 1)
 
   def test_newton_schulz_memory_issue_1650(self):
-    # A jitted step on 24 matrices of 512 x 512: temporaries and outputs
-    # (updates and new state) stay within three times the params.
+    # A jitted step on 24 matrices of 512 x 512, with the state donated as
+    # in a training loop: the memory it allocates (temporaries and outputs
+    # not written in place of the donated state) stays within three times
+    # the params. An unrolled Newton-Schulz loop keeps the temporaries of
+    # every iteration alive and goes far beyond.
     params = {f'w{i}': jax.ShapeDtypeStruct((512, 512), jnp.float32)
               for i in range(24)}
     tx = _muon.muon(0.1)
     state = jax.eval_shape(tx.init, params)
-    compiled = jax.jit(tx.update).lower(params, state, params).compile()
+    compiled = jax.jit(tx.update, donate_argnums=1).lower(
+        params, state, params).compile()
     analysis = compiled.memory_analysis()
     if analysis is None:
       self.skipTest('no memory analysis on this backend')
     params_bytes = 24 * 512 * 512 * 4
-    used = analysis.temp_size_in_bytes + analysis.output_size_in_bytes
-    self.assertLess(used, 3 * params_bytes)
+    allocated = (analysis.temp_size_in_bytes + analysis.output_size_in_bytes
+                 - analysis.alias_size_in_bytes)
+    self.assertLess(allocated, 3 * params_bytes)
 
 
 if __name__ == '__main__':
