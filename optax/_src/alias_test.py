@@ -315,6 +315,29 @@ class ValidationTest(parameterized.TestCase):
     self.assertEqual(step(0.9, 0.1).shape, (2,))
 
 
+class MismatchedGradientsTest(parameterized.TestCase):
+  """Gradients that do not match the state name the key path (jit or not)."""
+
+  @parameterized.product(
+      name=('adam', 'adamw', 'nadam', 'amsgrad', 'sgd', 'rmsprop', 'adagrad',
+            'adamax', 'lamb', 'yogi'),
+      use_jit=(False, True))
+  def test_mismatch_names_the_key_path(self, name, use_jit):
+    kwargs = {'momentum': 0.9} if name == 'sgd' else {}
+    opt = getattr(alias, name)(0.1, **kwargs)
+    params = {'a': jnp.ones(3), 'b': jnp.ones(2)}
+    state = opt.init(params)
+    update = jax.jit(opt.update) if use_jit else opt.update
+    with self.assertRaisesRegex(
+        ValueError, r"at \['a'\] the update has shape \(4,\) but the optimizer"
+        r' state has shape \(3,\)'):
+      update({'a': jnp.ones(4), 'b': jnp.ones(2)}, state, params)
+    with self.assertRaisesRegex(
+        ValueError, r"differ in structure at <root>: a dict with keys"
+        r" \['a', 'c'\] != a dict with keys \['a', 'b'\]"):
+      update({'a': jnp.ones(3), 'c': jnp.ones(2)}, state, params)
+
+
 class ScheduleTest(parameterized.TestCase):
   """A constant schedule gives the same steps as the constant itself."""
 

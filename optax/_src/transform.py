@@ -37,6 +37,7 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import utils
+from optax.tree_utils import _tree_math
 from optax.transforms import _accumulation
 from optax.transforms import _adding
 
@@ -168,6 +169,7 @@ def _widen(moments: Any, updates: Any) -> Any:
   in the wider dtype of the updates within a step, and only rounded to
   ``mu_dtype`` when stored.
   """
+  _tree_math.check_moments_like_updates('optimizer update', updates, moments)
   return jax.tree.map(
       lambda m, g: m.astype(numerics.promote_dtypes(m.dtype, g.dtype)),
       moments, updates)
@@ -1740,6 +1742,7 @@ def scale_by_rss(
 
   def update_fn(updates, state, params=None):
     del params
+    _tree_math.check_moments_like_updates(fn, updates, state.sum_of_squares)
     epsilon = _hp(eps)
     sums = jax.tree.map(
         lambda g, s: jnp.add(*_lift(s, numerics.abs_sq(g))).astype(s.dtype),

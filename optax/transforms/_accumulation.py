@@ -29,6 +29,7 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import utils
+from optax.tree_utils import _tree_math
 
 
 def _is_none(x: Any) -> bool:
@@ -108,6 +109,7 @@ def trace(
 
   def update_fn(updates, state, params=None):
     del params
+    _tree_math.check_moments_like_updates('trace', updates, state.trace)
     beta = numerics.as_hyperparameter(decay)
 
     def leaf_update(g, t):

@@ -385,6 +385,23 @@ class MomentsTest(parameterized.TestCase):
         tm.tree_bias_correction(self.m, 0.999, count),
         tm.tree_bias_correction(self.m, jnp.float32(0.999), count))
 
+  @parameterized.parameters(
+      ('tree_update_moment', (0.9, 2)),
+      ('tree_update_moment_per_elem_norm', (0.9, 2)),
+      ('tree_update_infinity_moment', (0.9, 0.0)))
+  def test_mismatch_names_the_key_path(self, name, args):
+    fn = getattr(tm, name)
+    moments = {'a': jnp.zeros(3), 'b': {'c': jnp.zeros(2)}}
+    with self.assertRaisesRegex(
+        ValueError, name + r": at \['b'\]\['c'\] the update has shape \(4,\)"
+        r' but the optimizer state has shape \(2,\)'):
+      fn({'a': jnp.ones(3), 'b': {'c': jnp.ones(4)}}, moments, *args)
+    with self.assertRaisesRegex(
+        ValueError, name + r": the updates and the optimizer state differ in"
+        r" structure at \['b'\]: a dict with keys \['d'\] != a dict with"
+        r" keys \['c'\]"):
+      fn({'a': jnp.ones(3), 'b': {'d': jnp.ones(2)}}, moments, *args)
+
   def test_none_update_leaves_give_none(self):
     g = {'a': jnp.ones(2), 'n': None}
     m = {'a': jnp.zeros(2), 'n': None}
