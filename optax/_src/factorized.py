@@ -16,7 +16,7 @@
 
 from collections.abc import Callable
 import numbers
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 import jax
 import jax.numpy as jnp
@@ -73,6 +73,37 @@ class FactoredState(NamedTuple):
   v_row: base.Updates
   v_col: base.Updates
   v: base.Updates
+
+
+def _check_state_matches(init_fn: Any, updates: Any, state: Any) -> None:
+  """Raises a ValueError if ``state`` was not built for updates like these.
+
+  Compares (at trace time) the state's structure and shapes with those that
+  ``init`` gives for params shaped like ``updates``.
+
+  Args:
+    init_fn: the transformation's init function.
+    updates: the updates given to ``update``.
+    state: the state given to ``update``.
+
+  Raises:
+    ValueError: naming the key path of the first state leaf that differs.
+  """
+  fn = 'scale_by_factored_rms'
+  remedy = ('The optimizer state was built by init for other params; build'
+            ' it with params shaped like the gradients.')
+  expected = jax.eval_shape(init_fn, updates)
+  difference = utils.tree_structure_difference(state, expected)
+  if difference is not None:
+    raise ValueError(f'{fn}: the optimizer state does not match the updates:'
+                     f' {difference} (state != expected). {remedy}')
+  for (path, leaf), want in zip(jax.tree_util.tree_leaves_with_path(state),
+                                jax.tree.leaves(expected)):
+    if jnp.shape(leaf) != want.shape:
+      raise ValueError(
+          f'{fn}: the state leaf at {jax.tree_util.keystr(path)} has shape'
+          f' {jnp.shape(leaf)}, but updates like these need {want.shape}.'
+          f' {remedy}')
 
 
 def scale_by_factored_rms(
@@ -166,6 +197,7 @@ def scale_by_factored_rms(
 
   def update_fn(updates, state, params=None):
     del params
+    _check_state_matches(init_fn, updates, state)
     hp_dtype = numerics.hyperparameter_dtype()
     step = state.count - jnp.asarray(step_offset, jnp.int32)
     decay_t = jnp.asarray(decay_rate_fn(step, decay_rate), hp_dtype)

@@ -727,6 +727,7 @@ def scale_by_adan(
         t=jnp.zeros([], jnp.int32))
 
   def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates('scale_by_adan', updates, state.m)
     del params
     beta1, beta2, beta3 = _hp(b1), _hp(b2), _hp(b3)
     epsilon, epsilon_root = _hp(eps), _hp(eps_root)
@@ -943,6 +944,7 @@ def scale_by_lion(
         mu=otu.tree_zeros_like(params, dtype=mu_dtype))
 
   def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates('scale_by_lion', updates, state.mu)
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     gamma = _hp(smooth_beta)
@@ -1050,6 +1052,8 @@ def scale_by_novograd(
             lambda p: jnp.zeros([], jnp.finfo(p.dtype).dtype), params))
 
   def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates(
+        'scale_by_novograd', updates, state.mu)
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon, epsilon_root = _hp(eps), _hp(eps_root)
     decay = _hp(weight_decay)
@@ -1145,6 +1149,8 @@ def scale_by_optimistic_gradient(
         previous_gradient=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates(
+        'scale_by_optimistic_gradient', updates, state.previous_gradient)
     del params
     a, b = _hp(alpha), _hp(beta)
     a_plus_b = a + b
@@ -1659,6 +1665,8 @@ def scale_by_rprop(
         prev_updates=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates(
+        'scale_by_rprop', updates, state.step_sizes)
     del params
     up, down = _hp(eta_plus), _hp(eta_minus)
     low, high = _hp(min_step_size), _hp(max_step_size)
@@ -1851,6 +1859,7 @@ def scale_by_sm3(
         nu=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates('scale_by_sm3', updates, state.nu)
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon = _hp(eps)
@@ -2103,6 +2112,8 @@ def scale_by_adadelta(
         e_g=otu.tree_zeros_like(params), e_x=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates(
+        'scale_by_adadelta', updates, state.e_g)
     del params
     decay, epsilon = _hp(rho), _hp(eps)
     e_g = otu.tree_update_moment_per_elem_norm(updates, state.e_g, decay, 2)
@@ -2384,6 +2395,8 @@ def scale_by_lbfgs(
                                  numerics.hyperparameter_dtype()))
 
   def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates(
+        'scale_by_lbfgs', updates, state.updates)
     if params is None:
       raise _missing_params_error(fn)
     count = state.count
