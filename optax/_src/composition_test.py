@@ -30,6 +30,7 @@ checks for each combination that
   and its ``init`` and a whole step trace under ``jax.checking_leaks()``
   (``SuiteCatchesDefectsTest`` shows both checks failing on faulty
   optimizers);
+* every state leaf owns its buffer (the state can be donated to ``jit``);
 * the state round-trips through ``numpy.savez`` and training resumes with
   bit-identical results.
 
@@ -384,6 +385,7 @@ def run_combination(test, entry_name: str, wrapper_name: str,
         lambda p, nan: leak_checked_step(p, tx.init(p), nan))(
             params, jnp.asarray(False))
   state = tx.init(params)
+  _assert_donatable(test, state, what)
   expected = _signature(state)
   for path, leaf in jax.tree.leaves_with_path(state):
     test.assertFalse(
@@ -416,6 +418,27 @@ def run_combination(test, entry_name: str, wrapper_name: str,
                             f'{what}: state after restoring')
     params = _apply(params, updates)
   test.assertLen(traces, 1, f'{what}: restoring the state retraced')
+
+
+def _assert_donatable(test, state, what):
+  """Every state leaf owns its buffer, so the state can be donated to jit.
+
+  A buffer shared by two leaves (one array object placed twice in the
+  state) makes ``jax.jit(step, donate_argnums=...)`` fail with "Attempt to
+  donate the same buffer twice".
+  """
+  owners = {}
+  for path, leaf in jax.tree.leaves_with_path(state):
+    if not isinstance(leaf, jax.Array) or jnp.issubdtype(
+        leaf.dtype, jax.dtypes.prng_key):
+      continue
+    pointer = leaf.unsafe_buffer_pointer()
+    where = jax.tree_util.keystr(path)
+    test.assertNotIn(
+        pointer, owners,
+        f'{what}: state leaves {owners.get(pointer)} and {where} share one'
+        ' buffer, so the state cannot be donated')
+    owners[pointer] = where
 
 
 def _assert_trees_identical(test, a, b, what):

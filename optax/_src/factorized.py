@@ -179,13 +179,16 @@ def scale_by_factored_rms(
     def init_leaf(leaf):
       dims = dims_of(leaf)
       dtype = leaf.dtype
-      placeholder = jnp.zeros((1,), dtype)
+
+      def placeholder():  # A fresh buffer each: the state can be donated.
+        return jnp.zeros((1,), dtype)
+
       if dims is None:
-        return placeholder, placeholder, jnp.zeros_like(leaf, dtype)
+        return placeholder(), placeholder(), jnp.zeros_like(leaf, dtype)
       d1, d0 = dims
       return (utils.zeros_like_reduced(leaf, d0, dtype),
               utils.zeros_like_reduced(leaf, d1, dtype),
-              placeholder)
+              placeholder())
 
     leaves, treedef = jax.tree.flatten(params)
     inits = [init_leaf(leaf) for leaf in leaves]

@@ -2382,15 +2382,17 @@ def scale_by_lbfgs(
         f'{fn}: memory_size must be an integer >= 1, got {memory_size!r}')
 
   def init_fn(params):
-    stacked = jax.tree.map(
-        lambda p: jnp.broadcast_to(jnp.zeros_like(p),
-                                   (memory_size,) + tuple(p.shape)), params)
+    def stacked():  # A fresh buffer each: the state can be donated.
+      return jax.tree.map(
+          lambda p: jnp.broadcast_to(jnp.zeros_like(p),
+                                     (memory_size,) + tuple(p.shape)), params)
+
     return ScaleByLBFGSState(
         count=jnp.zeros([], jnp.int32),
         params=otu.tree_zeros_like(params),
         updates=otu.tree_zeros_like(params),
-        diff_params_memory=stacked,
-        diff_updates_memory=stacked,
+        diff_params_memory=stacked(),
+        diff_updates_memory=stacked(),
         weights_memory=jnp.zeros([memory_size],
                                  numerics.hyperparameter_dtype()))
 

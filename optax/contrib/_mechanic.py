@@ -143,11 +143,14 @@ def mechanize(
 
   def init_fn(params):
     dtype = otu.tree_dtype(params, 'lowest')
-    zeros = jnp.zeros([num_betas], dtype)
+
+    def zeros():  # A fresh buffer per field: the state can be donated.
+      return jnp.zeros([num_betas], dtype)
+
     return MechanicState(
         base_optimizer_state=base_optimizer.init(params),
         count=jnp.zeros([], jnp.int32),
-        r=zeros, m=zeros, v=zeros, s=zeros,
+        r=zeros(), m=zeros(), v=zeros(), s=zeros(),
         x0=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
     )
 

@@ -142,13 +142,13 @@ def reduce_on_plateau(
     dtype = otu.tree_dtype(params, 'lowest')
     if not jnp.issubdtype(dtype, jnp.floating):
       dtype = numerics.hyperparameter_dtype()
-    int_zero = jnp.zeros([], jnp.int32)
+    # A fresh buffer per field, so that the state can be donated.
     return ReduceLROnPlateauState(
         scale=jnp.ones([], dtype),
         best_value=jnp.full([], jnp.inf, dtype),
-        plateau_count=int_zero,
-        cooldown_count=int_zero,
-        count=int_zero,
+        plateau_count=jnp.zeros([], jnp.int32),
+        cooldown_count=jnp.zeros([], jnp.int32),
+        count=jnp.zeros([], jnp.int32),
         avg_value=jnp.zeros([], dtype),
     )
 

@@ -480,7 +480,7 @@ def inject_hyperparams(
       hparams = current_hyperparams(count, None)
       return InjectHyperparamsState(
           count=count, hyperparams=hparams,
-          inner_state=build(hparams).init(params))
+          inner_state=_own_buffers(build(hparams).init(params), hparams))
 
     def update_fn(updates, state, params=None, **extra_args):
       hparams = current_hyperparams(state.count, state.hyperparams)
@@ -493,6 +493,26 @@ def inject_hyperparams(
     return base.GradientTransformationExtraArgs(init_fn, update_fn)
 
   return wrapped_transform
+
+
+def _own_buffers(inner_state: Any, hparams: Any) -> Any:
+  """Copies the inner-state leaves that are hyperparameter arrays.
+
+  An inner ``init`` may store a hyperparameter it was given as it is (e.g.
+  an initial step size); the state would then hold one buffer twice and
+  could not be donated to ``jax.jit``.
+
+  Args:
+    inner_state: the inner transformation's initial state.
+    hparams: the hyperparameter arrays given to the inner factory.
+
+  Returns:
+    ``inner_state`` with such leaves replaced by copies.
+  """
+  shared = {id(h) for h in jax.tree.leaves(hparams)}
+  return jax.tree.map(
+      lambda x: jnp.array(x, copy=True) if id(x) in shared else x,
+      inner_state)
 
 
 def inject_stateful_hyperparams(
@@ -572,7 +592,7 @@ def inject_stateful_hyperparams(
       return InjectStatefulHyperparamsState(
           count=count, hyperparams=hparams,
           hyperparams_states=schedule_states,
-          inner_state=build(hparams).init(params))
+          inner_state=_own_buffers(build(hparams).init(params), hparams))
 
     def update_fn(updates, state, params=None, **extra_args):
       hparams = current_hyperparams(

@@ -513,7 +513,7 @@ class MultiSteps:
       skip_state = jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)
     return MultiStepsState(
         mini_step=step,
-        gradient_step=step,
+        gradient_step=jnp.zeros([], jnp.int32),  # Own buffer: donatable.
         inner_opt_state=self._opt.init(params),
         acc_grads=acc_grads,
         skip_state=skip_state,
