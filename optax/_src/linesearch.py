@@ -39,6 +39,7 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax.tree_utils import _tree_math
 
 
 # Messages of the zoom line search, printed (with ``verbose=True``) when it
@@ -131,18 +132,6 @@ def _extract_fns_kwargs(
 def _scalar_dtype() -> jnp.dtype:
   """The dtype of step sizes, values and slopes inside the searches."""
   return numerics.hyperparameter_dtype()
-
-
-def _slope(updates: base.Updates, grad: base.Updates, dtype) -> jax.Array:
-  """Real part of ``<updates, grad>``, accumulated in at least ``dtype``."""
-
-  def leaf(u, g):
-    ct = numerics.promote_dtypes(u.dtype, g.dtype, dtype)
-    dot = jnp.sum(jnp.conj(u.astype(ct)) * g.astype(ct))
-    return jnp.real(dot).astype(dtype)
-
-  leaves = jax.tree.leaves(jax.tree.map(leaf, updates, grad))
-  return sum(leaves, jnp.zeros([], dtype))
 
 
 def _scaled(updates: base.Updates, stepsize: jax.Array) -> base.Updates:
@@ -370,7 +359,7 @@ def scale_by_backtracking_linesearch(
 
     value_init = _as_scalar(value, dtype)
     grad_init = _cast_like(grad, state.grad) if store_grad else None
-    slope_init = _slope(updates, grad, dtype)
+    slope_init = _tree_math.real_vdot(updates, grad, dtype)
     guess = jnp.minimum(gamma * state.learning_rate.astype(dtype), eta_max)
     # The target of the decrease condition, up to the term of the slope.
     target = value_init + r_tol * value_init
@@ -762,7 +751,7 @@ def scale_by_zoom_linesearch(
 
     value_init = _as_scalar(value, dtype)
     grad_init = _cast_like(grad, state.grad)
-    slope_init = _slope(updates, grad_init, dtype)
+    slope_init = _tree_math.real_vdot(updates, grad_init, dtype)
     if initial_guess_strategy == 'one':
       guess = capped(jnp.ones([], dtype))
     else:
@@ -774,7 +763,7 @@ def scale_by_zoom_linesearch(
           new_params, **fn_kwargs)
       new_grad = _cast_like(new_grad, state.grad)
       return (_as_scalar(new_value, dtype), new_grad,
-              _slope(updates, new_grad, dtype))
+              _tree_math.real_vdot(updates, new_grad, dtype))
 
     def errors(stepsize, new_value, new_slope):
       # A point where the value or the slope is NaN fails both conditions

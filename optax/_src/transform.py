@@ -102,26 +102,6 @@ def _bias_correction(decay: jax.Array, count: jax.Array) -> jax.Array:
   return 1 - decay ** count.astype(decay.dtype)
 
 
-def _real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
-  """Real part of ``otu.tree_vdot``, each leaf's term cast to ``dtype``.
-
-  Summing the per-leaf terms in one dtype keeps trees that mix float32 and
-  bfloat16 leaves valid under ``jax_numpy_dtype_promotion='strict'``.
-
-  Args:
-    tree_x: a pytree (conjugated).
-    tree_y: a pytree with the structure of ``tree_x``.
-    dtype: the dtype of the result.
-
-  Returns:
-    A scalar of dtype ``dtype``.
-  """
-  terms = jax.tree.map(
-      lambda x, y: jnp.real(otu.tree_vdot(x, y)).astype(dtype),
-      tree_x, tree_y)
-  return sum(jax.tree.leaves(terms), jnp.zeros([], dtype))
-
-
 def _lift(*xs: jax.Array) -> tuple[jax.Array, ...]:
   """Casts arrays explicitly to their common dtype.
 
@@ -2306,7 +2286,7 @@ def _precondition_by_lbfgs(
     return jax.tree.map(leaf, vec, x)
 
   def weighted_dot(idx, a, b):
-    dot = _real_vdot(a, b, weights_memory.dtype)
+    dot = _tree_math.real_vdot(a, b, weights_memory.dtype)
     return weights_memory[idx] * dot
 
   def backward(vec, idx):
@@ -2414,7 +2394,7 @@ def scale_by_lbfgs(
                                jnp.zeros_like(g)),
         updates, state.updates)
     w_dtype = state.weights_memory.dtype
-    curvature = _real_vdot(diff_updates, diff_params, w_dtype)
+    curvature = _tree_math.real_vdot(diff_updates, diff_params, w_dtype)
     safe_curvature = jnp.where(curvature == 0, 1, curvature)
     weight = jnp.where(curvature == 0, 0, 1 / safe_curvature)
     diff_params_memory = jax.tree.map(

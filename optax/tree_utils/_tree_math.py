@@ -222,6 +222,31 @@ def _common_dtype(values: list[Any]) -> list[Any]:
   return [jnp.asarray(v).astype(dtype) for v in values]
 
 
+def real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
+  """Real part of :func:`tree_vdot`, accumulated in at least ``dtype``.
+
+  Each leaf's product is computed in the promotion of the two leaves'
+  dtypes and ``dtype`` and its sum cast to ``dtype`` before the leaves are
+  added, so trees mixing float32 and bfloat16 leaves work under strict
+  promotion.
+
+  Args:
+    tree_x: a pytree (conjugated).
+    tree_y: a pytree with the structure of ``tree_x``.
+    dtype: the dtype of the result.
+
+  Returns:
+    A scalar of dtype ``dtype``.
+  """
+
+  def leaf(x, y):
+    ct = numerics.promote_dtypes(x.dtype, y.dtype, dtype)
+    return jnp.real(_vdot(x.astype(ct), y.astype(ct))).astype(dtype)
+
+  terms = jax.tree.leaves(jax.tree.map(leaf, tree_x, tree_y))
+  return sum(terms, jnp.zeros([], dtype))
+
+
 def _vdot(a: Any, b: Any) -> jax.Array:
   # An elementwise product and a sum rather than ``jnp.vdot``: a dot whose
   # contracted axes are sharded over explicit mesh axes has no unambiguous
