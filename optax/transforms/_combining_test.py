@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -290,6 +291,51 @@ class PartitionTest(parameterized.TestCase):
     tx.update(grads, state, params)
     self.assertLen(calls, 2)
     np.testing.assert_array_equal(calls[1]['w'], grads['w'])
+
+  @parameterized.parameters(False, True)
+  def test_callable_pytree_labels_are_a_tree(self, use_jit):
+    # Regression: a callable pytree of labels (an Equinox model mapped to a
+    # label per parameter) was called on the params as if it were a labels
+    # function, raising TypeError from the model's __call__.
+    class Net(eqx.Module):
+      """A callable pytree: an Equinox model."""
+
+      w: jax.Array
+      b: jax.Array
+
+      def __call__(self, x):
+        return self.w @ x + self.b
+
+    net = Net(w=jnp.ones((2, 3)), b=jnp.array([0.5, -0.5]))
+    labels = jax.tree.map(lambda x: 'matrix' if x.ndim > 1 else 'vector', net)
+    for partition in (_combining.partition, _combining.multi_transform):
+      tx = partition({'matrix': _scale(-1.0), 'vector': _scale(3.0)}, labels)
+      state = tx.init(net)
+      update = jax.jit(tx.update) if use_jit else tx.update
+      updates, _ = update(net, state)
+      self.assertIsInstance(updates, Net)
+      np.testing.assert_array_equal(updates.w, -np.ones((2, 3)))
+      np.testing.assert_array_equal(updates.b, [1.5, -1.5])
+
+  def test_callable_pytree_not_shaped_like_params_is_called(self):
+    # A callable module holding configuration (not a label per parameter)
+    # is a labels function.
+    class Labeler(eqx.Module):
+      """A labels function with a data field."""
+
+      min_ndim: int
+
+      def __call__(self, params):
+        return jax.tree.map(
+            lambda x: 'matrix' if x.ndim >= self.min_ndim else 'vector',
+            params)
+
+    params = _params()
+    tx = _combining.partition(
+        {'matrix': _scale(-1.0), 'vector': _scale(3.0)}, Labeler(2))
+    updates, _ = tx.update(params, tx.init(params))
+    np.testing.assert_array_equal(updates['w'], -np.asarray(params['w']))
+    np.testing.assert_array_equal(updates['b'], 3.0 * np.asarray(params['b']))
 
   def test_multi_transform_alias(self):
     self.assertIs(_combining.multi_transform, _combining.partition)

@@ -53,6 +53,10 @@ class MaskedState(NamedTuple):
 def _mask_callable(mask: base.MaskOrFn) -> bool:
   """Whether a mask argument is to be called on the params to get the mask.
 
+  The decision is made on the leaves, not on ``callable(mask)``: a callable
+  pytree whose leaves are data, such as an Equinox module holding a boolean
+  per parameter, is a mask tree, not a function.
+
   Args:
     mask: a tree of booleans, or a function returning one.
 
@@ -146,15 +150,15 @@ def _resolve_mask(
     ValueError: if the leaves of ``mask`` are functions but ``mask`` is not
       itself a function.
   """
+  if not _mask_callable(mask):
+    return mask
   if callable(mask):
     return mask(tree)
-  if _mask_callable(mask):
-    raise ValueError(
+  raise ValueError(
         f'{fn_name}: {arg_name} must be a tree of booleans or one function'
         ' returning such a tree, got a tree whose leaves are functions.'
         f' Remedy: pass a single function of the params as {arg_name}.'
     )
-  return mask
 
 
 def _hide(
@@ -214,7 +218,10 @@ def masked(
     inner: the transformation to apply to the selected leaves.
     mask: a tree of booleans with the structure of the params (or a prefix
       of it), or a function mapping the params (in ``init``) or the updates
-      (in ``update``) to such a tree. ``True`` selects a leaf.
+      (in ``update``) to such a tree. ``True`` selects a leaf. A callable
+      pytree with data leaves (an Equinox module of booleans, say) is a
+      tree, not a function: ``mask`` is called only when all its leaves are
+      callable.
     mask_compatible_extra_args: if True, each extra keyword argument of
       ``update`` whose tree structure is that of the updates is masked like
       them before it reaches ``inner``; other extra arguments are passed as

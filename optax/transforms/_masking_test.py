@@ -14,16 +14,18 @@
 # ==============================================================================
 """Tests for `masked` in `optax.transforms._masking`."""
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
 from optax._src import numerics
+from optax.transforms import _adding
 from optax.transforms import _combining
 from optax.transforms import _masking
 from optax import tree_utils as otu
@@ -71,6 +73,21 @@ def _params():
 
 
 _MASK = {'w': True, 'b': False, 'nested': {'u': False, 'v': True}}
+
+
+class _Net(eqx.Module):
+  """A callable pytree: an Equinox model, used as a mask of itself."""
+
+  w: jax.Array
+  b: jax.Array
+
+  def __call__(self, x):
+    return self.w @ x + self.b
+
+
+def _net():
+  return _Net(w=jnp.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
+              b=jnp.array([0.5, -0.5]))
 
 
 def _np_masked_sum(steps, grads, mask):
@@ -285,6 +302,47 @@ class MaskedTest(parameterized.TestCase):
   )
   def test_mask_callable(self, mask, expected):
     self.assertEqual(_masking._mask_callable(mask), expected)
+
+  @parameterized.parameters(False, True)
+  def test_callable_pytree_mask_is_a_tree(self, use_jit):
+    # Regression: a callable pytree of booleans (an Equinox model mapped to
+    # x.ndim > 1) was called on the params as if it were a mask function,
+    # raising TypeError from the model's __call__.
+    net = _net()
+    mask = jax.tree.map(lambda x: x.ndim > 1, net)
+    self.assertFalse(_masking._mask_callable(mask))
+    tx = _masking.masked(_scale(-2.0), mask)
+    state = tx.init(net)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    updates, _ = update(net, state)
+    self.assertIsInstance(updates, _Net)
+    np.testing.assert_array_equal(updates.w, -2.0 * np.asarray(net.w))
+    np.testing.assert_array_equal(updates.b, np.asarray(net.b))
+
+  def test_callable_pytree_mask_in_add_decayed_weights(self):
+    # The mask= path of adamw and its relatives goes through masked.
+    net = _net()
+    mask = jax.tree.map(lambda x: x.ndim > 1, net)
+    tx = _adding.add_decayed_weights(0.1, mask=mask)
+    zeros = jax.tree.map(jnp.zeros_like, net)
+    updates, _ = tx.update(zeros, tx.init(net), net)
+    np.testing.assert_allclose(updates.w, 0.1 * np.asarray(net.w), rtol=1e-6)
+    np.testing.assert_array_equal(updates.b, np.zeros(2))
+
+  def test_callable_pytree_of_functions_is_called(self):
+    # A callable whose leaves are all callable is a mask function, as a
+    # plain function is.
+    class _MaskFn(eqx.Module):
+      select: Callable[[jax.Array], bool]
+
+      def __call__(self, params):
+        return jax.tree.map(self.select, params)
+
+    net = _net()
+    tx = _masking.masked(_scale(-2.0), _MaskFn(lambda x: x.ndim == 1))
+    updates, _ = tx.update(net, tx.init(net))
+    np.testing.assert_array_equal(updates.w, np.asarray(net.w))
+    np.testing.assert_array_equal(updates.b, -2.0 * np.asarray(net.b))
 
   def test_masked_node_is_empty_pytree(self):
     self.assertEqual(jax.tree.leaves(_masking.MaskedNode()), [])
