@@ -501,11 +501,14 @@ class MultiSteps:
       params: the model parameters (arrays or ``jax.ShapeDtypeStruct``).
 
     Returns:
-      A :class:`MultiStepsState` with zero counters and accumulator.
+      A :class:`MultiStepsState` with zero counters and accumulator. The
+      accumulator is built with ``zeros_like`` of each param, so it has the
+      param's sharding (on a mesh) instead of living on a single device.
     """
     step = jnp.zeros([], jnp.int32)
     acc_grads = jax.tree.map(
-        lambda p: jnp.zeros(jnp.shape(p), self._acc_dtype(p.dtype)), params)
+        lambda p: jnp.zeros_like(p, self._acc_dtype(jnp.result_type(p))),
+        params)
     skip_state = ()
     if self._should_skip_update_fn is not None:
       shapes = jax.eval_shape(

@@ -21,6 +21,9 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
+from jax.sharding import AxisType
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
 import numpy as np
 
 from optax._src import alias
@@ -449,6 +452,81 @@ class MultiStepsTest(parameterized.TestCase):
     with jax.checking_leaks():
       ms = box[0]
       _run(ms, _grads(3), params, jit=True)
+
+
+_NUM_DEVICES = 8
+
+
+def _sharded(mesh, tree):
+  """Places every leaf of ``tree`` on ``mesh``, split over both axes."""
+  return jax.device_put(tree, NamedSharding(mesh, P('data', 'model')))
+
+
+class ShardingTest(parameterized.TestCase):
+  """MultiSteps on params sharded over a ('data', 'model') mesh.
+
+  The 8 host devices come from ``optax/conftest.py``, which sets XLA_FLAGS
+  before JAX starts.
+  """
+
+  def setUp(self):
+    super().setUp()
+    if jax.device_count() < _NUM_DEVICES:
+      self.skipTest(f'needs {_NUM_DEVICES} devices (see optax/conftest.py)')
+
+  def _mesh(self, axis_type):
+    return jax.make_mesh((2, 4), ('data', 'model'), axis_types=(axis_type,) * 2)
+
+  @parameterized.parameters(False, True)
+  def test_jitted_update_on_explicit_mesh_regression(self, use_adam):
+    # Regression: under an explicit mesh, the accumulator (built with
+    # jnp.zeros, hence replicated) was selected against the sharded new
+    # accumulator: ShardingTypeError 'select cases must have the same
+    # shardings'.
+    mesh = self._mesh(AxisType.Explicit)
+    with jax.set_mesh(mesh):
+      params = _sharded(mesh, {'w': jnp.linspace(-1.0, 1.0, 32).reshape(8, 4)})
+      grads = [_sharded(mesh, {'w': jnp.full((8, 4), v)}) for v in (1.0, 3.0)]
+      inner = alias.adam(_LR) if use_adam else alias.sgd(_LR)
+      ms = _accumulation.MultiSteps(inner, 2)
+      update = jax.jit(ms.update)
+      state = ms.init(params)
+      updates, state = update(grads[0], state, params)
+      np.testing.assert_array_equal(updates['w'], np.zeros((8, 4)))
+      updates, state = update(grads[1], state, params)
+    # The mean gradient is 2 everywhere: sgd gives -0.2, adam -lr * sign.
+    want = -_LR if use_adam else -2.0 * _LR
+    np.testing.assert_allclose(updates['w'], np.full((8, 4), want), rtol=1e-5)
+    self.assertEqual(updates['w'].sharding.spec, P('data', 'model'))
+
+  @parameterized.product(
+      axis_type=[AxisType.Explicit, AxisType.Auto], jit_init=[False, True])
+  def test_accumulator_sharded_like_params_regression(
+      self, axis_type, jit_init):
+    # Regression: the accumulator was jnp.zeros(shape), a single-device (or
+    # replicated) array whatever the params' sharding, so an eager init put
+    # all of it on one device and a jitted step resharded it.
+    mesh = self._mesh(axis_type)
+    with jax.set_mesh(mesh):
+      params = _sharded(mesh, {'w': jnp.ones((8, 4)), 'b': jnp.ones((2, 4))})
+      ms = _accumulation.MultiSteps(alias.adam(_LR), 2)
+      state = (jax.jit(ms.init) if jit_init else ms.init)(params)
+      mu = state.inner_opt_state[0].mu
+      if jit_init and axis_type == AxisType.Auto:
+        # Under jit on an Auto mesh XLA chooses the sharding of constants:
+        # the accumulator is placed as the inner optimizer's moments are.
+        for name in params:
+          self.assertEqual(state.acc_grads[name].sharding, mu[name].sharding)
+        return
+      for name, p in params.items():
+        self.assertEqual(state.acc_grads[name].sharding, p.sharding)
+      update = jax.jit(ms.update)
+      for _ in range(3):  # Accumulate, emit, accumulate.
+        _, state = update(params, state, params)
+        for name, p in params.items():
+          self.assertEqual(state.acc_grads[name].sharding, p.sharding)
+          self.assertEqual(
+              state.inner_opt_state[0].mu[name].sharding, p.sharding)
 
 
 class StrictPromotionTest(parameterized.TestCase):
