@@ -19,6 +19,7 @@ gradient accumulation over several mini-batches (:class:`MultiSteps`).
 """
 
 from typing import Any, Callable, NamedTuple, Optional, Protocol, Union
+import warnings
 
 import jax
 from jax import lax
@@ -328,22 +329,26 @@ def _describe(x: Any) -> str:
   return f'{jnp.result_type(x)}{list(jnp.shape(x))}'
 
 
-def _check_inner_state_kept_types(new_state: Any, old_state: Any) -> None:
-  """Raises a TypeError if the inner update changed its state's types.
+def _cast_inner_state_like(new_state: Any, old_state: Any) -> Any:
+  """Casts the inner update's new state to the dtypes of the state it got.
 
   The accumulate branch of ``MultiSteps`` returns the inner state as it
-  was; the emit branch returns what the inner update made of it. The two
-  have the same types because every optimizer keeps its state's structure,
-  shapes and dtypes; an inner optimizer that does not gets this error (at
-  trace time) instead of a silent cast.
+  was; the emit branch returns what the inner update made of it, cast here
+  to the same dtypes so that both branches have the same types. An inner
+  optimizer whose state changes dtype (a bfloat16 leaf promoted to float32,
+  say) gets a warning at trace time naming the leaves, as the cast may lose
+  precision it meant to keep.
 
   Args:
     new_state: the inner state returned by the inner update.
     old_state: the inner state given to it.
 
+  Returns:
+    ``new_state`` with each leaf cast to the dtype of its ``old_state`` leaf.
+
   Raises:
-    TypeError: naming the first leaf (by key path) whose structure, shape or
-      dtype changed.
+    TypeError: naming the first leaf (by key path) whose shape changed, or
+      if the tree structure changed; no cast can mend those.
   """
   new_leaves, new_def = jax.tree_util.tree_flatten_with_path(new_state)
   old_leaves, old_def = jax.tree_util.tree_flatten_with_path(old_state)
@@ -352,16 +357,31 @@ def _check_inner_state_kept_types(new_state: Any, old_state: Any) -> None:
         'MultiSteps: the inner optimizer returned a state of another tree'
         f' structure than it was given: {new_def} instead of {old_def}. An'
         ' optimizer state must keep its structure across steps.')
+  cast, changed = [], []
   for (path, new), (_, old) in zip(new_leaves, old_leaves):
-    if (jnp.result_type(new) != jnp.result_type(old)
-        or jnp.shape(new) != jnp.shape(old)):
+    if jnp.shape(new) != jnp.shape(old):
       raise TypeError(
-          'MultiSteps: the inner optimizer changed its state leaf at'
-          f' {jax.tree_util.keystr(path)} from {_describe(old)} to'
-          f' {_describe(new)}. An optimizer state must keep its shapes and'
-          ' dtypes across steps (the steps that only accumulate return it'
-          ' unchanged). Remedy: cast the new value to the dtype of the old'
-          ' one in the inner optimizer.')
+          'MultiSteps: the inner optimizer changed the shape of its state'
+          f' leaf at {jax.tree_util.keystr(path)} from {_describe(old)} to'
+          f' {_describe(new)}. An optimizer state must keep its shapes across'
+          ' steps (the steps that only accumulate return it unchanged).')
+    old_dtype = jnp.result_type(old)
+    if jnp.result_type(new) != old_dtype:
+      changed.append(f'{jax.tree_util.keystr(path)} from {old_dtype} to'
+                     f' {jnp.result_type(new)}')
+      new = jnp.asarray(new).astype(old_dtype)
+    cast.append(new)
+  if changed:
+    shown = '; '.join(changed[:3])
+    if len(changed) > 3:
+      shown += f'; and {len(changed) - 3} more'
+    warnings.warn(
+        'MultiSteps: the inner optimizer changed the dtype of its state'
+        f' leaves at {shown}. They are cast back to the dtypes given by init'
+        ' (the steps that only accumulate return the state unchanged).'
+        ' Remedy: cast the new state to the dtypes of the old one in the'
+        ' inner optimizer.', stacklevel=2)
+  return old_def.unflatten(cast)
 
 
 class MultiStepsState(NamedTuple):
@@ -411,9 +431,9 @@ class MultiSteps:
   it in place.
 
   Both branches of the conditional return the same types by construction:
-  every optimizer keeps its state's dtypes across steps (an inner optimizer
-  that does not is reported with a ``TypeError`` naming the leaf, never
-  silently cast), the updates have the dtype of the incoming gradients, and
+  the inner state keeps the dtypes given by ``init`` (an inner optimizer
+  that changes them has its new state cast back, with a warning naming the
+  leaves), the updates have the dtype of the incoming gradients, and
   the accumulator keeps the dtype chosen at ``init``. The accumulator is
   reset by selection, so a NaN or an infinity in one mini-batch affects at
   most its own cycle.
@@ -581,7 +601,7 @@ class MultiSteps:
       new_updates = jax.tree.map(
           lambda g, u: None if g is None else jnp.asarray(u).astype(g.dtype),
           updates, new_updates, is_leaf=_is_none)
-      _check_inner_state_kept_types(new_inner_state, inner_state)
+      new_inner_state = _cast_inner_state_like(new_inner_state, inner_state)
       # The accumulator is reset by selection, never by multiplying it by
       # zero: a NaN of this cycle cannot leak into the next one.
       return new_updates, new_inner_state, jax.tree.map(jnp.zeros_like, acc)

@@ -404,9 +404,10 @@ class MultiStepsTest(parameterized.TestCase):
         ValueError, r"MultiSteps: the update at \['b'\] has shape \(2, 3\)"):
       ms.update(batched, ms.init(params), params)
 
-  def test_inner_optimizer_changing_a_state_dtype_raises(self):
-    # A user optimizer whose state drifts from bfloat16 to float32 is
-    # reported with the leaf's path; MultiSteps never casts it silently.
+  def test_inner_state_dtype_change_cast_back_with_warning_regression(self):
+    # Regression: a user optimizer whose state drifts from bfloat16 to
+    # float32 raised TypeError; upstream 0.2.8 casts the state back to the
+    # dtypes of init. So does the fork now, and it warns at trace time.
     def init(params):
       return {'m': jax.tree.map(jnp.zeros_like, params)}
 
@@ -418,9 +419,40 @@ class MultiStepsTest(parameterized.TestCase):
 
     ms = _accumulation.MultiSteps(base.GradientTransformation(init, update), 2)
     params = _params(jnp.bfloat16)
+    update_fn = jax.jit(ms.update)
+    state = ms.init(params)
+    grads = [jax.tree.map(lambda p, c=c: jnp.full_like(p, c), params)
+             for c in (1.0, 3.0, 2.0, 6.0)]
+    with self.assertWarnsRegex(
+        UserWarning, r"MultiSteps: .*\['m'\]\['b'\] from bfloat16 to float32"
+    ) as caught:
+      updates, state = update_fn(grads[0], state, params)
+    self.assertIn("['m']['w'] from bfloat16 to float32", str(caught.warning))
+    sums = []
+    for g in grads[1:]:
+      updates, state = update_fn(g, state, params)
+      sums.append(state.inner_opt_state['m'])
+    # The inner state holds the running sum of the emitted means, 2 then 6.
+    for leaf in jax.tree.leaves(sums[0]):
+      self.assertEqual(leaf.dtype, jnp.bfloat16)
+      np.testing.assert_array_equal(np.asarray(leaf, np.float32), 2.0)
+    for leaf in jax.tree.leaves(sums[2]):
+      self.assertEqual(leaf.dtype, jnp.bfloat16)
+      np.testing.assert_array_equal(np.asarray(leaf, np.float32), 6.0)
+    for leaf in jax.tree.leaves(updates):
+      np.testing.assert_array_equal(np.asarray(leaf, np.float32), 4.0)
+
+  def test_inner_optimizer_changing_a_state_shape_raises(self):
+    def update(updates, state, params=None):
+      del params
+      return updates, {'m': jnp.concatenate([state['m'], state['m']])}
+
+    ms = _accumulation.MultiSteps(
+        base.GradientTransformation(lambda p: {'m': jnp.zeros(2)}, update), 2)
+    params = _params()
     with self.assertRaisesRegex(
-        TypeError, r"state leaf at \['m'\]\['b'\] from bfloat16\[3\] to"
-        r' float32\[3\]'):
+        TypeError, r"shape of its state leaf at \['m'\] from float32\[2\] to"
+        r' float32\[4\]'):
       ms.update(params, ms.init(params), params)
 
   def test_inner_optimizer_changing_its_state_structure_raises(self):
