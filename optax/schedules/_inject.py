@@ -15,17 +15,71 @@
 """Hyperparameters held in the optimizer state, so they can change over time.
 
 :func:`inject_hyperparams` wraps an optimizer factory (``optax.adam``, ...)
-so that its numeric hyperparameters live in the optimizer state: they can be
-read and overwritten between steps, also under ``jax.jit``, and schedules are
-evaluated on the step count once per step.
+so that its hyperparameters live in the optimizer state, an
+:class:`InjectStatefulHyperparamsState`: they can be read and overwritten
+between steps, also under ``jax.jit``, and schedules are evaluated once per
+step. The state has the classes, fields, key paths, shapes and dtypes of
+upstream Optax 0.2.8's, so checkpoints move between the two.
+
+What is injected is decided by the value given for each argument of the
+factory (after ``inspect.Signature.bind`` with the defaults applied), and,
+where the value alone does not settle it, by the parameter's default and
+then by its annotation (as a typing object; an annotation missing, ``Any``
+or not evaluable counts as unknown). Names never matter. In order:
+
+1. Names in ``static_args``, bools, ``None``, strings, types and dtypes
+   (``mu_dtype=jnp.bfloat16``, ``dtype_momentum=jnp.float32``), trees,
+   tuples and ``GradientTransformation`` objects are static: passed to the
+   factory untouched and not listed in ``state.hyperparams``.
+2. A floating number (Python or NumPy scalar) or a floating array (JAX or
+   NumPy) is injected: ``state.hyperparams`` holds it as a scalar (or array)
+   of ``hyperparam_dtype``, by default float32 (float64 under x64). A JAX
+   array of a non-weak floating dtype (``jnp.asarray(0.9, jnp.bfloat16)``)
+   keeps its dtype. The factory receives the array from the state.
+3. An integer (Python or NumPy scalar) is injected as a float like 2. when
+   the parameter is floating: its default is a float, or it has no number
+   as default and its annotation admits a float (``float``,
+   ``ScalarOrSchedule``, ``ArrayLike``, ...). Otherwise it is an integer
+   parameter (``min_dim_size_to_factor: int = 128``, ``ns_steps = 5``,
+   ``seed: int``, or unknown): the factory receives the Python integer, so it
+   can set shapes and Python control flow under jit, and
+   ``state.hyperparams`` lists it as an integer scalar (int32, int64 under
+   x64), as upstream does, for information only: overwriting it has no
+   effect, and each update writes the given value back.
+4. Any other array (integer, boolean, a PRNG key) is injected as it is.
+5. A callable (other than a type) is a schedule only when the parameter
+   could take a number instead: its default is a number, or its default is
+   not a bool or a string and its annotation admits a float (``float``,
+   ``ScalarOrSchedule``, ...) or is unknown. So a ``mask`` function
+   (annotated ``MaskOrFn``), ``clip_value_fn`` (``Callable[[Array],
+   Array]``) or the ``step_size_fn`` of ``scale_by_schedule`` (``Schedule``:
+   the transformation calls it itself) is static. A stateful schedule (an
+   object with ``init``, ``update`` and ``__call__``, see
+   :class:`~optax.StatefulSchedule`) is used as it is; a plain schedule (a
+   function of the step count) is wrapped in :class:`WrappedSchedule`.
+   ``state.hyperparams_states`` holds the state of each schedule and
+   ``state.hyperparams`` the value the last update used: a floating value
+   in ``hyperparam_dtype`` (float32 by default), whatever dtype the schedule
+   computed it in; an integer value keeps its dtype.
+6. Anything else is static.
+
+Differences from upstream Optax 0.2.8, each fixing an upstream bug:
+upstream treats every callable as a schedule (#1373: a weight-decay
+``mask`` function, or ``dtype_momentum=jnp.float32``, is evaluated on the
+step count and ends up in ``state.hyperparams``); it traces integer
+hyperparameters (#1686, #1730: ``adafactor`` and ``lbfgs`` fail under jit);
+and it stores Python-number hyperparameters in the dtype of the params
+(#1414: with bfloat16 params ``b2=0.999`` becomes 1.0). It also stores an
+integer given for a floating hyperparameter (``learning_rate=1``) as int32
+and leaves NumPy scalars other than ``np.float64`` out of the state.
 """
 
-import enum
 import functools
 import inspect
-import re
+import numbers
 import types
 import typing
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, Optional, Union
 
@@ -38,17 +92,14 @@ from optax._src import numerics
 
 
 class InjectHyperparamsState(NamedTuple):
-  """The state of a transformation built by :func:`inject_hyperparams`.
+  """The state of :func:`inject_hyperparams` before Optax 0.1.9.
+
+  Kept so that code naming it still imports; :func:`inject_hyperparams` now
+  returns an :class:`InjectStatefulHyperparamsState`, as upstream does.
 
   Attributes:
-    count: the number of updates done so far, an int32 scalar; schedules are
-      evaluated on it.
-    hyperparams: a dict from hyperparameter name to its current value, a
-      scalar array of the hyperparameter dtype (float32, or float64 under
-      x64, unless ``hyperparam_dtype`` says otherwise). After an update it
-      holds the values that update used. Plain numbers can be overwritten
-      between steps; scheduled ones are recomputed from the schedule at each
-      step.
+    count: the number of updates done so far, an int32 scalar.
+    hyperparams: a dict from hyperparameter name to its current value.
     inner_state: the state of the wrapped transformation.
   """
 
@@ -58,14 +109,18 @@ class InjectHyperparamsState(NamedTuple):
 
 
 class InjectStatefulHyperparamsState(NamedTuple):
-  """The state of a transformation built by :func:`inject_stateful_hyperparams`.
+  """The state of a transformation built by :func:`inject_hyperparams`.
 
   Attributes:
     count: the number of updates done so far, an int32 scalar.
-    hyperparams: a dict from hyperparameter name to the value used by the
-      last update (scalar arrays of the hyperparameter dtype).
-    hyperparams_states: a dict from the name of each scheduled hyperparameter
-      to the state of its (stateful) schedule.
+    hyperparams: a dict from hyperparameter name to the value the last
+      update used (at ``init``, the value the first update will use): scalar
+      arrays of the hyperparameter dtype (float32, float64 under x64, unless
+      ``hyperparam_dtype`` or the dtype of a given array says otherwise),
+      integer scalars for integer hyperparameters.
+    hyperparams_states: a dict from the name of each scheduled
+      hyperparameter to the state of its schedule (a
+      :class:`WrappedScheduleState` for a plain schedule).
     inner_state: the state of the wrapped transformation.
   """
 
@@ -127,32 +182,15 @@ class WrappedSchedule:
 
 
 # ---------------------------------------------------------------------------
-# Sorting the arguments of the inner factory.
-#
-# Each argument falls in one of four groups:
-#   * numeric: injected in the state (floats, float arrays, and integers given
-#     for a parameter declared floating);
-#   * schedule: a callable evaluated on the step count, its value injected;
-#   * stateful schedule (inject_stateful_hyperparams only);
-#   * static: passed to the inner factory untouched (bools, Python integers
-#     for integer parameters, strings, dtypes, None, trees, masks and other
-#     function-valued configuration, GradientTransformations, ...).
+# Sorting the arguments of the inner factory (the rules of the module
+# docstring).
 
-_FLOAT, _INT, _OTHER, _UNKNOWN = 'float', 'int', 'other', 'unknown'
-_NUMERIC, _SCHEDULE, _STATEFUL, _STATIC = (
-    'numeric', 'schedule', 'stateful', 'static')
-
-# Parameter names that, by the naming convention of the library, hold a
-# function the inner transformation calls itself (never a schedule to
-# evaluate here): ``mask``, ``weight_decay_mask``, ``step_size_fn``, ...
-_FUNCTION_VALUED_NAME = re.compile(r'(^|_)mask$|_fn$')
-
-_FLOAT_ANNOTATION = re.compile(
-    r'\b(float|complex|ScalarOrSchedule|Schedule|StatefulSchedule|Numeric|'
-    r'Scalar)\b')
-_INT_ANNOTATION = re.compile(
-    r'\s*((typing\.)?Optional\[\s*int\s*\]|int(\s*\|\s*None)?|'
-    r'None\s*\|\s*int)\s*')
+# How an argument is handled.
+_FLOAT = 'float'            # Injected, of a floating dtype.
+_ARRAY = 'array'            # A non-floating array, injected as it is.
+_LISTED_INT = 'listed_int'  # A static Python integer, listed in the state.
+_SCHEDULE = 'schedule'      # A (stateful) schedule.
+_STATIC = 'static'          # Passed through, not listed.
 
 
 def _union_members(annotation: Any) -> list[Any]:
@@ -166,142 +204,139 @@ def _union_members(annotation: Any) -> list[Any]:
   return [annotation]
 
 
-def _annotation_kind(annotation: Any) -> str:
-  """What an annotation says about a parameter: float, int, other, unknown."""
-  if annotation is inspect.Parameter.empty or annotation is Any:
-    return _UNKNOWN
-  if isinstance(annotation, str):
-    if _FLOAT_ANNOTATION.search(annotation):
-      return _FLOAT
-    if _INT_ANNOTATION.fullmatch(annotation):
-      return _INT
-    return _UNKNOWN if annotation.strip() in ('Any', 'typing.Any') else _OTHER
-  members = [m for m in _union_members(annotation) if m is not type(None)]
-  for member in members:
-    if member in (float, complex, np.floating) or member == base.Schedule:
-      return _FLOAT
-    if member is base.StatefulSchedule or (
-        isinstance(member, type) and issubclass(member, WrappedSchedule)):
-      return _FLOAT
-  if members and all(m is int for m in members):
-    return _INT
-  return _OTHER
+def _admits_numbers(annotation: Any) -> Optional[bool]:
+  """Whether an annotation admits a float; None if it is unknown."""
+  if (annotation is inspect.Parameter.empty or annotation is Any
+      or isinstance(annotation, str)):
+    return None
+  return any(
+      isinstance(member, type) and issubclass(member, (float, complex))
+      for member in _union_members(annotation))
 
 
-def _default_kind(default: Any) -> str:
-  if isinstance(default, (bool, np.bool_)):
-    return _OTHER
-  if isinstance(default, (float, np.floating)):
-    return _FLOAT
-  if isinstance(default, (int, np.integer)):
-    return _INT
-  return _UNKNOWN
+def _is_number(value: Any) -> bool:
+  """A Python or NumPy scalar number (bools excluded)."""
+  return (isinstance(value, numbers.Number)
+          and not isinstance(value, (bool, np.bool_)))
 
 
-def _resolved_annotations(fn: Callable[..., Any]) -> dict[str, Any]:
-  """Annotations of ``fn`` with string annotations evaluated when possible."""
-  target = fn
-  while isinstance(target, functools.partial):
-    target = target.func
-  try:
-    target = inspect.unwrap(target)
-    return typing.get_type_hints(target)
-  except Exception:  # pylint: disable=broad-exception-caught
-    # Unresolvable names (TYPE_CHECKING imports, classes): keep raw ones.
-    return {}
+def _is_integer_parameter(default: Any, annotation: Any) -> bool:
+  """Whether an integer given for this parameter stays a Python integer."""
+  if _is_number(default):
+    return isinstance(default, numbers.Integral)
+  return not _admits_numbers(annotation)
 
 
-def _parameter_kinds(
-    signature: inspect.Signature, annotations: dict[str, Any]
-) -> dict[str, str]:
-  """Classifies each parameter of the factory as float, int, other, unknown."""
-  kinds = {}
-  for name, param in signature.parameters.items():
-    kind = _annotation_kind(annotations.get(name, param.annotation))
-    if kind == _UNKNOWN and param.default is not inspect.Parameter.empty:
-      kind = _default_kind(param.default)
-    kinds[name] = kind
-  return kinds
+def _may_be_scheduled(default: Any, annotation: Any) -> bool:
+  """Whether a callable given for this parameter is a schedule."""
+  if _is_number(default):
+    return True
+  if isinstance(default, (bool, np.bool_, str)):
+    return False
+  admits = _admits_numbers(annotation)
+  return admits is None or admits
 
 
 def _is_stateful_schedule(value: Any) -> bool:
-  return (callable(value) and hasattr(value, 'init')
-          and hasattr(value, 'update')
-          and not isinstance(value, base.GradientTransformation))
+  return (callable(value) and callable(getattr(value, 'init', None))
+          and callable(getattr(value, 'update', None)))
 
 
-def _is_plain_callable(value: Any) -> bool:
-  """A callable that could be a schedule (not a type, dtype, transform...)."""
-  return (callable(value) and not isinstance(value, (type, np.dtype))
-          and not isinstance(value, base.GradientTransformation))
-
-
-def _classify(name: str, value: Any, kind: str, stateful: bool) -> str:
-  """Sorts one argument of the factory into numeric/schedule/static."""
-  if isinstance(value, (bool, np.bool_, str, bytes, enum.Enum)):
+def _sort(value: Any, default: Any, annotation: Any) -> str:
+  """How one argument of the factory is handled (see the module docstring)."""
+  if value is None or isinstance(
+      value, (bool, np.bool_, str, bytes, type, np.dtype,
+              base.GradientTransformation)):
     return _STATIC
-  if isinstance(value, (float, complex, np.floating, np.complexfloating)):
-    return _NUMERIC
-  if isinstance(value, (int, np.integer)):
-    return _NUMERIC if kind == _FLOAT else _STATIC
   if isinstance(value, (jax.Array, np.ndarray)):
-    dtype = value.dtype
-    if jnp.issubdtype(dtype, jnp.inexact):
-      return _NUMERIC
-    if jnp.issubdtype(dtype, jnp.integer) and kind == _FLOAT:
-      return _NUMERIC
-    return _STATIC
-  if kind in (_OTHER, _INT) or _FUNCTION_VALUED_NAME.search(name):
-    return _STATIC
-  if _is_stateful_schedule(value):
-    if not stateful:
-      raise ValueError(
-          f'inject_hyperparams: {name} is a stateful schedule (it has init '
-          'and update methods); use optax.inject_stateful_hyperparams for '
-          'it, or pass a plain function of the step count.')
-    return _STATEFUL
-  if _is_plain_callable(value):
+    return _FLOAT if jnp.issubdtype(value.dtype, jnp.inexact) else _ARRAY
+  if _is_number(value):
+    if isinstance(value, numbers.Integral) and _is_integer_parameter(
+        default, annotation):
+      return _LISTED_INT
+    return _FLOAT
+  if callable(value) and _may_be_scheduled(default, annotation):
     return _SCHEDULE
   return _STATIC
 
 
-def _as_hyperparameter(value: Any, dtype: Any) -> jax.Array:
-  """Casts an injected value to the hyperparameter dtype (complex kept)."""
-  if jnp.iscomplexobj(value):
-    value = jnp.asarray(value)
-    return value.astype(jnp.promote_types(dtype, value.dtype))
-  return jnp.asarray(value, dtype=dtype)
-
-
-def _resolve_dtype(hyperparam_dtype: Optional[jnp.dtype]) -> jnp.dtype:
+def _hyperparameter_dtype(value: Any,
+                          hyperparam_dtype: Optional[jnp.dtype]) -> Any:
+  """``hyperparam_dtype`` or the default one, complex if ``value`` is."""
   if hyperparam_dtype is None:
-    return numerics.hyperparameter_dtype()
-  return jax.dtypes.canonicalize_dtype(hyperparam_dtype)
+    dtype = numerics.hyperparameter_dtype()
+  else:
+    dtype = jax.dtypes.canonicalize_dtype(hyperparam_dtype)
+  if jnp.iscomplexobj(value):
+    dtype = numerics.promote_dtypes(dtype, jnp.result_type(complex))
+  return dtype
 
 
-class _SortedArguments(NamedTuple):
-  """The arguments of the factory, sorted by how they are handled."""
+def _float_dtype(value: Any, hyperparam_dtype: Optional[jnp.dtype]) -> Any:
+  """The dtype of an injected floating value (rule 2 of the docstring)."""
+  if (isinstance(value, jax.Array) and not getattr(value, 'weak_type', False)
+      and jnp.issubdtype(value.dtype, jnp.inexact)):
+    return value.dtype
+  return _hyperparameter_dtype(value, hyperparam_dtype)
+
+
+def _as_float(value: Any, hyperparam_dtype: Optional[jnp.dtype]) -> jax.Array:
+  """An injected floating value, in a buffer of its own."""
+  return jnp.array(value, dtype=_float_dtype(value, hyperparam_dtype),
+                   copy=True)
+
+
+def _schedule_value(value: Any, hyperparam_dtype: Optional[jnp.dtype]
+                    ) -> jax.Array:
+  """The value of a schedule as held in the state.
+
+  A floating value gets the hyperparameter dtype, whatever dtype the
+  schedule computed it in; an integer value keeps its dtype.
+
+  Args:
+    value: what the schedule returned.
+    hyperparam_dtype: the dtype asked for, or None for the default.
+
+  Returns:
+    The value as an array.
+  """
+  if not jnp.issubdtype(jnp.result_type(value), jnp.inexact):
+    return jnp.asarray(value)
+  return jnp.asarray(value, _hyperparameter_dtype(value, hyperparam_dtype))
+
+
+def _signature(fn: Callable[..., Any]) -> inspect.Signature:
+  """The signature of ``fn``, with string annotations evaluated if possible."""
+  try:
+    return inspect.signature(fn, eval_str=True)
+  except Exception:  # pylint: disable=broad-exception-caught
+    # Names only importable under TYPE_CHECKING: keep the strings, which
+    # count as unknown annotations.
+    return inspect.signature(fn)
+
+
+class _Arguments(NamedTuple):
+  """The arguments of one call of the factory, sorted."""
 
   positional: tuple[Any, ...]
   static: dict[str, Any]
-  numeric: dict[str, Any]
-  schedules: dict[str, Any]
-  order: tuple[str, ...]
+  # Name -> (how it is handled, the value; a StatefulSchedule for
+  # schedules), in the order of the signature.
+  injected: dict[str, tuple[str, Any]]
 
 
-def _make_injector(
+def _inject(
     fn_name: str,
     inner_factory: Callable[..., base.GradientTransformation],
     static_args: Union[str, Iterable[str]],
     hyperparam_dtype: Optional[jnp.dtype],
-    stateful: bool,
-):
-  """Shared front end of inject_hyperparams and inject_stateful_hyperparams."""
+) -> Callable[..., base.GradientTransformationExtraArgs]:
+  """The wrapper of inject_hyperparams and inject_stateful_hyperparams."""
   if isinstance(static_args, str):
     static_names = frozenset([static_args])
   else:
     static_names = frozenset(static_args)
-  signature = inspect.signature(inner_factory)
+  signature = _signature(inner_factory)
   params = signature.parameters
   takes_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD
                      for p in params.values())
@@ -317,178 +352,88 @@ def _make_injector(
       raise ValueError(
           f'{fn_name}: hyperparam_dtype must be a floating dtype, got '
           f'{dtype}.')
-  kinds = _parameter_kinds(signature, _resolved_annotations(inner_factory))
 
-  def sort_arguments(args, kwargs) -> _SortedArguments:
+  def sort_arguments(args, kwargs) -> _Arguments:
     bound = signature.bind(*args, **kwargs)
     bound.apply_defaults()
-    positional = []
-    named = {}
+    positional, named = [], {}
     for name, value in bound.arguments.items():
-      param_kind = params[name].kind
-      if param_kind is inspect.Parameter.POSITIONAL_ONLY:
+      kind = params[name].kind
+      if kind is inspect.Parameter.POSITIONAL_ONLY:
         positional.append(value)
-      elif param_kind is inspect.Parameter.VAR_POSITIONAL:
+      elif kind is inspect.Parameter.VAR_POSITIONAL:
         positional.extend(value)
-      elif param_kind is inspect.Parameter.VAR_KEYWORD:
+      elif kind is inspect.Parameter.VAR_KEYWORD:
         named.update(value)
       else:
         named[name] = value
-    static, numeric, schedules = {}, {}, {}
+    static, injected = {}, {}
     for name, value in named.items():
-      if name in static_names:
-        group = _STATIC
-      else:
-        group = _classify(name, value, kinds.get(name, _UNKNOWN), stateful)
-      if group == _STATIC:
+      param = params.get(name)
+      default = inspect.Parameter.empty if param is None else param.default
+      annotation = (inspect.Parameter.empty if param is None
+                    else param.annotation)
+      how = (_STATIC if name in static_names
+             else _sort(value, default, annotation))
+      if how == _STATIC:
         static[name] = value
-      elif group == _NUMERIC:
-        numeric[name] = value
-      elif group == _SCHEDULE and stateful:
-        schedules[name] = WrappedSchedule(value)
+      elif how == _SCHEDULE and not _is_stateful_schedule(value):
+        injected[name] = (how, WrappedSchedule(value))
       else:
-        schedules[name] = value
-    order = tuple(n for n in named if n in numeric or n in schedules)
-    return _SortedArguments(tuple(positional), static, numeric, schedules,
-                            order)
-
-  return sort_arguments
-
-
-def inject_hyperparams(
-    inner_factory: Callable[..., base.GradientTransformation],
-    static_args: Union[str, Iterable[str]] = (),
-    hyperparam_dtype: Optional[jnp.dtype] = None,
-) -> Callable[..., base.GradientTransformationExtraArgs]:
-  """Makes the numeric hyperparameters of an optimizer part of its state.
-
-  ``inject_hyperparams(optax.adam)`` has the signature of ``optax.adam``;
-  calling it gives a transformation whose state is an
-  :class:`InjectHyperparamsState`. ``state.hyperparams`` holds the current
-  value of every numeric hyperparameter (including those left at their
-  default), so it can be logged, or changed between steps, also under
-  ``jax.jit``::
-
-    state.hyperparams['learning_rate'] = 1e-4
-
-  A hyperparameter given as a schedule (a function of the step) is evaluated
-  on ``state.count`` at every update; ``state.hyperparams`` then shows the
-  value the last update used.
-
-  Which arguments are injected:
-
-  * Floats (Python, NumPy or JAX scalars and floating arrays) are injected,
-    stored with dtype ``hyperparam_dtype``, by default
-    ``optax._src.numerics.hyperparameter_dtype()`` (float32, float64 under
-    x64) -- never the dtype of the params, so bfloat16 params do not round
-    ``b2=0.999`` to 1. The optimizers of the library turn their
-    hyperparameters into that dtype too, so the wrapped optimizer gives the
-    same bits as the plain one. (Under ``jax.jit`` the plain optimizer's
-    hyperparameters are compile-time constants that XLA may fold with a
-    different rounding, an ulp here and there, in some optimizers.)
-  * Integers (Python / NumPy ints, integer arrays) are injected (as floats)
-    only for a parameter declared floating: annotated ``float``,
-    ``ScalarOrSchedule``, ``Numeric``, ... or, when not annotated, with a
-    float default. Otherwise (``min_dim_size_to_factor: int = 128``,
-    ``memory_size``, a parameter without annotation or default) they stay
-    static Python ints, so they can set shapes and control flow under jit.
-  * A callable is a schedule only for a parameter that may be numeric: not
-    one annotated with a non-numeric type (such as ``MaskOrFn``), not an
-    integer parameter, and not one named ``mask``, ``*_mask`` or ``*_fn``
-    (functions the optimizer calls itself, like a weight-decay mask). Types
-    and dtypes (``mu_dtype=jnp.bfloat16``) are never schedules.
-  * Everything else -- bools, strings, ``None``, dtypes, trees, masks,
-    GradientTransformations -- and every name in ``static_args`` is passed
-    to ``inner_factory`` untouched.
-
-  Args:
-    inner_factory: a function returning a GradientTransformation, such as
-      ``optax.adam``.
-    static_args: the name, or names, of arguments to pass through untouched
-      even when they are numeric (they must be parameters of
-      ``inner_factory``).
-    hyperparam_dtype: the dtype of the injected floats; by default
-      ``optax._src.numerics.hyperparameter_dtype()``.
-
-  Returns:
-    A function with the arguments of ``inner_factory`` that returns a
-    ``GradientTransformationExtraArgs`` with an :class:`InjectHyperparamsState`.
-    Building it creates no JAX array; the hyperparameters become arrays in
-    ``init``.
-
-  Raises:
-    ValueError: if ``static_args`` names a parameter ``inner_factory`` does
-      not have, ``hyperparam_dtype`` is not a floating dtype, or a stateful
-      schedule is given (use :func:`inject_stateful_hyperparams`).
-
-  Examples:
-    >>> import jax.numpy as jnp
-    >>> import optax
-    >>> params = {'w': jnp.zeros(2)}
-    >>> opt = optax.inject_hyperparams(optax.sgd)(
-    ...     learning_rate=optax.linear_schedule(0.1, 0.0, 10), momentum=0.9)
-    >>> state = opt.init(params)
-    >>> state.hyperparams['momentum']
-    Array(0.9, dtype=float32)
-    >>> updates, state = opt.update({'w': jnp.ones(2)}, state)
-    >>> state.hyperparams['momentum'] = jnp.asarray(0.5)  # Between steps.
-
-    One schedule per parameter group, built in a loop: bind the loop
-    variable (``functools.partial`` or a default argument) so that each
-    group keeps its own schedule -- a bare ``lambda step: base_lr[i]``
-    would see only the last ``i``:
-
-    >>> import functools
-    >>> def group_schedule(step, peak):
-    ...   return peak * jnp.minimum(1.0, (step + 1) / 10)
-    >>> groups = {'w': 1e-2, 'b': 1e-3}
-    >>> opt = optax.chain(*[
-    ...     optax.masked(
-    ...         optax.inject_hyperparams(optax.adam)(
-    ...             learning_rate=functools.partial(group_schedule, peak=lr)),
-    ...         {k: k == name for k in groups})
-    ...     for name, lr in groups.items()])
-  """
-  sort_arguments = _make_injector(
-      'inject_hyperparams', inner_factory, static_args, hyperparam_dtype,
-      stateful=False)
+        injected[name] = (how, value)
+    return _Arguments(tuple(positional), static, injected)
 
   @functools.wraps(inner_factory)
   def wrapped_transform(
       *args, **kwargs
   ) -> base.GradientTransformationExtraArgs:
-    sorted_args = sort_arguments(args, kwargs)
+    arguments = sort_arguments(args, kwargs)
+    schedules = {name: value for name, (how, value)
+                 in arguments.injected.items() if how == _SCHEDULE}
 
-    def current_hyperparams(count, stored):
-      dtype = _resolve_dtype(hyperparam_dtype)
-      hparams = {}
-      for name in sorted_args.order:
-        if name in sorted_args.numeric:
-          value = (sorted_args.numeric[name] if stored is None
-                   else stored[name])
+    def current(stored, schedule_states, extra_args):
+      """The hyperparameters listed in the state and those of the factory."""
+      listed, for_factory = {}, {}
+      for name, (how, value) in arguments.injected.items():
+        if how == _SCHEDULE:
+          listed[name] = _schedule_value(
+              value(schedule_states[name], **extra_args), hyperparam_dtype)
+        elif how == _LISTED_INT:
+          listed[name] = jnp.asarray(value)
+        elif stored is not None:
+          listed[name] = (stored[name] if how == _ARRAY else jnp.asarray(
+              stored[name], _float_dtype(value, hyperparam_dtype)))
+        elif how == _ARRAY:
+          listed[name] = jnp.array(value, copy=True)
         else:
-          value = sorted_args.schedules[name](count)
-        hparams[name] = _as_hyperparameter(value, dtype)
-      return hparams
+          listed[name] = _as_float(value, hyperparam_dtype)
+        for_factory[name] = value if how == _LISTED_INT else listed[name]
+      return listed, for_factory
 
-    def build(hparams):
+    def build(for_factory):
       return base.with_extra_args_support(inner_factory(
-          *sorted_args.positional, **sorted_args.static, **hparams))
+          *arguments.positional, **arguments.static, **for_factory))
 
     def init_fn(params):
-      count = jnp.zeros([], jnp.int32)
-      hparams = current_hyperparams(count, None)
-      return InjectHyperparamsState(
-          count=count, hyperparams=hparams,
-          inner_state=_own_buffers(build(hparams).init(params), hparams))
+      schedule_states = {name: schedule.init()
+                         for name, schedule in schedules.items()}
+      listed, for_factory = current(None, schedule_states, {})
+      return InjectStatefulHyperparamsState(
+          count=jnp.zeros([], jnp.int32), hyperparams=listed,
+          hyperparams_states=schedule_states,
+          inner_state=_own_buffers(build(for_factory).init(params), listed))
 
     def update_fn(updates, state, params=None, **extra_args):
-      hparams = current_hyperparams(state.count, state.hyperparams)
-      updates, inner_state = build(hparams).update(
+      listed, for_factory = current(
+          state.hyperparams, state.hyperparams_states, extra_args)
+      schedule_states = {
+          name: schedule.update(state.hyperparams_states[name], **extra_args)
+          for name, schedule in schedules.items()}
+      updates, inner_state = build(for_factory).update(
           updates, state.inner_state, params, **extra_args)
-      return updates, InjectHyperparamsState(
-          count=numerics.safe_increment(state.count), hyperparams=hparams,
-          inner_state=inner_state)
+      return updates, InjectStatefulHyperparamsState(
+          count=numerics.safe_increment(state.count), hyperparams=listed,
+          hyperparams_states=schedule_states, inner_state=inner_state)
 
     return base.GradientTransformationExtraArgs(init_fn, update_fn)
 
@@ -515,31 +460,61 @@ def _own_buffers(inner_state: Any, hparams: Any) -> Any:
       inner_state)
 
 
-def inject_stateful_hyperparams(
+def inject_hyperparams(
     inner_factory: Callable[..., base.GradientTransformation],
     static_args: Union[str, Iterable[str]] = (),
     hyperparam_dtype: Optional[jnp.dtype] = None,
 ) -> Callable[..., base.GradientTransformationExtraArgs]:
-  """Like :func:`inject_hyperparams`, with stateful schedules allowed.
+  """Makes the hyperparameters of an optimizer part of its state.
 
-  A hyperparameter may be a :class:`~optax.StatefulSchedule` (an object with
-  ``init()``, ``update(state, **extra_args)`` and ``__call__(state,
-  **extra_args)``): at each update its value is computed from its current
-  state and the update's extra arguments (``value=loss``, ...), then its
-  state is advanced. Plain schedules are wrapped in :class:`WrappedSchedule`.
-  The rules deciding which arguments are injected are those of
-  :func:`inject_hyperparams`.
+  ``inject_hyperparams(optax.adam)`` takes the arguments of ``optax.adam``;
+  calling it gives a transformation whose state is an
+  :class:`InjectStatefulHyperparamsState`. ``state.hyperparams`` holds the
+  value of every injected hyperparameter (those left at their default
+  included), so it can be logged, or changed between steps, also under
+  ``jax.jit``::
+
+    state.hyperparams['learning_rate'] = 1e-4
+
+  A hyperparameter may be given as a schedule, a function of the step count
+  (``optax.linear_schedule(...)``), or as a stateful schedule (an object
+  with ``init()``, ``update(state, **extra_args)`` and ``__call__(state,
+  **extra_args)``, see :class:`~optax.StatefulSchedule`) whose value may
+  depend on the extra arguments of ``update`` (``value=loss``, ...). At each
+  update the schedule's value is computed from its state in
+  ``state.hyperparams_states``, then its state is advanced;
+  ``state.hyperparams`` shows the value the update used. Overwriting a
+  scheduled value in ``state.hyperparams`` has no effect.
+
+  Which arguments are injected is decided by the value given, then by the
+  parameter's default and annotation (never its name); the rules are in the
+  docstring of :mod:`optax.schedules._inject`. In short: floating numbers
+  and arrays are injected in ``hyperparam_dtype`` (float32 by default, not
+  the params' dtype); integers given for integer parameters
+  (``min_dim_size_to_factor``, ``ns_steps``, ``memory_size``) stay Python
+  integers for the factory and are listed in the state for information;
+  callables are schedules only for parameters that can take a number, so a
+  weight-decay ``mask`` function or a dtype passes through.
+
+  The injected optimizer gives the updates of the plain one: eagerly bit for
+  bit; under ``jax.jit`` XLA may compile the two programs slightly
+  differently, and each step's updates agree to a few ulps.
 
   Args:
-    inner_factory: a function returning a GradientTransformation.
-    static_args: the name, or names, of arguments to pass through untouched.
+    inner_factory: a function returning a GradientTransformation, such as
+      ``optax.adam``.
+    static_args: the name, or names, of arguments to pass to
+      ``inner_factory`` untouched, whatever their value (for example a
+      callable that is not a schedule, for a parameter without annotation).
     hyperparam_dtype: the dtype of the injected floats; by default
-      ``optax._src.numerics.hyperparameter_dtype()``.
+      ``optax._src.numerics.hyperparameter_dtype()`` (float32, float64 under
+      x64). A JAX array of a floating (non-weak) dtype keeps its dtype.
 
   Returns:
     A function with the arguments of ``inner_factory`` that returns a
     ``GradientTransformationExtraArgs`` with an
-    :class:`InjectStatefulHyperparamsState`.
+    :class:`InjectStatefulHyperparamsState`. Building it creates no JAX
+    array; the hyperparameters become arrays in ``init``.
 
   Raises:
     ValueError: if ``static_args`` names a parameter ``inner_factory`` does
@@ -548,64 +523,68 @@ def inject_stateful_hyperparams(
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax
-    >>> from optax.schedules import WrappedSchedule
-    >>> opt = optax.inject_stateful_hyperparams(optax.sgd)(
-    ...     learning_rate=WrappedSchedule(optax.linear_schedule(0.1, 0.0, 4)))
-    >>> state = opt.init({'w': jnp.zeros(2)})
-    >>> _, state = opt.update({'w': jnp.ones(2)}, state)
-    >>> _, state = opt.update({'w': jnp.ones(2)}, state)
-    >>> state.hyperparams['learning_rate']
-    Array(0.075, dtype=float32)
+    >>> params = {'w': jnp.zeros(2)}
+    >>> opt = optax.inject_hyperparams(optax.sgd)(
+    ...     learning_rate=optax.linear_schedule(0.1, 0.0, 10), momentum=0.9)
+    >>> state = opt.init(params)
+    >>> state.hyperparams['momentum']
+    Array(0.9, dtype=float32)
+    >>> state.hyperparams_states['learning_rate']
+    WrappedScheduleState(count=Array(0, dtype=int32))
+    >>> updates, state = opt.update({'w': jnp.ones(2)}, state)
+    >>> state.hyperparams['momentum'] = jnp.asarray(0.5)  # Between steps.
+
+    Integer hyperparameters are listed but stay static:
+
+    >>> state = optax.inject_hyperparams(optax.adafactor)(
+    ...     learning_rate=0.1).init(params)
+    >>> state.hyperparams['min_dim_size_to_factor']
+    Array(128, dtype=int32, weak_type=True)
+
+    One schedule per parameter group, built in a loop: bind the loop
+    variable (``functools.partial`` or a default argument) so that each
+    group keeps its own schedule -- a bare ``lambda step: base_lr[i]``
+    would see only the last ``i``:
+
+    >>> import functools
+    >>> def group_schedule(step, peak):
+    ...   return peak * jnp.minimum(1.0, (step + 1) / 10)
+    >>> groups = {'w': 1e-2, 'b': 1e-3}
+    >>> opt = optax.chain(*[
+    ...     optax.masked(
+    ...         optax.inject_hyperparams(optax.adam)(
+    ...             learning_rate=functools.partial(group_schedule, peak=lr)),
+    ...         {k: k == name for k in groups})
+    ...     for name, lr in groups.items()])
   """
-  sort_arguments = _make_injector(
-      'inject_stateful_hyperparams', inner_factory, static_args,
-      hyperparam_dtype, stateful=True)
+  return _inject('inject_hyperparams', inner_factory, static_args,
+                 hyperparam_dtype)
 
-  @functools.wraps(inner_factory)
-  def wrapped_transform(
-      *args, **kwargs
-  ) -> base.GradientTransformationExtraArgs:
-    sorted_args = sort_arguments(args, kwargs)
 
-    def current_hyperparams(stored, schedule_states, extra_args):
-      dtype = _resolve_dtype(hyperparam_dtype)
-      hparams = {}
-      for name in sorted_args.order:
-        if name in sorted_args.numeric:
-          value = (sorted_args.numeric[name] if stored is None
-                   else stored[name])
-        else:
-          value = sorted_args.schedules[name](
-              schedule_states[name], **extra_args)
-        hparams[name] = _as_hyperparameter(value, dtype)
-      return hparams
+def inject_stateful_hyperparams(
+    inner_factory: Callable[..., base.GradientTransformation],
+    static_args: Union[str, Iterable[str]] = (),
+    hyperparam_dtype: Optional[jnp.dtype] = None,
+) -> Callable[..., base.GradientTransformationExtraArgs]:
+  """Deprecated: :func:`inject_hyperparams` takes stateful schedules too.
 
-    def build(hparams):
-      return base.with_extra_args_support(inner_factory(
-          *sorted_args.positional, **sorted_args.static, **hparams))
+  Emits a ``DeprecationWarning`` and returns
+  ``inject_hyperparams(inner_factory, static_args, hyperparam_dtype)``.
 
-    def init_fn(params):
-      count = jnp.zeros([], jnp.int32)
-      schedule_states = {name: schedule.init()
-                         for name, schedule in sorted_args.schedules.items()}
-      hparams = current_hyperparams(None, schedule_states, {})
-      return InjectStatefulHyperparamsState(
-          count=count, hyperparams=hparams,
-          hyperparams_states=schedule_states,
-          inner_state=_own_buffers(build(hparams).init(params), hparams))
+  Args:
+    inner_factory: a function returning a GradientTransformation.
+    static_args: the name, or names, of arguments to pass through untouched.
+    hyperparam_dtype: the dtype of the injected floats.
 
-    def update_fn(updates, state, params=None, **extra_args):
-      hparams = current_hyperparams(
-          state.hyperparams, state.hyperparams_states, extra_args)
-      schedule_states = {
-          name: schedule.update(state.hyperparams_states[name], **extra_args)
-          for name, schedule in sorted_args.schedules.items()}
-      updates, inner_state = build(hparams).update(
-          updates, state.inner_state, params, **extra_args)
-      return updates, InjectStatefulHyperparamsState(
-          count=numerics.safe_increment(state.count), hyperparams=hparams,
-          hyperparams_states=schedule_states, inner_state=inner_state)
+  Returns:
+    What :func:`inject_hyperparams` returns.
 
-    return base.GradientTransformationExtraArgs(init_fn, update_fn)
-
-  return wrapped_transform
+  Raises:
+    ValueError: as :func:`inject_hyperparams`.
+  """
+  warnings.warn(
+      'optax.inject_stateful_hyperparams is deprecated: '
+      'optax.inject_hyperparams accepts stateful schedules; use it instead.',
+      DeprecationWarning, stacklevel=2)
+  return _inject('inject_stateful_hyperparams', inner_factory, static_args,
+                 hyperparam_dtype)
