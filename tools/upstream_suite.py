@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Runs Optax 0.2.8's own test files against the installed optax package.
+
+The published ``optax==0.2.8`` wheel is fetched with ``pip download`` into a
+temporary folder (nothing of upstream's is kept in this repository), its
+``*_test.py`` files are laid over a copy of the *installed* package, and
+pytest runs them. The outcome is checked against the ``upstream_suite``
+entries of ``deviations.toml``:
+
+* a failing test that is not listed there fails the lane;
+* a listed test that now passes (a stale entry) fails the lane too.
+
+Usage::
+
+  python tools/upstream_suite.py [--deviations deviations.toml]
+      [--workers auto] [--keep DIR] [--wheel PATH] [-- extra pytest args]
+"""
+
+import argparse
+import importlib.util
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+import xml.etree.ElementTree as ET
+import zipfile
+
+UPSTREAM = 'optax==0.2.8'
+HERE = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _fetch_wheel(dest: pathlib.Path) -> pathlib.Path:
+  subprocess.run(
+      [sys.executable, '-m', 'pip', 'download', '-q', '--no-deps',
+       '--only-binary=:all:', UPSTREAM, '-d', str(dest)],
+      check=True)
+  wheels = sorted(dest.glob('optax-*.whl'))
+  if not wheels:
+    raise SystemExit(f'upstream_suite: pip download of {UPSTREAM} gave no '
+                     f'wheel in {dest}')
+  return wheels[0]
+
+
+def _installed_package() -> pathlib.Path:
+  spec = importlib.util.find_spec('optax')
+  if spec is None or spec.origin is None:
+    raise SystemExit('upstream_suite: optax is not installed')
+  return pathlib.Path(spec.origin).parent
+
+
+def _lay_over(wheel: pathlib.Path, root: pathlib.Path) -> list[str]:
+  """Copies the installed package to root and overlays upstream's tests."""
+  shutil.copytree(_installed_package(), root / 'optax',
+                  ignore=shutil.ignore_patterns('__pycache__'))
+  tests = []
+  with zipfile.ZipFile(wheel) as zf:
+    for name in zf.namelist():
+      if name.startswith('optax/') and name.endswith('_test.py'):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(zf.read(name))
+        tests.append(name)
+  if not tests:
+    raise SystemExit(f'upstream_suite: no test files in {wheel}')
+  return sorted(tests)
+
+
+def _outcomes(junit: pathlib.Path) -> dict[str, str]:
+  """Maps each test id (file::Class::test) to passed/failed/skipped."""
+  out = {}
+  for case in ET.parse(junit).getroot().iter('testcase'):
+    classname = case.get('classname', '')
+    parts = classname.split('.')
+    # classname is e.g. optax._src.alias_test.AliasTest.
+    module = [p for p in parts if not p[:1].isupper()]
+    classes = [p for p in parts if p[:1].isupper()]
+    test_id = '/'.join(module) + '.py'
+    for c in classes:
+      test_id += '::' + c
+    test_id += '::' + case.get('name', '')
+    if case.find('failure') is not None or case.find('error') is not None:
+      out[test_id] = 'failed'
+    elif case.find('skipped') is not None:
+      out[test_id] = out.get(test_id, 'skipped')
+    else:
+      out.setdefault(test_id, 'passed')
+  return out
+
+
+def main() -> int:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument('--deviations', default=str(HERE / 'deviations.toml'))
+  parser.add_argument('--workers', default='auto')
+  parser.add_argument('--keep', default=None,
+                      help='work in this folder and keep it')
+  parser.add_argument('--wheel', default=None,
+                      help='a downloaded optax 0.2.8 wheel to use')
+  parser.add_argument('--only', action='append', default=[],
+                      help='run only this upstream test file (repeatable), '
+                      'e.g. optax/_src/utils_test.py; no deviation check')
+  parser.add_argument('pytest_args', nargs='*')
+  args = parser.parse_args()
+
+  with open(args.deviations, 'rb') as f:
+    listed = {e['id']: e for e in tomllib.load(f).get('upstream_suite', [])}
+
+  work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix='optax-upstream.'))
+  work.mkdir(parents=True, exist_ok=True)
+  try:
+    wheel = (pathlib.Path(args.wheel) if args.wheel
+             else _fetch_wheel(work / 'dist'))
+    root = work / 'tree'
+    if root.exists():
+      shutil.rmtree(root)
+    root.mkdir()
+    tests = _lay_over(wheel, root)
+    if args.only:
+      tests = [t for t in tests if t in args.only]
+    print(f'upstream_suite: {len(tests)} test files from {wheel.name} '
+          f'over {_installed_package()}')
+    junit = work / 'junit.xml'
+    env = dict(os.environ, PYTHONPATH=str(root))
+    cmd = [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
+           '-n', args.workers, '--junitxml', str(junit), '-o',
+           'junit_family=xunit1', '--rootdir', str(root),
+           '-W', 'ignore::DeprecationWarning:flax.*', *tests,
+           *args.pytest_args]
+    proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True,
+                          text=True, check=False)
+    if not junit.exists():
+      print(proc.stdout[-5000:], proc.stderr[-5000:])
+      print('upstream_suite: pytest produced no report')
+      return 1
+    outcomes = _outcomes(junit)
+    failed = sorted(t for t, o in outcomes.items() if o == 'failed')
+    passed = sorted(t for t, o in outcomes.items() if o == 'passed')
+    unexpected = [t for t in failed if t not in listed]
+    stale = [t for t in listed if outcomes.get(t) == 'passed']
+    missing = [t for t in listed if t not in outcomes]
+    lines = [ln for ln in proc.stdout.splitlines()
+             if ln.startswith(('FAILED', 'ERROR'))]
+    for ln in lines:
+      test = ln.split(' ', 1)[1].split(' - ', 1)[0]
+      if test not in listed:
+        print(ln)
+    for t in unexpected:
+      print(f'UNEXPECTED FAILURE {t}')
+    for t in stale:
+      print(f'STALE DEVIATION (passes now) {t}')
+    for t in missing:
+      print(f'DEVIATION NOT FOUND (no such test) {t}')
+    n_skipped = sum(1 for o in outcomes.values() if o == 'skipped')
+    print(f'upstream_suite: {len(passed)} passed, {len(failed)} failed '
+          f'({len(failed) - len(unexpected)} listed deviations), '
+          f'{n_skipped} skipped')
+    if args.only:
+      print(proc.stdout[-20000:])
+      return 0 if not failed else 1
+    ok = not unexpected and not stale and not missing
+    return 0 if ok else 1
+  finally:
+    if not args.keep:
+      shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+  sys.exit(main())
