@@ -427,8 +427,10 @@ class MultiSteps:
   emit; on the other steps the inner state passes through the conditional
   unchanged, so no second copy of it (nor of the inner optimizer's
   temporaries) is materialized, unlike computing both branches and selecting.
-  Donate the state to the jitted step (``donate_argnums``) to let XLA update
-  it in place.
+  The accumulator is updated outside the conditional, in place. Donate the
+  state to the jitted step (``donate_argnums``) to let XLA update it in
+  place; ``benchmarks/multisteps_memory.py`` prints the compiled memory of
+  such a step.
 
   Both branches of the conditional return the same types by construction:
   the inner state keeps the dtypes given by ``init`` (an inner optimizer
@@ -590,36 +592,44 @@ class MultiSteps:
         acc = y + x
       return acc.astype(a.dtype)
 
-    def emit_fn(operands):
-      inner_state, acc = operands
+    def emit_fn(inner_state):
       # The mean (or sum) including this mini-batch, in the gradients' dtype.
       grads = jax.tree.map(
           lambda g, a: None if g is None else accumulate(g, a).astype(g.dtype),
-          updates, acc, is_leaf=_is_none)
+          updates, state.acc_grads, is_leaf=_is_none)
       new_updates, new_inner_state = self._opt.update(
           grads, inner_state, params, **extra_args)
       new_updates = jax.tree.map(
           lambda g, u: None if g is None else jnp.asarray(u).astype(g.dtype),
           updates, new_updates, is_leaf=_is_none)
       new_inner_state = _cast_inner_state_like(new_inner_state, inner_state)
-      # The accumulator is reset by selection, never by multiplying it by
-      # zero: a NaN of this cycle cannot leak into the next one.
-      return new_updates, new_inner_state, jax.tree.map(jnp.zeros_like, acc)
+      return new_updates, new_inner_state, jnp.ones([], bool)
 
-    def accumulate_fn(operands):
-      inner_state, acc = operands
+    def accumulate_fn(inner_state):
       zeros = jax.tree.map(
           lambda g: None if g is None else jnp.zeros_like(g),
           updates, is_leaf=_is_none)
-      new_acc = jax.tree.map(
-          lambda g, a: None if g is None else jnp.where(
-              skip, a, accumulate(g, a)),
-          updates, acc, is_leaf=_is_none)
-      return zeros, inner_state, new_acc
+      return zeros, inner_state, jnp.zeros([], bool)
 
-    new_updates, inner_opt_state, acc_grads = lax.cond(
-        emit, emit_fn, accumulate_fn,
-        (state.inner_opt_state, state.acc_grads))
+    # Only the inner update is conditional; the accumulator is updated
+    # outside, in one elementwise pass that XLA can write over the old
+    # accumulator when the state is donated. It selects on ``emitted``, the
+    # conditional's own copy of ``emit``: that data dependency orders the
+    # pass after the conditional (which reads the old accumulator), so XLA
+    # need not copy the old accumulator to keep it alive for the latter.
+    new_updates, inner_opt_state, emitted = lax.cond(
+        emit, emit_fn, accumulate_fn, state.inner_opt_state)
+
+    def next_acc(g, a):
+      # Reset by selection, never by multiplying by zero: a NaN of this
+      # cycle cannot leak into the next one.
+      if g is None:
+        return None
+      return jnp.where(
+          emitted, jnp.zeros_like(a), jnp.where(skip, a, accumulate(g, a)))
+
+    acc_grads = jax.tree.map(
+        next_acc, updates, state.acc_grads, is_leaf=_is_none)
 
     zero = jnp.zeros_like(mini_step)
     mini_step = jnp.where(
