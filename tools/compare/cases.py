@@ -1,0 +1,934 @@
+# Copyright 2026 The Optax fork authors. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0.
+"""Registry of cases compared between this fork and upstream Optax 0.2.8.
+
+Every case is written against the public Optax API only, so that this file
+imports unchanged under upstream 0.2.8 and under the fork. Nothing here is
+evaluated at import time: a case holds a builder (a function of no argument)
+that run_cases.py calls inside a ``try``, so a name missing on one side is
+recorded as an ``AttributeError`` on that side instead of breaking the run.
+
+Two kinds of cases:
+
+* :class:`OptCase`: a gradient transformation put through ``init`` and a few
+  steps on a quadratic or a softmax-regression loss (see :func:`make_problem`).
+* :class:`FnCase`: a function (schedule, loss, projection, tree utility)
+  evaluated on fixed inputs; its result is a pytree of arrays.
+
+Inputs come from ``numpy.random.default_rng`` with fixed seeds, never from
+``jax.random``, so both interpreters see identical bits whatever the jax or
+Optax version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+import optax.contrib
+import optax.losses
+import optax.projections
+import optax.schedules
+import optax.transforms
+import optax.tree_utils
+
+SEED = 20260124
+STEPS = 5
+PARAM_KINDS = ('f32', 'bf16', 'mixed')
+
+
+@dataclasses.dataclass(frozen=True)
+class OptCase:
+  """A gradient transformation run for a few steps.
+
+  Attributes:
+    name: unique id, ``group/what/variant/params``.
+    make: builds the transformation (called inside a ``try``).
+    params: one of :data:`PARAM_KINDS`.
+    loss: ``'quad'`` or ``'logistic'``.
+    extra: which extra arguments ``update`` receives: ``None``, ``'value'``,
+      ``'linesearch'`` (value, grad, value_fn), ``'obj_fn'``,
+      ``'per_example'`` (per-example gradients, for DP optimizers) or
+      ``'lookahead'`` (params are ``optax.LookaheadParams``).
+    jit: jit the step (only where eager execution would be slow).
+    steps: number of steps.
+    post: optional ``post(state, params) -> pytree`` recorded after the run.
+  """
+
+  name: str
+  make: Callable[[], Any]
+  params: str = 'f32'
+  loss: str = 'quad'
+  extra: str | None = None
+  jit: bool = False
+  steps: int = STEPS
+  post: Callable[[Any, Any], Any] | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class FnCase:
+  """A function evaluated on fixed inputs; returns a pytree of arrays."""
+
+  name: str
+  fn: Callable[[], Any]
+
+
+# ----------------------------------------------------------------------------
+# Inputs.
+
+
+def _np_params(kind: str, seed: int = SEED) -> dict[str, np.ndarray]:
+  rng = np.random.default_rng(seed)
+  w = (0.5 * rng.standard_normal((4, 3))).astype(np.float32)
+  b = (0.5 * rng.standard_normal((3,))).astype(np.float32)
+  del kind
+  return {'b': b, 'w': w}
+
+
+def make_params(kind: str) -> dict[str, jax.Array]:
+  """Params dict ``{'b': (3,), 'w': (4, 3)}`` of the given kind."""
+  p = _np_params(kind)
+  if kind == 'f32':
+    dtypes = {'b': jnp.float32, 'w': jnp.float32}
+  elif kind == 'bf16':
+    dtypes = {'b': jnp.bfloat16, 'w': jnp.bfloat16}
+  elif kind == 'mixed':
+    dtypes = {'b': jnp.bfloat16, 'w': jnp.float32}
+  else:
+    raise ValueError(f'unknown params kind {kind!r}')
+  return {k: jnp.asarray(v, dtype=dtypes[k]) for k, v in p.items()}
+
+
+def make_problem(loss: str) -> tuple[Callable[..., jax.Array],
+                                     Callable[..., jax.Array]]:
+  """Returns ``(loss_fn(params), per_example_loss_fn(params, i))``.
+
+  Both compute in float32 whatever the params' dtype, so the gradients have
+  the params' dtype and the loss is float32.
+  """
+  rng = np.random.default_rng(SEED + 1)
+  curv = {'b': rng.uniform(0.5, 2.0, (3,)).astype(np.float32),
+          'w': rng.uniform(0.5, 2.0, (4, 3)).astype(np.float32)}
+  target = {'b': rng.standard_normal((3,)).astype(np.float32),
+            'w': rng.standard_normal((4, 3)).astype(np.float32)}
+  x_np = rng.standard_normal((8, 4)).astype(np.float32)
+  y_np = rng.integers(0, 3, (8,)).astype(np.int32)
+
+  def quad_one(params, i):
+    del i
+    total = jnp.zeros([], jnp.float32)
+    for k in ('b', 'w'):
+      d = params[k].astype(jnp.float32) - target[k]
+      total = total + 0.5 * jnp.sum(curv[k] * d * d)
+    return total
+
+  def logistic_one(params, i):
+    x, y = jnp.asarray(x_np), jnp.asarray(y_np)
+    logits = (x[i] @ params['w'].astype(jnp.float32)
+              + params['b'].astype(jnp.float32))
+    return jax.nn.logsumexp(logits) - logits[y[i]]
+
+  if loss == 'quad':
+    one = quad_one
+    def full(params):
+      return quad_one(params, 0)
+  elif loss == 'logistic':
+    one = logistic_one
+    def full(params):
+      return jnp.mean(jax.vmap(lambda i: logistic_one(params, i))(
+          jnp.arange(8)))
+  else:
+    raise ValueError(f'unknown loss {loss!r}')
+  return full, one
+
+
+def _rand(shape, seed, scale=1.0, dtype=np.float32):
+  rng = np.random.default_rng(seed)
+  return jnp.asarray((scale * rng.standard_normal(shape)).astype(dtype))
+
+
+def _tree(seed: int, kind: str = 'f32'):
+  """A small tree with a nested dict, for tree utilities."""
+  dt = {'f32': (jnp.float32, jnp.float32), 'bf16': (jnp.bfloat16,) * 2,
+        'mixed': (jnp.float32, jnp.bfloat16)}[kind]
+  return {'a': _rand((3,), seed).astype(dt[0]),
+          'n': {'m': _rand((2, 2), seed + 1).astype(dt[1]),
+                's': _rand((), seed + 2).astype(dt[0])}}
+
+
+# ----------------------------------------------------------------------------
+# Optimizer cases.
+
+LR = 1e-2
+
+
+# Jitted: eager execution of these is slow (loops, while_loop, SVDs).
+HEAVY = ('lbfgs', 'muon', 'galore', 'scale_by_lbfgs',
+         'contrib.scale_by_muon', 'contrib.scale_by_muon_dims',
+         'contrib.scale_by_galore')
+
+
+def _sched():
+  return optax.linear_schedule(1e-2, 1e-3, 4)
+
+
+# name -> (defaults builder, non-default builder, extra)
+# Builders are lambdas so that nothing is built at import time.
+ALIASES: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None,
+                         str | None]] = {
+    'adabelief': (lambda: optax.adabelief(LR),
+                  lambda: optax.adabelief(_sched(), b1=0.8, b2=0.99,
+                                          eps=1e-8, nesterov=True), None),
+    'adadelta': (lambda: optax.adadelta(),
+                 lambda: optax.adadelta(0.5, rho=0.8, eps=1e-5,
+                                        weight_decay=1e-2), None),
+    'adafactor': (lambda: optax.adafactor(),
+                  lambda: optax.adafactor(LR, min_dim_size_to_factor=2,
+                                          momentum=0.9, weight_decay_rate=1e-2,
+                                          decay_offset=1), None),
+    'adagrad': (lambda: optax.adagrad(LR),
+                lambda: optax.adagrad(_sched(), initial_accumulator_value=0.5,
+                                      eps=1e-5), None),
+    'adam': (lambda: optax.adam(LR),
+             lambda: optax.adam(_sched(), b1=0.8, b2=0.99, eps=1e-6,
+                                eps_root=1e-8, mu_dtype=jnp.bfloat16,
+                                nesterov=True), None),
+    'adamax': (lambda: optax.adamax(LR),
+               lambda: optax.adamax(_sched(), b1=0.8, b2=0.99, eps=1e-6),
+               None),
+    'adamaxw': (lambda: optax.adamaxw(LR),
+                lambda: optax.adamaxw(LR, weight_decay=1e-2,
+                                      mask={'b': False, 'w': True}), None),
+    'adamw': (lambda: optax.adamw(LR),
+              lambda: optax.adamw(_sched(), b1=0.8, weight_decay=1e-2,
+                                  mask=lambda p: {'b': False, 'w': True},
+                                  nesterov=True), None),
+    'adan': (lambda: optax.adan(LR),
+             lambda: optax.adan(LR, b1=0.9, b2=0.9, b3=0.9, eps_root=0.0,
+                                weight_decay=1e-2), None),
+    'amsgrad': (lambda: optax.amsgrad(LR),
+                lambda: optax.amsgrad(LR, mu_dtype=jnp.float32,
+                                      bias_correction_mu=False,
+                                      bias_correction_nu=False), None),
+    'fromage': (lambda: optax.fromage(LR),
+                lambda: optax.fromage(0.1, min_norm=1e-3), None),
+    'lamb': (lambda: optax.lamb(LR),
+             lambda: optax.lamb(LR, weight_decay=1e-2,
+                                mask={'b': False, 'w': True}), None),
+    'lars': (lambda: optax.lars(LR),
+             lambda: optax.lars(LR, weight_decay=1e-2, trust_coefficient=0.01,
+                                eps=1e-6, momentum=0.5, nesterov=True), None),
+    'lbfgs': (lambda: optax.lbfgs(),
+              lambda: optax.lbfgs(memory_size=3, scale_init_precond=False),
+              'linesearch'),
+    'lion': (lambda: optax.lion(LR),
+             lambda: optax.lion(LR, b1=0.8, b2=0.9, mu_dtype=jnp.bfloat16,
+                                weight_decay=0.0), None),
+    'nadam': (lambda: optax.nadam(LR),
+              lambda: optax.nadam(LR, b1=0.8, eps_root=1e-8), None),
+    'nadamw': (lambda: optax.nadamw(LR),
+               lambda: optax.nadamw(LR, weight_decay=1e-2,
+                                    mask={'b': False, 'w': True}), None),
+    'noisy_sgd': (lambda: optax.noisy_sgd(LR, key=jax.random.key(0)),
+                  lambda: optax.noisy_sgd(LR, eta=0.1, gamma=0.3,
+                                          key=jax.random.key(1)), None),
+    'novograd': (lambda: optax.novograd(LR),
+                 lambda: optax.novograd(LR, b1=0.8, b2=0.5,
+                                        weight_decay=1e-2), None),
+    'optimistic_adam': (lambda: optax.optimistic_adam(LR),
+                        lambda: optax.optimistic_adam(LR, optimism=0.5,
+                                                      nesterov=False), None),
+    'optimistic_adam_v2': (lambda: optax.optimistic_adam_v2(LR),
+                           lambda: optax.optimistic_adam_v2(
+                               LR, alpha=0.5, beta=2.0), None),
+    'optimistic_gradient_descent': (
+        lambda: optax.optimistic_gradient_descent(LR),
+        lambda: optax.optimistic_gradient_descent(LR, alpha=0.5, beta=2.0),
+        None),
+    'polyak_sgd': (lambda: optax.polyak_sgd(),
+                   lambda: optax.polyak_sgd(max_learning_rate=0.5,
+                                            scaling=0.5, f_min=-1.0, eps=1e-3,
+                                            variant='sps+'), 'value'),
+    'radam': (lambda: optax.radam(LR),
+              lambda: optax.radam(LR, threshold=3.0, nesterov=True), None),
+    'rmsprop': (lambda: optax.rmsprop(LR),
+                lambda: optax.rmsprop(LR, initial_scale=0.1,
+                                      eps_in_sqrt=False, centered=True,
+                                      momentum=0.9, nesterov=True,
+                                      bias_correction=True), None),
+    'rprop': (lambda: optax.rprop(LR),
+              lambda: optax.rprop(LR, eta_minus=0.3, eta_plus=1.5,
+                                  min_step_size=1e-3, max_step_size=1.0),
+              None),
+    'sgd': (lambda: optax.sgd(LR),
+            lambda: optax.sgd(_sched(), momentum=0.9, nesterov=True,
+                              accumulator_dtype=jnp.bfloat16), None),
+    'sign_sgd': (lambda: optax.sign_sgd(LR), None, None),
+    'signum': (lambda: optax.signum(LR),
+               lambda: optax.signum(LR, beta=0.5,
+                                    accumulator_dtype=jnp.float32), None),
+    'sm3': (lambda: optax.sm3(LR), lambda: optax.sm3(LR, momentum=0.5), None),
+    'yogi': (lambda: optax.yogi(LR),
+             lambda: optax.yogi(LR, b1=0.8, b2=0.99, eps=1e-4), None),
+}
+
+CONTRIB: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None,
+                         str | None]] = {
+    'acprop': (lambda: optax.contrib.acprop(LR),
+               lambda: optax.contrib.acprop(LR, weight_decay=1e-2), None),
+    'ademamix': (lambda: optax.contrib.ademamix(LR),
+                 lambda: optax.contrib.ademamix(LR, b3=0.99, alpha=2.0,
+                                                weight_decay=1e-2), None),
+    'adopt': (lambda: optax.contrib.adopt(LR),
+              lambda: optax.contrib.adopt(LR, nesterov=True,
+                                          use_clipping=False), None),
+    'cocob': (lambda: optax.contrib.cocob(),
+              lambda: optax.contrib.cocob(1.0, alpha=10.0,
+                                          weight_decay=1e-2), None),
+    'dadapt_adamw': (lambda: optax.contrib.dadapt_adamw(),
+                     lambda: optax.contrib.dadapt_adamw(
+                         0.5, betas=(0.8, 0.99), weight_decay=1e-2), None),
+    'dog': (lambda: optax.contrib.dog(),
+            lambda: optax.contrib.dog(init_step=('distance', 1e-3),
+                                      weight_decay=1e-2), None),
+    'dowg': (lambda: optax.contrib.dowg(),
+             lambda: optax.contrib.dowg(init_estim_sq_dist=1e-2,
+                                        weight_decay=1e-2), None),
+    'dpsgd': (lambda: optax.contrib.dpsgd(LR, 1.0, 0.5, 0),
+              lambda: optax.contrib.dpsgd(LR, 0.1, 1.0, 3, momentum=0.9,
+                                          nesterov=True), 'per_example'),
+    'galore': (lambda: optax.contrib.galore(LR),
+               lambda: optax.contrib.galore(LR, rank=2, update_proj_gap=2,
+                                            scale=0.5), None),
+    'madgrad': (lambda: optax.contrib.madgrad(LR),
+                lambda: optax.contrib.madgrad(LR, momentum=0.5,
+                                              weight_decay=1e-2), None),
+    'mechanize': (lambda: optax.contrib.mechanize(optax.adam(LR)),
+                  lambda: optax.contrib.mechanize(optax.sgd(LR),
+                                                  weight_decay=0.0,
+                                                  num_betas=2), None),
+    'momo': (lambda: optax.contrib.momo(),
+             lambda: optax.contrib.momo(0.5, beta=0.5, lower_bound=-1.0,
+                                        weight_decay=1e-2,
+                                        adapt_lower_bound=True), 'value'),
+    'momo_adam': (lambda: optax.contrib.momo_adam(),
+                  lambda: optax.contrib.momo_adam(0.1, weight_decay=1e-2,
+                                                  adapt_lower_bound=True),
+                  'value'),
+    'muon': (lambda: optax.contrib.muon(LR),
+             lambda: optax.contrib.muon(LR, ns_steps=3, beta=0.9,
+                                        weight_decay=1e-2, nesterov=False,
+                                        adaptive=True), None),
+    'prodigy': (lambda: optax.contrib.prodigy(),
+                lambda: optax.contrib.prodigy(0.5, beta3=0.9,
+                                              weight_decay=1e-2,
+                                              safeguard_warmup=True), None),
+    'reduce_on_plateau': (lambda: optax.chain(
+        optax.sgd(LR), optax.contrib.reduce_on_plateau()),
+                          lambda: optax.chain(
+                              optax.sgd(LR), optax.contrib.reduce_on_plateau(
+                                  factor=0.5, patience=1, cooldown=1,
+                                  accumulation_size=2)), 'value'),
+    'sam': (lambda: optax.contrib.sam(optax.sgd(LR), optax.sgd(0.05)),
+            lambda: optax.contrib.sam(optax.adam(LR), optax.sgd(0.05),
+                                      sync_period=3, reset_state=False),
+            None),
+    'schedule_free_adamw': (lambda: optax.contrib.schedule_free_adamw(),
+                            lambda: optax.contrib.schedule_free_adamw(
+                                LR, warmup_steps=2, weight_decay=1e-2), None),
+    'schedule_free_sgd': (lambda: optax.contrib.schedule_free_sgd(),
+                          lambda: optax.contrib.schedule_free_sgd(
+                              0.1, warmup_steps=2, weight_decay=1e-2), None),
+    'schedule_free': (lambda: optax.contrib.schedule_free(optax.sgd(LR), LR),
+                      lambda: optax.contrib.schedule_free(
+                          optax.adam(LR), LR, b1=0.8,
+                          state_dtype=jnp.float32), None),
+    'simplified_ademamix': (lambda: optax.contrib.simplified_ademamix(LR),
+                            lambda: optax.contrib.simplified_ademamix(
+                                LR, alpha=2.0, weight_decay=1e-2), None),
+    'sophia': (lambda: optax.contrib.sophia(LR),
+               lambda: optax.contrib.sophia(LR, update_interval=2,
+                                            weight_decay=0.0), 'obj_fn'),
+    'split_real_and_imaginary': (
+        lambda: optax.contrib.split_real_and_imaginary(optax.adam(LR)),
+        None, None),
+    'normalize': (lambda: optax.contrib.normalize(), None, None),
+    'differentially_private_aggregate': (
+        lambda: optax.contrib.differentially_private_aggregate(
+            1.0, 0.5, key=jax.random.key(0)), None, 'per_example'),
+}
+
+SCALE_BY: dict[str, tuple[Callable[[], Any], str | None]] = {
+    'scale_by_adadelta': (lambda: optax.scale_by_adadelta(), None),
+    'scale_by_adam': (lambda: optax.scale_by_adam(), None),
+    'scale_by_adamax': (lambda: optax.scale_by_adamax(), None),
+    'scale_by_adan': (lambda: optax.scale_by_adan(), None),
+    'scale_by_amsgrad': (lambda: optax.scale_by_amsgrad(), None),
+    'scale_by_backtracking_linesearch': (
+        lambda: optax.scale_by_backtracking_linesearch(
+            max_backtracking_steps=10, store_grad=True), 'linesearch'),
+    'scale_by_belief': (lambda: optax.scale_by_belief(), None),
+    'scale_by_distance_over_gradients': (
+        lambda: optax.scale_by_distance_over_gradients(), None),
+    'scale_by_factored_rms': (
+        lambda: optax.scale_by_factored_rms(min_dim_size_to_factor=2), None),
+    'scale_by_lbfgs': (lambda: optax.scale_by_lbfgs(memory_size=3), None),
+    'scale_by_learning_rate': (lambda: optax.scale_by_learning_rate(LR),
+                               None),
+    'scale_by_lion': (lambda: optax.scale_by_lion(), None),
+    'scale_by_novograd': (lambda: optax.scale_by_novograd(), None),
+    'scale_by_optimistic_gradient': (
+        lambda: optax.scale_by_optimistic_gradient(), None),
+    'scale_by_param_block_norm': (lambda: optax.scale_by_param_block_norm(),
+                                  None),
+    'scale_by_param_block_rms': (lambda: optax.scale_by_param_block_rms(),
+                                 None),
+    'scale_by_polyak': (lambda: optax.scale_by_polyak(), 'value'),
+    'scale_by_radam': (lambda: optax.scale_by_radam(), None),
+    'scale_by_rms': (lambda: optax.scale_by_rms(), None),
+    'scale_by_rprop': (lambda: optax.scale_by_rprop(LR), None),
+    'scale_by_rss': (lambda: optax.scale_by_rss(), None),
+    'scale_by_schedule': (lambda: optax.scale_by_schedule(_sched()), None),
+    'scale_by_sign': (lambda: optax.scale_by_sign(), None),
+    'scale_by_sm3': (lambda: optax.scale_by_sm3(), None),
+    'scale_by_stddev': (lambda: optax.scale_by_stddev(), None),
+    'scale_by_trust_ratio': (lambda: optax.scale_by_trust_ratio(), None),
+    'scale_by_yogi': (lambda: optax.scale_by_yogi(), None),
+    'scale_by_zoom_linesearch': (
+        lambda: optax.scale_by_zoom_linesearch(max_linesearch_steps=10),
+        'linesearch'),
+    'contrib.scale_by_acprop': (lambda: optax.contrib.scale_by_acprop(), None),
+    'contrib.scale_by_ademamix': (lambda: optax.contrib.scale_by_ademamix(),
+                                  None),
+    'contrib.scale_by_adopt': (lambda: optax.contrib.scale_by_adopt(), None),
+    'contrib.scale_by_cocob': (lambda: optax.contrib.scale_by_cocob(), None),
+    'contrib.scale_by_galore': (
+        lambda: optax.contrib.scale_by_galore(rank=2, update_proj_gap=2),
+        None),
+    'contrib.scale_by_madgrad': (lambda: optax.contrib.scale_by_madgrad(LR),
+                                 None),
+    'contrib.scale_by_muon': (lambda: optax.contrib.scale_by_muon(), None),
+    'contrib.scale_by_muon_dims': (lambda: optax.contrib.scale_by_muon(
+        weight_dimension_numbers={
+            'b': None,
+            'w': optax.contrib.MuonDimensionNumbers(0, 1)}), None),
+    'contrib.scale_by_simplified_ademamix': (
+        lambda: optax.contrib.scale_by_simplified_ademamix(), None),
+    'contrib.hutchinson_estimator_diag_hessian': (
+        lambda: optax.contrib.hutchinson_estimator_diag_hessian(
+            random_seed=jax.random.key(3)), 'obj_fn'),
+}
+
+
+def _wb_mask(params):
+  del params
+  return {'b': False, 'w': True}
+
+
+def _is_finite_skip(updates, gradient_step, params):
+  return optax.skip_not_finite(updates, gradient_step, params)
+
+
+def _large_skip(updates, gradient_step, params):
+  return optax.skip_large_updates(updates, gradient_step, params, 1.0)
+
+
+WRAPPERS: dict[str, tuple[Callable[[], Any], str | None]] = {
+    'chain_clip_global_norm_adam': (lambda: optax.chain(
+        optax.clip_by_global_norm(1.0), optax.adam(LR)), None),
+    'chain_clip_sgd': (lambda: optax.chain(optax.clip(0.1), optax.sgd(LR)),
+                       None),
+    'chain_clip_block_rms_adam': (lambda: optax.chain(
+        optax.clip_by_block_rms(0.5), optax.adam(LR)), None),
+    'chain_adaptive_grad_clip_sgd': (lambda: optax.chain(
+        optax.adaptive_grad_clip(0.1), optax.sgd(LR)), None),
+    'chain_add_decayed_weights_adam': (lambda: optax.chain(
+        optax.add_decayed_weights(1e-2), optax.adam(LR)), None),
+    'chain_add_decayed_weights_masked': (lambda: optax.chain(
+        optax.add_decayed_weights(1e-2, mask=_wb_mask), optax.sgd(LR)), None),
+    'chain_zero_nans_adam': (lambda: optax.chain(
+        optax.zero_nans(), optax.adam(LR)), None),
+    'chain_centralize_sgd': (lambda: optax.chain(
+        optax.centralize(), optax.sgd(LR)), None),
+    'chain_normalize_by_update_norm': (lambda: optax.chain(
+        optax.normalize_by_update_norm(0.5), optax.sgd(LR)), None),
+    'chain_keep_params_nonnegative': (lambda: optax.chain(
+        optax.sgd(0.5), optax.keep_params_nonnegative()), None),
+    'chain_ema_trace': (lambda: optax.chain(
+        optax.ema(0.9), optax.trace(0.5, nesterov=True),
+        optax.scale(-LR)), None),
+    'ema_nodebias_bf16acc': (lambda: optax.ema(
+        0.9, debias=False, accumulator_dtype=jnp.bfloat16), None),
+    'trace_acc_f32': (lambda: optax.trace(0.9, accumulator_dtype=jnp.float32),
+                      None),
+    'add_noise': (lambda: optax.add_noise(0.01, 0.55, key=jax.random.key(2)),
+                  None),
+    'apply_every': (lambda: optax.chain(optax.apply_every(2),
+                                        optax.sgd(LR)), None),
+    'identity': (lambda: optax.identity(), None),
+    'set_to_zero': (lambda: optax.set_to_zero(), None),
+    'scale': (lambda: optax.scale(0.5), None),
+    'stateless': (lambda: optax.stateless(
+        lambda u, p: jax.tree.map(lambda g: -0.1 * g, u)), None),
+    'stateless_with_tree_map': (lambda: optax.stateless_with_tree_map(
+        lambda g, p: -0.1 * g), None),
+    'multisteps_adam': (lambda: optax.MultiSteps(optax.adam(LR), 2), None),
+    'multisteps_adam_sum_schedule': (lambda: optax.MultiSteps(
+        optax.adam(LR), lambda step: jnp.where(step < 2, 1, 2),
+        use_grad_mean=False), None),
+    'multisteps_skip_not_finite': (lambda: optax.MultiSteps(
+        optax.sgd(LR), 2, should_skip_update_fn=_is_finite_skip), None),
+    'multisteps_skip_large': (lambda: optax.MultiSteps(
+        optax.sgd(LR), 2, should_skip_update_fn=_large_skip), None),
+    'multisteps_gt_lion': (lambda: optax.MultiSteps(
+        optax.lion(LR), 3).gradient_transformation(), None),
+    'inject_adam': (lambda: optax.inject_hyperparams(optax.adam)(
+        learning_rate=LR), None),
+    'inject_adamw_schedule': (lambda: optax.inject_hyperparams(optax.adamw)(
+        learning_rate=_sched(), weight_decay=1e-2), None),
+    'inject_sgd_static': (lambda: optax.inject_hyperparams(
+        optax.sgd, static_args=('nesterov',))(
+            learning_rate=LR, momentum=0.9, nesterov=True), None),
+    'inject_lion_f32': (lambda: optax.inject_hyperparams(
+        optax.lion, hyperparam_dtype=jnp.float32)(learning_rate=LR), None),
+    'inject_clip_global_norm': (lambda: optax.inject_hyperparams(
+        optax.clip_by_global_norm)(max_norm=0.5), None),
+    'inject_stateful_adam': (lambda: optax.inject_stateful_hyperparams(
+        optax.adam)(learning_rate=LR), None),
+    'inject_stateful_sgd_schedule': (
+        lambda: optax.inject_stateful_hyperparams(optax.sgd)(
+            learning_rate=_sched()), None),
+    'masked_adam_dict': (lambda: optax.masked(
+        optax.adam(LR), {'b': False, 'w': True}), None),
+    'masked_adam_callable': (lambda: optax.masked(optax.adam(LR), _wb_mask),
+                             None),
+    'masked_sgd_momentum': (lambda: optax.masked(
+        optax.sgd(LR, momentum=0.9), {'b': True, 'w': False}), None),
+    'partition': (lambda: optax.partition(
+        {'a': optax.adam(LR), 's': optax.sgd(LR)}, {'b': 's', 'w': 'a'}),
+                  None),
+    'partition_callable': (lambda: optax.partition(
+        {'a': optax.adam(LR), 's': optax.set_to_zero()},
+        lambda p: {'b': 's', 'w': 'a'}), None),
+    'multi_transform': (lambda: optax.multi_transform(
+        {'a': optax.lion(LR), 's': optax.sgd(LR, momentum=0.5)},
+        {'b': 's', 'w': 'a'}), None),
+    'apply_if_finite_adam': (lambda: optax.apply_if_finite(optax.adam(LR), 3),
+                             None),
+    'lookahead_sgd': (lambda: optax.lookahead(optax.sgd(LR), 2, 0.5),
+                      'lookahead'),
+    'lookahead_adam_reset': (lambda: optax.lookahead(
+        optax.adam(LR), 3, 0.5, reset_state=True), 'lookahead'),
+    'flatten_adam': (lambda: optax.flatten(optax.adam(LR)), None),
+    'named_chain': (lambda: optax.named_chain(
+        ('clip', optax.clip_by_global_norm(1.0)), ('adam', optax.adam(LR))),
+                    None),
+    'conditionally_mask': (lambda: optax.conditionally_mask(
+        optax.adam(LR), lambda step: step % 2 == 0), None),
+    'conditionally_transform': (lambda: optax.conditionally_transform(
+        optax.adam(LR), lambda step: step >= 2), None),
+    'freeze': (lambda: optax.chain(optax.sgd(LR),
+                                   optax.freeze({'b': True, 'w': False})),
+               None),
+    'selective_transform': (lambda: optax.selective_transform(
+        optax.adam(LR), freeze_mask={'b': True, 'w': False}), None),
+    'with_extra_args_support': (lambda: optax.with_extra_args_support(
+        optax.scale_by_adam()), None),
+    'snapshot': (lambda: optax.chain(
+        optax.snapshot('gnorm', optax.tree_utils.tree_norm), optax.sgd(LR)),
+                 None),
+    'monitor': (lambda: optax.chain(
+        optax.sgd(LR), optax.monitor(
+            {'ema_norm': optax.measure_with_ema(
+                optax.tree_utils.tree_norm, 0.9)})), None),
+    'monitor_ema_nodebias': (lambda: optax.chain(
+        optax.sgd(LR), optax.monitor(
+            {'ema': optax.measure_with_ema(optax.tree_utils.tree_norm, 0.8,
+                                           debias=False)})), None),
+    'monitor_ema_bool': (lambda: optax.chain(
+        optax.sgd(LR), optax.monitor(
+            {'pos': optax.measure_with_ema(
+                lambda u: optax.tree_utils.tree_max(u) > 0, 0.5)})), None),
+    'transforms.unitwise_clip_chain': (lambda: optax.chain(
+        optax.transforms.clip_by_block_rms(1.0),
+        optax.transforms.trace(0.5), optax.scale(-LR)), None),
+}
+
+ADAM_FAMILY_IN_INJECT = ('adam', 'adamw', 'lion', 'sgd', 'rmsprop', 'adagrad',
+                         'lamb', 'nadam', 'radam', 'adabelief', 'yogi',
+                         'novograd', 'adamax', 'amsgrad', 'adan', 'fromage',
+                         'signum', 'sm3', 'adafactor', 'noisy_sgd')
+
+
+def _inject_alias(name: str):
+  factory = getattr(optax, name)
+  if name == 'adafactor':
+    return optax.inject_hyperparams(factory)(learning_rate=LR)
+  if name == 'noisy_sgd':
+    return optax.inject_hyperparams(factory, static_args=('key',))(
+        learning_rate=LR, key=jax.random.key(0))
+  return optax.inject_hyperparams(factory)(learning_rate=LR)
+
+
+def _schedule_free_eval(state, params):
+  return optax.contrib.schedule_free_eval_params(state, params)
+
+
+def optimizer_cases() -> list[OptCase]:
+  """All optimizer cases."""
+  out = []
+  for group, table in (('alias', ALIASES), ('contrib', CONTRIB)):
+    for name, (default, other, extra) in table.items():
+      jit = extra in ('linesearch', 'obj_fn') or name in HEAVY
+      post = _schedule_free_eval if 'schedule_free' in name else None
+      for kind in PARAM_KINDS:
+        out.append(OptCase(f'{group}/{name}/default/{kind}', default, kind,
+                           extra=extra, jit=jit, post=post))
+      if other is not None:
+        out.append(OptCase(f'{group}/{name}/args/mixed', other, 'mixed',
+                           extra=extra, jit=jit, post=post))
+      out.append(OptCase(f'{group}/{name}/default/f32_logistic', default,
+                         'f32', loss='logistic', extra=extra, jit=jit,
+                         post=post))
+  for name, (make, extra) in SCALE_BY.items():
+    for kind in PARAM_KINDS:
+      out.append(OptCase(f'scale_by/{name}/{kind}', make, kind, extra=extra,
+                         jit=extra in ('linesearch', 'obj_fn')
+                         or name in HEAVY))
+  for name, (make, extra) in WRAPPERS.items():
+    for kind in ('f32', 'mixed'):
+      out.append(OptCase(f'wrapper/{name}/{kind}', make, kind, extra=extra))
+  for name in ADAM_FAMILY_IN_INJECT:
+    out.append(OptCase(f'inject/{name}/f32',
+                       functools.partial(_inject_alias, name), 'f32'))
+  return out
+
+
+# ----------------------------------------------------------------------------
+# Function cases.
+
+STEPS_TO_EVAL = (0, 1, 2, 5, 10, 25, 50, 99, 100, 101, 150, 300)
+
+SCHEDULES: dict[str, Callable[[], Any]] = {
+    'constant_schedule': lambda: optax.constant_schedule(0.1),
+    'cosine_decay_schedule': lambda: optax.cosine_decay_schedule(
+        0.1, 100, alpha=0.1, exponent=2.0),
+    'cosine_decay_schedule_default': lambda: optax.cosine_decay_schedule(
+        0.1, 100),
+    'cosine_onecycle_schedule': lambda: optax.cosine_onecycle_schedule(
+        100, 0.5),
+    'exponential_decay': lambda: optax.exponential_decay(0.1, 10, 0.5),
+    'exponential_decay_staircase': lambda: optax.exponential_decay(
+        0.1, 10, 0.5, transition_begin=5, staircase=True, end_value=0.01),
+    'exponential_decay_growth': lambda: optax.exponential_decay(
+        0.1, 10, 2.0, end_value=1.0),
+    'join_schedules': lambda: optax.join_schedules(
+        [optax.constant_schedule(0.1), optax.linear_schedule(0.1, 0.0, 50)],
+        [50]),
+    'linear_onecycle_schedule': lambda: optax.linear_onecycle_schedule(
+        100, 0.5),
+    'linear_schedule': lambda: optax.linear_schedule(0.1, 0.01, 100, 10),
+    'piecewise_constant_schedule': lambda: optax.piecewise_constant_schedule(
+        0.1, {10: 0.5, 50: 0.1}),
+    'piecewise_interpolate_linear': lambda: (
+        optax.piecewise_interpolate_schedule('linear', 0.1,
+                                             {10: 0.5, 50: 0.1})),
+    'piecewise_interpolate_cosine': lambda: (
+        optax.piecewise_interpolate_schedule('cosine', 0.1,
+                                             {10: 0.5, 50: 0.1})),
+    'polynomial_schedule': lambda: optax.polynomial_schedule(
+        0.1, 0.01, 2.0, 100, 10),
+    'sgdr_schedule': lambda: optax.sgdr_schedule(
+        [dict(init_value=0.0, peak_value=0.1, warmup_steps=5,
+              decay_steps=50, end_value=0.01)] * 3),
+    'warmup_constant_schedule': lambda: optax.warmup_constant_schedule(
+        0.0, 0.1, 10),
+    'warmup_cosine_decay_schedule': lambda: (
+        optax.warmup_cosine_decay_schedule(0.0, 0.1, 10, 100, 0.01)),
+    'warmup_cosine_decay_schedule_exp': lambda: (
+        optax.warmup_cosine_decay_schedule(0.0, 0.1, 10, 100, exponent=2.0)),
+    'warmup_exponential_decay_schedule': lambda: (
+        optax.warmup_exponential_decay_schedule(0.0, 0.1, 10, 20, 0.5,
+                                                transition_begin=5,
+                                                staircase=True,
+                                                end_value=0.001)),
+}
+
+
+def _eval_schedule(make, as_array: bool):
+  sched = make()
+  if as_array:
+    return sched(jnp.asarray(STEPS_TO_EVAL, jnp.int32))
+  return [sched(s) for s in STEPS_TO_EVAL]
+
+
+def _eval_schedule_jnp_scalar(make):
+  sched = make()
+  return [sched(jnp.asarray(s, jnp.int32)) for s in STEPS_TO_EVAL]
+
+
+def _probs(shape, seed):
+  rng = np.random.default_rng(seed)
+  x = rng.uniform(0.05, 1.0, shape).astype(np.float32)
+  return jnp.asarray(x / x.sum(-1, keepdims=True))
+
+
+def _labels(n, k, seed):
+  return jnp.asarray(np.random.default_rng(seed).integers(0, k, (n,)),
+                     dtype=jnp.int32)
+
+
+def _onehot(n, k, seed):
+  return jax.nn.one_hot(_labels(n, k, seed), k)
+
+
+def _ctc(with_probs: bool):
+  logits = _rand((2, 6, 4), 41)
+  logit_pad = jnp.asarray([[0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 1, 1]],
+                          jnp.float32)
+  labels = jnp.asarray([[1, 2, 1], [3, 1, 0]], jnp.int32)
+  label_pad = jnp.asarray([[0, 0, 0], [0, 0, 1]], jnp.float32)
+  if with_probs:
+    return optax.losses.ctc_loss_with_forward_probs(logits, logit_pad, labels,
+                                                    label_pad)
+  return optax.losses.ctc_loss(logits, logit_pad, labels, label_pad)
+
+
+def _where_mask():
+  return jnp.asarray([[True, True, False, True]] * 3 + [[True] * 4])
+
+
+L = optax.losses
+LOSSES: dict[str, Callable[[], Any]] = {
+    'binary_dice_loss': lambda: L.binary_dice_loss(
+        _rand((2, 5), 1), (_rand((2, 5), 2) > 0).astype(jnp.float32)),
+    'convex_kl_divergence': lambda: L.convex_kl_divergence(
+        jnp.log(_probs((4, 3), 1)), _probs((4, 3), 2)),
+    'cosine_distance': lambda: L.cosine_distance(_rand((4, 3), 1),
+                                                 _rand((4, 3), 2)),
+    'cosine_similarity_eps': lambda: L.cosine_similarity(
+        _rand((4, 3), 1), _rand((4, 3), 2), epsilon=0.1),
+    'ctc_loss': lambda: _ctc(False),
+    'ctc_loss_with_forward_probs': lambda: _ctc(True),
+    'dice_loss': lambda: L.dice_loss(_rand((2, 5, 3), 1),
+                                     _onehot(10, 3, 2).reshape(2, 5, 3)),
+    'generalized_kl_divergence': lambda: L.generalized_kl_divergence(
+        jnp.log(_probs((4, 3), 1)), _probs((4, 3), 2)),
+    'hinge_loss': lambda: L.hinge_loss(
+        _rand((6,), 1), jnp.asarray([1, -1, 1, -1, 1, -1], jnp.float32)),
+    'huber_loss': lambda: L.huber_loss(_rand((6,), 1), _rand((6,), 2),
+                                       delta=0.5),
+    'kl_divergence': lambda: L.kl_divergence(jnp.log(_probs((4, 3), 1)),
+                                             _probs((4, 3), 2)),
+    'kl_divergence_where': lambda: L.kl_divergence(
+        jnp.log(_probs((4, 4), 1)), _probs((4, 4), 2), where=_where_mask()),
+    'kl_divergence_with_log_targets': lambda: (
+        L.kl_divergence_with_log_targets(jnp.log(_probs((4, 3), 1)),
+                                         jnp.log(_probs((4, 3), 2)))),
+    'l2_loss': lambda: L.l2_loss(_rand((6,), 1), _rand((6,), 2)),
+    'l2_loss_bf16': lambda: L.l2_loss(_rand((6,), 1).astype(jnp.bfloat16)),
+    'log_cosh': lambda: L.log_cosh(_rand((6,), 1), _rand((6,), 2)),
+    'make_fenchel_young_loss': lambda: L.make_fenchel_young_loss(
+        jax.nn.logsumexp)(_rand((4, 3), 1), _probs((4, 3), 2)),
+    'multiclass_generalized_dice_loss': lambda: (
+        L.multiclass_generalized_dice_loss(
+            _rand((2, 5, 3), 1), _onehot(10, 3, 2).reshape(2, 5, 3))),
+    'multiclass_hinge_loss': lambda: L.multiclass_hinge_loss(
+        _rand((4, 3), 1), _labels(4, 3, 2)),
+    'multiclass_perceptron_loss': lambda: L.multiclass_perceptron_loss(
+        _rand((4, 3), 1), _labels(4, 3, 2)),
+    'multiclass_sparsemax_loss': lambda: L.multiclass_sparsemax_loss(
+        _rand((4, 3), 1), _labels(4, 3, 2)),
+    'ntxent': lambda: L.ntxent(_rand((6, 3), 1),
+                               jnp.asarray([0, 0, 1, 1, 2, 2], jnp.int32)),
+    'perceptron_loss': lambda: L.perceptron_loss(
+        _rand((6,), 1), jnp.asarray([1, -1, 1, -1, 1, -1], jnp.float32)),
+    'poly_loss_cross_entropy': lambda: L.poly_loss_cross_entropy(
+        _rand((4, 3), 1), _onehot(4, 3, 2)),
+    'ranking_softmax_loss': lambda: L.ranking_softmax_loss(
+        _rand((2, 5), 1), (_rand((2, 5), 2) > 0).astype(jnp.float32)),
+    'safe_softmax_cross_entropy': lambda: L.safe_softmax_cross_entropy(
+        _rand((4, 3), 1), _probs((4, 3), 2)),
+    'sigmoid_binary_cross_entropy': lambda: L.sigmoid_binary_cross_entropy(
+        _rand((6,), 1), (_rand((6,), 2) > 0).astype(jnp.float32)),
+    'sigmoid_focal_loss': lambda: L.sigmoid_focal_loss(
+        _rand((6,), 1), (_rand((6,), 2) > 0).astype(jnp.float32), alpha=0.25),
+    'smooth_labels': lambda: L.smooth_labels(_onehot(4, 3, 2), 0.1),
+    'softmax_cross_entropy': lambda: L.softmax_cross_entropy(
+        _rand((4, 3), 1), _probs((4, 3), 2)),
+    'softmax_cross_entropy_where': lambda: L.softmax_cross_entropy(
+        _rand((4, 4), 1), _probs((4, 4), 2), where=_where_mask()),
+    'softmax_cross_entropy_bf16': lambda: L.softmax_cross_entropy(
+        _rand((4, 3), 1).astype(jnp.bfloat16), _probs((4, 3), 2)),
+    'softmax_cross_entropy_with_integer_labels': lambda: (
+        L.softmax_cross_entropy_with_integer_labels(_rand((4, 3), 1),
+                                                    _labels(4, 3, 2))),
+    'sparsemax_loss': lambda: L.sparsemax_loss(
+        _rand((6,), 1), (_rand((6,), 2) > 0).astype(jnp.float32)),
+    'squared_error': lambda: L.squared_error(_rand((6,), 1), _rand((6,), 2)),
+    'triplet_margin_loss': lambda: L.triplet_margin_loss(
+        _rand((4, 3), 1), _rand((4, 3), 2), _rand((4, 3), 3)),
+    # The same functions through the top-level aliases.
+    'top.l2_loss': lambda: optax.l2_loss(_rand((6,), 1)),
+    'top.softmax_cross_entropy': lambda: optax.softmax_cross_entropy(
+        _rand((4, 3), 1), _probs((4, 3), 2)),
+}
+
+P = optax.projections
+PROJECTIONS: dict[str, Callable[[], Any]] = {
+    'projection_box': lambda: P.projection_box(_tree(1), -0.3, 0.4),
+    'projection_box_trees': lambda: P.projection_box(
+        _tree(1), jax.tree.map(lambda x: -0.3 + 0 * x, _tree(1)),
+        jax.tree.map(lambda x: 0.4 + 0 * x, _tree(1))),
+    'projection_halfspace': lambda: P.projection_halfspace(
+        _tree(1), _tree(5), 0.5),
+    'projection_hypercube': lambda: P.projection_hypercube(_tree(1), 0.5),
+    'projection_hypercube_array': lambda: P.projection_hypercube(
+        _rand((5,), 1), 0.5),
+    'projection_hyperplane': lambda: P.projection_hyperplane(
+        _tree(1), _tree(5), 0.5),
+    'projection_l1_ball': lambda: P.projection_l1_ball(_tree(1), 1.5),
+    'projection_l1_sphere': lambda: P.projection_l1_sphere(_tree(1), 1.5),
+    'projection_l2_ball': lambda: P.projection_l2_ball(_tree(1), 0.5),
+    'projection_l2_sphere': lambda: P.projection_l2_sphere(_tree(1), 0.5),
+    'projection_linf_ball': lambda: P.projection_linf_ball(_tree(1), 0.5),
+    'projection_non_negative': lambda: P.projection_non_negative(_tree(1)),
+    'projection_simplex': lambda: P.projection_simplex(_rand((5,), 1), 1.0),
+    'projection_simplex_tree': lambda: P.projection_simplex(_tree(1), 2.0),
+    'projection_vector': lambda: P.projection_vector(_rand((5,), 1),
+                                                     _rand((5,), 2)),
+}
+
+T = optax.tree_utils
+TREES: dict[str, Callable[[str], Any]] = {
+    'tree_add': lambda k: T.tree_add(_tree(1, k), _tree(2, k), _tree(3, k)),
+    'tree_add_scale': lambda k: T.tree_add_scale(_tree(1, k), 0.5,
+                                                 _tree(2, k)),
+    'tree_allclose': lambda k: T.tree_allclose(_tree(1, k), _tree(1, k)),
+    'tree_batch_shape': lambda k: T.tree_batch_shape(_tree(1, k), (2,)),
+    'tree_bias_correction': lambda k: T.tree_bias_correction(
+        _tree(1, k), 0.9, jnp.asarray(3, jnp.int32)),
+    'tree_cast': lambda k: T.tree_cast(_tree(1, k), jnp.bfloat16),
+    'tree_cast_like': lambda k: T.tree_cast_like(_tree(1, k),
+                                                 _tree(2, 'mixed')),
+    'tree_clip': lambda k: T.tree_clip(_tree(1, k), -0.5, 0.5),
+    'tree_conj': lambda k: T.tree_conj(_tree(1, k)),
+    'tree_div': lambda k: T.tree_div(_tree(1, k), _tree(2, k)),
+    'tree_dtype': lambda k: str(T.tree_dtype(_tree(1, 'f32'))),
+    'tree_dtype_promote': lambda k: str(T.tree_dtype(_tree(1, k),
+                                                     'promote')),
+    'tree_full_like': lambda k: T.tree_full_like(_tree(1, k), 0.5),
+    'tree_get': lambda k: T.tree_get(_tree(1, k), 'm'),
+    'tree_get_all_with_path': lambda k: [
+        (jax.tree_util.keystr(p), v)
+        for p, v in T.tree_get_all_with_path(_tree(1, k), 's')],
+    'tree_max': lambda k: T.tree_max(_tree(1, k)),
+    'tree_min': lambda k: T.tree_min(_tree(1, k)),
+    'tree_mul': lambda k: T.tree_mul(_tree(1, k), _tree(2, k)),
+    'tree_norm': lambda k: T.tree_norm(_tree(1, k)),
+    'tree_norm_squared': lambda k: T.tree_norm(_tree(1, k), squared=True),
+    'tree_norm_ord1': lambda k: T.tree_norm(_tree(1, k), ord=1),
+    'tree_norm_ord2': lambda k: T.tree_norm(_tree(1, k), ord=2),
+    'tree_norm_ord_inf': lambda k: T.tree_norm(_tree(1, k), ord=jnp.inf),
+    'tree_norm_ord_infinity': lambda k: T.tree_norm(_tree(1, k),
+                                                    ord='infinity'),
+    'tree_norm_ord_inf_str': lambda k: T.tree_norm(_tree(1, k), ord='inf'),
+    'tree_norm_ord_fro': lambda k: T.tree_norm(_tree(1, k), ord='fro'),
+    'tree_ones_like': lambda k: T.tree_ones_like(_tree(1, k)),
+    'tree_real': lambda k: T.tree_real(_tree(1, k)),
+    'tree_scale': lambda k: T.tree_scale(0.5, _tree(1, k)),
+    'tree_set': lambda k: T.tree_set(_tree(1, k), m=jnp.zeros((2, 2))),
+    'tree_size': lambda k: T.tree_size(_tree(1, k)),
+    'tree_sub': lambda k: T.tree_sub(_tree(1, k), _tree(2, k)),
+    'tree_sum': lambda k: T.tree_sum(_tree(1, k)),
+    'tree_update_infinity_moment': lambda k: T.tree_update_infinity_moment(
+        _tree(1, k), _tree(2, k), 0.9, 1e-8),
+    'tree_update_moment': lambda k: T.tree_update_moment(
+        _tree(1, k), _tree(2, k), 0.9, 1),
+    'tree_update_moment_per_elem_norm': lambda k: (
+        T.tree_update_moment_per_elem_norm(_tree(1, k), _tree(2, k), 0.9, 2)),
+    'tree_vdot': lambda k: T.tree_vdot(_tree(1, k), _tree(2, k)),
+    'tree_where': lambda k: T.tree_where(jnp.asarray(False), _tree(2, k),
+                                         _tree(3, k)),
+    'tree_zeros_like': lambda k: T.tree_zeros_like(_tree(1, k),
+                                                   dtype=jnp.float32),
+    'tree_map_params': lambda k: T.tree_map_params(
+        optax.adam(LR), lambda v: v * 2.0,
+        optax.adam(LR).init(_tree(1, k))),
+    'tree_split_key_like': lambda k: jax.tree.map(
+        jax.random.key_data,
+        T.tree_split_key_like(jax.random.key(0), _tree(1, k))),
+    'tree_unwrap_random_key_data': lambda k: (
+        T.tree_unwrap_random_key_data({'k': jax.random.key(0)})),
+    # Not in tree_utils but close: numerics and misc top-level helpers.
+    'global_norm': lambda k: optax.global_norm(_tree(1, k)),
+    'safe_norm': lambda k: optax.safe_norm(_tree(1, k)['a'], 1e-3),
+    'safe_norm_zero': lambda k: optax.safe_norm(
+        jnp.zeros((3,), _tree(1, k)['a'].dtype), 1e-3),
+    'safe_root_mean_squares': lambda k: optax.safe_root_mean_squares(
+        _tree(1, k)['a'], 1e-3),
+    'safe_increment': lambda k: optax.safe_increment(
+        jnp.asarray(np.iinfo(np.int32).max, jnp.int32)),
+    'safe_int32_increment': lambda k: optax.safe_int32_increment(
+        jnp.asarray(7, jnp.int32)),
+    'bias_correction': lambda k: optax.bias_correction(
+        _tree(1, k)['a'], 0.9, jnp.asarray(3, jnp.int32)),
+    'incremental_update': lambda k: optax.incremental_update(
+        _tree(1, k), _tree(2, k), 0.1),
+    'periodic_update': lambda k: optax.periodic_update(
+        _tree(1, k), _tree(2, k), jnp.asarray(4, jnp.int32), 2),
+    'apply_updates': lambda k: optax.apply_updates(
+        _tree(1, 'f32'), _tree(2, k)),
+    'per_example_global_norm_clip': lambda k: (
+        optax.per_example_global_norm_clip(
+            [_rand((4, 3), 1).astype(_tree(1, k)['a'].dtype),
+             _rand((4,), 2)], 1.0)),
+    'per_example_layer_norm_clip': lambda k: (
+        optax.per_example_layer_norm_clip(
+            [_rand((4, 3), 1).astype(_tree(1, k)['a'].dtype),
+             _rand((4,), 2)], 1.0)),
+    'unitwise_norm': lambda k: optax.transforms.unitwise_norm(
+        _rand((4, 3), 1).astype(_tree(1, k)['a'].dtype)),
+    'matrix_inverse_pth_root': lambda k: optax.matrix_inverse_pth_root(
+        jnp.eye(3) * 2.0 + 0.1, 2)[0],
+    'power_iteration': lambda k: optax.power_iteration(
+        jnp.diag(jnp.asarray([3.0, 1.0, 0.5])),
+        v0=jnp.ones(3) / 3.0, num_iters=50),
+}
+
+
+def function_cases() -> list[FnCase]:
+  """All function cases."""
+  out = []
+  for name, make in SCHEDULES.items():
+    out.append(FnCase(f'schedule/{name}/python_int',
+                      functools.partial(_eval_schedule, make, False)))
+    out.append(FnCase(f'schedule/{name}/int32_vector',
+                      functools.partial(_eval_schedule, make, True)))
+    out.append(FnCase(f'schedule/{name}/int32_scalar',
+                      functools.partial(_eval_schedule_jnp_scalar, make)))
+  for name, fn in LOSSES.items():
+    out.append(FnCase(f'loss/{name}', fn))
+  for name, fn in PROJECTIONS.items():
+    out.append(FnCase(f'projection/{name}', fn))
+  for name, fn in TREES.items():
+    kinds: Sequence[str] = ('f32', 'bf16', 'mixed')
+    for kind in kinds:
+      out.append(FnCase(f'tree/{name}/{kind}', functools.partial(fn, kind)))
+  return out
+
+
+def all_cases() -> list[OptCase | FnCase]:
+  """Every case, with a check that names are unique."""
+  cases = optimizer_cases() + function_cases()
+  names = [c.name for c in cases]
+  dup = {n for n in names if names.count(n) > 1}
+  if dup:
+    raise ValueError(f'duplicate case names: {sorted(dup)}')
+  return cases

@@ -1,0 +1,280 @@
+# Copyright 2026 The Optax fork authors. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0.
+"""Compares the records of run_cases.py from the fork and from upstream.
+
+Usage::
+
+  python compare.py --fork FORK.pkl --upstream UPSTREAM.pkl \\
+      [--deviations deviations.toml] [--verbose]
+
+Reads only NumPy and the standard library (``tomllib``), so it runs in either
+interpreter. For every case it checks, in this order:
+
+1. Exceptions: a case must raise on both sides or on neither. When both
+   raise, the fork's exception must be upstream's type or a subclass of it
+   (so that ``except UpstreamType`` still catches it); messages may differ.
+2. Structure: for the initial state, the final state, the updates of every
+   step, the final params and any ``post``/``result`` tree, the tree
+   definition, and for each leaf its key path (``jax.tree_util.keystr``),
+   the type names of the nodes along that path, its shape and its dtype must
+   be identical. Identical states mean that a checkpoint written by one
+   version restores into the other.
+3. Values, leaf by leaf: ``|fork - upstream| <= atol + rtol *
+   max|upstream|`` for every element (relative to the largest finite
+   element of the leaf, so that an element much smaller than the rest of
+   its leaf, the result of a cancellation, is not held to a relative
+   precision its leaf never had). Tolerances by the leaf's dtype:
+
+   * float32, float64, complex64 and Python floats: ``rtol=2e-4``,
+     ``atol=1e-6``. The fork turns each scalar hyperparameter into a float32
+     array before deriving anything from it (``1 - b1`` and friends are then
+     rounded to float32 where upstream computes them in float64 and rounds
+     once), so Adam-family updates differ from upstream's by about 1e-5
+     relative in the first steps; over five steps the drift stays an order
+     of magnitude below ``rtol``.
+   * bfloat16 and float16: ``rtol=3e-2``, ``atol=1e-4``: one rounding of a
+     value that differs by 1e-5 can move it to the neighbouring bfloat16
+     (2**-8 to 2**-7 apart, relative), and a few steps compound such flips.
+   * integers, booleans and PRNG key data: exact.
+   * NaN must be NaN on both sides; infinities must match.
+
+A mismatch that is a deliberate fix of an upstream bug is listed in the
+deviations file as a ``[[comparison]]`` entry with ``id`` (the case name,
+``fnmatch`` patterns allowed) and ``reason``. The run fails on any mismatch
+that is not listed and on a listed entry that no longer mismatches (stale).
+The last line is ``compare: N cases, M matched, K listed deviations, F
+failed``; the exit status is 1 if F > 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import pickle
+import sys
+import tomllib
+from typing import Any
+
+import numpy as np
+
+TOLERANCES = {
+    'float32': (2e-4, 1e-6),
+    'float64': (2e-4, 1e-6),
+    'complex64': (2e-4, 1e-6),
+    'complex128': (2e-4, 1e-6),
+    'py:float': (2e-4, 1e-6),
+    'py:complex': (2e-4, 1e-6),
+    'bfloat16': (3e-2, 1e-4),
+    'float16': (3e-2, 1e-4),
+}
+
+
+def _tree_structure(tree: dict[str, Any]) -> tuple[Any, ...]:
+  return (tree['treedef'],
+          tuple((leaf['path'], tuple(leaf['classes']), leaf['shape'],
+                 leaf['dtype']) for leaf in tree['leaves']))
+
+
+def _structure_diff(name: str, fork: dict[str, Any],
+                    upstream: dict[str, Any]) -> list[str]:
+  """Differences of treedef, key paths, classes, shapes and dtypes."""
+  out = []
+  if fork['treedef'] != upstream['treedef']:
+    out.append(f'{name}: treedef differs:\n      fork     '
+               f'{fork["treedef"][:300]}\n      upstream '
+               f'{upstream["treedef"][:300]}')
+  fl = {leaf['path']: leaf for leaf in fork['leaves']}
+  ul = {leaf['path']: leaf for leaf in upstream['leaves']}
+  only_f = [p for p in fl if p not in ul]
+  only_u = [p for p in ul if p not in fl]
+  if only_f or only_u:
+    out.append(f'{name}: key paths differ: fork only {only_f[:6]}, '
+               f'upstream only {only_u[:6]}')
+  for path, f in fl.items():
+    u = ul.get(path)
+    if u is None:
+      continue
+    for field in ('classes', 'shape', 'dtype'):
+      if f[field] != u[field]:
+        out.append(f'{name}{path}: {field} fork {f[field]} upstream '
+                   f'{u[field]}')
+  return out
+
+
+def _value_diff(name: str, fork: dict[str, Any],
+                upstream: dict[str, Any]) -> list[str]:
+  """Leaves whose values differ beyond the tolerance of their dtype."""
+  out = []
+  ul = {leaf['path']: leaf for leaf in upstream['leaves']}
+  for f in fork['leaves']:
+    u = ul.get(f['path'])
+    if u is None or u['dtype'] != f['dtype']:
+      continue  # reported as a structure difference
+    fv, uv = f['value'], u['value']
+    if isinstance(fv, str) or isinstance(uv, str):
+      continue  # opaque objects: their type is compared, not their repr
+    fv, uv = np.asarray(fv), np.asarray(uv)
+    if fv.shape != uv.shape:
+      out.append(f'{name}{f["path"]}: value shape fork {fv.shape} upstream '
+                 f'{uv.shape}')
+      continue
+    tol = TOLERANCES.get(f['dtype'])
+    if tol is None or fv.dtype.kind not in 'fc':
+      if not np.array_equal(fv, uv):
+        bad = np.argwhere(fv != uv)[:3].tolist()
+        out.append(f'{name}{f["path"]} ({f["dtype"]}): not equal at {bad}: '
+                   f'fork {_show(fv)} upstream {_show(uv)}')
+      continue
+    rtol, atol = tol
+    fv64 = fv.astype(np.complex128 if fv.dtype.kind == 'c' else np.float64)
+    uv64 = uv.astype(fv64.dtype)
+    nan_f, nan_u = np.isnan(fv64), np.isnan(uv64)
+    finite = np.isfinite(uv64) & np.isfinite(fv64)
+    bad = (nan_f != nan_u)
+    inf_mismatch = ~finite & ~nan_f & ~nan_u & (fv64 != uv64)
+    bad |= inf_mismatch
+    if finite.any():
+      limit = atol + rtol * np.max(np.abs(uv64[finite]))
+      err = np.abs(fv64 - uv64)
+      bad |= finite & (err > limit)
+    if bad.any():
+      err = np.where(finite, np.abs(fv64 - uv64), 0.0)
+      rel = err / np.maximum(np.abs(uv64), 1e-30)
+      out.append(f'{name}{f["path"]} ({f["dtype"]}): {int(bad.sum())}/'
+                 f'{bad.size} elements off, max abs {err.max():.3g}, max rel '
+                 f'{rel.max():.3g}: fork {_show(fv)} upstream {_show(uv)}')
+  return out
+
+
+def _show(x: np.ndarray) -> str:
+  flat = np.asarray(x).ravel()
+  text = np.array2string(flat[:4], precision=7, separator=',')
+  return text if flat.size <= 4 else text[:-1] + ',...]'
+
+
+def _error_diff(fork: dict[str, Any], upstream: dict[str, Any]) -> list[str]:
+  fe, ue = fork.get('error'), upstream.get('error')
+  if fe is None and ue is None:
+    return []
+  if fe is None:
+    return [f'upstream raises {ue["type"]} at {ue["stage"]} '
+            f'({_first_line(ue["message"])}), fork does not']
+  if ue is None:
+    return [f'fork raises {fe["type"]} at {fe["stage"]} '
+            f'({_first_line(fe["message"])}), upstream does not']
+  if ue['type'] not in fe['mro']:
+    return [f'exception type: fork {fe["type"]} at {fe["stage"]} '
+            f'({_first_line(fe["message"])}), upstream {ue["type"]} at '
+            f'{ue["stage"]} ({_first_line(ue["message"])})']
+  return []
+
+
+def _first_line(msg: str) -> str:
+  line = msg.strip().splitlines()[0] if msg.strip() else ''
+  return line[:160]
+
+
+def compare_case(fork: dict[str, Any], upstream: dict[str, Any]
+                 ) -> list[str]:
+  """All differences of one case, as human-readable lines."""
+  diffs = _error_diff(fork, upstream)
+  if diffs or 'error' in fork:
+    return diffs
+  trees: list[tuple[str, Any, Any]] = []
+  if fork['kind'] == 'opt':
+    trees.append(('init_state', fork['init_state'], upstream['init_state']))
+    trees.append(('state', fork['state'], upstream['state']))
+    trees.append(('params', fork['params'], upstream['params']))
+    for i, (fu, uu) in enumerate(zip(fork['updates'], upstream['updates'])):
+      trees.append((f'updates[{i}]', fu, uu))
+    if 'post' in upstream or 'post' in fork:
+      trees.append(('post', fork.get('post'), upstream.get('post')))
+  else:
+    trees.append(('result', fork['result'], upstream['result']))
+  for name, f, u in trees:
+    if f is None or u is None:
+      diffs.append(f'{name}: missing on one side')
+      continue
+    diffs.extend(_structure_diff(name, f, u))
+  for name, f, u in trees:
+    if f is None or u is None:
+      continue
+    vd = _value_diff(name, f, u)
+    if vd:
+      diffs.extend(vd[:4])
+      break  # later trees only repeat the first divergence
+  return diffs
+
+
+def load_deviations(path: str | None) -> list[dict[str, str]]:
+  """The ``[[comparison]]`` entries of the deviations file."""
+  if not path:
+    return []
+  with open(path, 'rb') as f:
+    data = tomllib.load(f)
+  entries = data.get('comparison', [])
+  for e in entries:
+    if not e.get('id') or not e.get('reason'):
+      raise ValueError(f'{path}: every [[comparison]] needs id and reason, '
+                       f'got {e}')
+  return entries
+
+
+def main(argv: list[str] | None = None) -> int:
+  """Command line entry point."""
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument('--fork', required=True)
+  parser.add_argument('--upstream', required=True)
+  parser.add_argument('--deviations', default=None)
+  parser.add_argument('--verbose', action='store_true',
+                      help='print every difference line of every case')
+  args = parser.parse_args(argv)
+
+  with open(args.fork, 'rb') as f:
+    fork = pickle.load(f)
+  with open(args.upstream, 'rb') as f:
+    upstream = pickle.load(f)
+  deviations = load_deviations(args.deviations)
+  print(f'compare: fork optax {fork["meta"]["optax_version"]} '
+        f'({fork["meta"]["optax_file"]}), upstream optax '
+        f'{upstream["meta"]["optax_version"]} '
+        f'({upstream["meta"]["optax_file"]})')
+
+  fc, uc = fork['cases'], upstream['cases']
+  names = sorted(set(fc) | set(uc))
+  matched = listed = failed = 0
+  used = {e['id']: False for e in deviations}
+  for name in names:
+    if name not in fc or name not in uc:
+      print(f'FAIL {name}: only in {"fork" if name in fc else "upstream"}')
+      failed += 1
+      continue
+    diffs = compare_case(fc[name], uc[name])
+    entry = next((e for e in deviations
+                  if fnmatch.fnmatchcase(name, e['id'])), None)
+    if entry is not None:
+      if diffs:
+        used[entry['id']] = True
+        listed += 1
+        print(f'listed {name}: {diffs[0][:200]}')
+      else:
+        matched += 1
+      continue
+    if not diffs:
+      matched += 1
+      continue
+    failed += 1
+    shown = diffs if args.verbose else diffs[:3]
+    print(f'FAIL {name}: ' + '\n    '.join(shown))
+  for entry_id, was_used in used.items():
+    if not was_used:
+      failed += 1
+      print(f'STALE deviation {entry_id}: no case mismatches any more '
+            f'(or no such case); remove it from the deviations file')
+  print(f'compare: {len(names)} cases, {matched} matched, {listed} listed '
+        f'deviations, {failed} failed')
+  return 1 if failed else 0
+
+
+if __name__ == '__main__':
+  sys.exit(main())

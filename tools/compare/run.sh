@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Live comparison of this fork against upstream Optax 0.2.8.
+#
+#   tools/compare/run.sh FORK_PYTHON UPSTREAM_PYTHON
+#
+# FORK_PYTHON has the fork installed (editable or from the wheel);
+# UPSTREAM_PYTHON has optax 0.2.8. Both need jax, numpy and
+# orbax-checkpoint. Each side runs with its current directory in a temporary
+# directory outside the repository, so that `import optax` finds the
+# interpreter's own package. Steps:
+#   1. run_cases.py on both sides (in parallel),
+#   2. compare.py against the [[comparison]] entries of deviations.toml,
+#   3. checkpoint round trips: upstream saves and the fork restores, then the
+#      fork saves and upstream restores.
+# Exits non-zero if any step fails; every step runs even if an earlier one
+# failed. Environment: COMPARE_ONLY (substring passed to run_cases --only),
+# COMPARE_KEEP=1 keeps the temporary directory.
+set -uo pipefail
+
+if [ "$#" -ne 2 ]; then
+  echo "usage: $0 FORK_PYTHON UPSTREAM_PYTHON" >&2
+  exit 2
+fi
+fork_py="$(command -v "$1")"
+up_py="$(command -v "$2")"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/optax-compare.XXXXXX")"
+if [ "${COMPARE_KEEP:-0}" = 1 ]; then
+  echo "compare: keeping $work"
+else
+  trap 'rm -rf "$work"' EXIT
+fi
+cd "$work" || exit 2
+start=$SECONDS
+status=0
+
+only=()
+[ -n "${COMPARE_ONLY:-}" ] && only=(--only "$COMPARE_ONLY")
+
+# The upstream side must not see the repository's optax.
+up_file="$("$up_py" -c 'import optax; print(optax.__file__)')" || exit 2
+case "$up_file" in
+  "$repo"/*) echo "compare: $up_py imports the fork ($up_file)" >&2; exit 2 ;;
+esac
+
+"$fork_py" "$here/run_cases.py" --out "$work/fork.pkl" "${only[@]}" \
+    >"$work/fork.log" 2>&1 &
+fork_pid=$!
+"$up_py" "$here/run_cases.py" --out "$work/upstream.pkl" "${only[@]}" \
+    >"$work/upstream.log" 2>&1 &
+up_pid=$!
+wait "$fork_pid"; fork_rc=$?
+wait "$up_pid"; up_rc=$?
+tail -n 1 "$work/fork.log"
+tail -n 1 "$work/upstream.log"
+if [ "$fork_rc" -ne 0 ] || [ "$up_rc" -ne 0 ]; then
+  echo "compare: run_cases failed (fork $fork_rc, upstream $up_rc)" >&2
+  tail -n 20 "$work/fork.log" "$work/upstream.log" >&2
+  exit 1
+fi
+
+"$fork_py" "$here/compare.py" --fork "$work/fork.pkl" \
+    --upstream "$work/upstream.pkl" --deviations "$repo/deviations.toml" \
+    || status=1
+
+# Both saves, then both restores, each pair in parallel.
+"$up_py" "$here/checkpoint.py" save --dir "$work/ckpt_up" \
+    >"$work/ckpt_up_save.log" 2>&1 &
+up_pid=$!
+"$fork_py" "$here/checkpoint.py" save --dir "$work/ckpt_fork" \
+    >"$work/ckpt_fork_save.log" 2>&1 &
+fork_pid=$!
+wait "$up_pid"; up_rc=$?
+wait "$fork_pid"; fork_rc=$?
+grep -v WARNING "$work/ckpt_up_save.log" | tail -n 20
+grep -v WARNING "$work/ckpt_fork_save.log" | tail -n 20
+if [ "$up_rc" -ne 0 ] || [ "$fork_rc" -ne 0 ]; then
+  echo "compare: checkpoint save failed (upstream $up_rc, fork $fork_rc)" >&2
+  status=1
+else
+  "$fork_py" "$here/checkpoint.py" restore --dir "$work/ckpt_up" \
+      >"$work/ckpt_fork_restore.log" 2>&1 &
+  fork_pid=$!
+  "$up_py" "$here/checkpoint.py" restore --dir "$work/ckpt_fork" \
+      >"$work/ckpt_up_restore.log" 2>&1 &
+  up_pid=$!
+  wait "$fork_pid"; fork_rc=$?
+  wait "$up_pid"; up_rc=$?
+  echo "upstream -> fork:"
+  grep -v WARNING "$work/ckpt_fork_restore.log" | tail -n 20
+  echo "fork -> upstream:"
+  grep -v WARNING "$work/ckpt_up_restore.log" | tail -n 20
+  [ "$fork_rc" -eq 0 ] && [ "$up_rc" -eq 0 ] || status=1
+fi
+
+echo "compare: done in $((SECONDS - start))s, status $status"
+exit "$status"
