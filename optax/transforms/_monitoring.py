@@ -27,6 +27,8 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
+from optax._src import numerics
+from optax._src import utils
 from optax.transforms import _accumulation
 
 Measure = Callable[[base.Updates], Any]
@@ -105,12 +107,18 @@ def measure_with_ema(
   *replaces* the updates: this transformation is meant to be given to
   :func:`monitor`, which stores its output and passes the updates on.
 
+  A boolean or integer measure is averaged as a float (the fraction of steps
+  where a boolean measure held): in ``accumulator_dtype`` if that is a
+  floating dtype, else in the default float dtype (float32, or float64 with
+  ``jax_enable_x64``).
+
   Args:
     measure: a function of the updates returning an array or a tree.
     decay: the decay rate :math:`\beta` of the average.
     debias: whether to divide the average by :math:`1 - \beta^t`.
     accumulator_dtype: the dtype of the average in the state; None keeps
-      the dtype of the measure.
+      the dtype of the measure (a float dtype for a boolean or integer
+      measure).
 
   Returns:
     A GradientTransformationExtraArgs whose state is ``(EmptyState(),
@@ -127,16 +135,33 @@ def measure_with_ema(
 
   .. seealso:: :func:`monitor`, :func:`optax.ema`
   """
+  accumulator_dtype = utils.canonicalize_dtype(accumulator_dtype)
   average = _accumulation.ema(
       decay, debias=debias, accumulator_dtype=accumulator_dtype)
+  if accumulator_dtype is not None and jnp.issubdtype(
+      accumulator_dtype, jnp.inexact):
+    float_dtype = accumulator_dtype
+  else:
+    float_dtype = None  # The default float dtype, read when tracing.
+
+  def measure_as_float(tree):
+    def leaf(x):
+      x = jnp.asarray(x)
+      if jnp.issubdtype(x.dtype, jnp.inexact):
+        return x
+      if float_dtype is None:
+        return x.astype(numerics.hyperparameter_dtype())
+      return x.astype(float_dtype)
+    return jax.tree.map(leaf, measure(tree))
 
   def init_fn(params):
-    return (base.EmptyState(), average.init(measure(params)))
+    return (base.EmptyState(), average.init(measure_as_float(params)))
 
   def update_fn(updates, state, params=None, **extra_args):
     del params, extra_args
     measure_state, average_state = state
-    value, average_state = average.update(measure(updates), average_state)
+    value, average_state = average.update(
+        measure_as_float(updates), average_state)
     return value, (measure_state, average_state)
 
   return base.GradientTransformationExtraArgs(init_fn, update_fn)

@@ -87,6 +87,37 @@ class MeasureWithEmaTest(parameterized.TestCase):
       value, state = update(_grads(step), state)
       np.testing.assert_allclose(value, expected[step], rtol=1e-5)
 
+  @parameterized.product(
+      acc_dtype=[None, jnp.bfloat16], use_jit=[False, True])
+  def test_boolean_measure_averages_a_fraction_regression(
+      self, acc_dtype, use_jit):
+    # Regression: the average of a boolean measure was kept as a bool (True
+    # as soon as the measure held once); upstream 0.2.8 gives the fraction,
+    # as a float (float32, or accumulator_dtype).
+    tx = _monitoring.measure_with_ema(
+        lambda u: jnp.all(u > 0), 0.5, accumulator_dtype=acc_dtype)
+    want_dtype = jnp.dtype(acc_dtype or jnp.float32)
+    state = tx.init(jnp.ones(2))
+    self.assertEqual(state[1].ema.dtype, want_dtype)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    held = [True, False, False, True]
+    expected = _np_ema([float(h) for h in held], 0.5, True)
+    for h, want in zip(held, expected):
+      value, state = update(jnp.array([1.0 if h else -1.0, 2.0]), state)
+      self.assertEqual(value.dtype, want_dtype)
+      self.assertEqual(state[1].ema.dtype, want_dtype)
+      np.testing.assert_allclose(np.asarray(value, np.float32), want,
+                                 rtol=1e-2 if acc_dtype else 1e-6)
+
+  def test_integer_measure_averages_as_float(self):
+    tx = _monitoring.measure_with_ema(lambda u: jnp.sum(u > 0), 0.5)
+    state = tx.init(jnp.ones(2))
+    value, state = tx.update(jnp.array([1.0, 2.0]), state)
+    value, state = tx.update(jnp.array([-1.0, 2.0]), state)
+    self.assertEqual(value.dtype, jnp.float32)
+    # (0.5 * 2 * 0.5 + 0.5 * 1) / (1 - 0.25) = 4 / 3.
+    np.testing.assert_allclose(value, 4.0 / 3.0, rtol=1e-6)
+
 
 class MonitorTest(parameterized.TestCase):
   """Tests for monitor."""
