@@ -228,11 +228,14 @@ def unitwise_norm(x: jax.Array, axis: Axis = None) -> jax.Array:
   A unit is the slice of the parameter that feeds one output: without
   ``axis``, the reduction is over
 
-  * every axis for a scalar or a vector (a bias),
+  * every axis when ``x`` has at most one axis of size other than 1 (a
+    scalar, a bias, or a vector stored as ``(1, n)`` or ``(n, 1)``),
   * axis 0 for a matrix or a 3-d array (a dense layer ``(in, out)``, or a
     multi-head dense layer),
-  * every axis but the last for 4 or more axes (a convolution kernel
-    ``HWIO``, whose output channels come last).
+  * every axis but the last for 4 or 5 axes (a convolution kernel ``HWIO``
+    or ``DHWIO``, whose output channels come last).
+
+  Other shapes need an explicit ``axis``.
 
   Args:
     x: a real or complex array.
@@ -241,6 +244,10 @@ def unitwise_norm(x: jax.Array, axis: Axis = None) -> jax.Array:
   Returns:
     An array of the shape of ``x`` (real-valued, float for integer input)
     holding, at each entry, the norm of the unit it belongs to.
+
+  Raises:
+    ValueError: if ``axis`` is None and ``x`` has more than 5 axes, more
+      than one of them of size other than 1.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -251,12 +258,18 @@ def unitwise_norm(x: jax.Array, axis: Axis = None) -> jax.Array:
   """
   x = jnp.asarray(x)
   if axis is None:
-    if x.ndim <= 1:
+    if sum(d != 1 for d in x.shape) <= 1:
       axis = tuple(range(x.ndim))
     elif x.ndim <= 3:
       axis = 0
-    else:
+    elif x.ndim <= 5:
       axis = tuple(range(x.ndim - 1))
+    else:
+      raise ValueError(
+          f'unitwise_norm: without axis, x must have at most 5 axes, got'
+          f' shape {x.shape}. Remedy: pass axis, the axes that make up one'
+          ' unit, e.g. axis=tuple(range(x.ndim - 1)).'
+      )
   squared = jnp.sum(numerics.abs_sq(x), axis=axis, keepdims=True)
   norms = jnp.sqrt(squared)
   return jnp.broadcast_to(norms, x.shape)
@@ -403,9 +416,13 @@ def _clip_examples(
   # factors, which multiply zeros.
   factors = jnp.nan_to_num(jnp.minimum(clip_norm / norms, 1.0))
   num_clipped = jnp.sum(norms > clip_norm, dtype=jnp.int32)
+  # Floating leaves keep their dtype; integer ones (whose clipped sums are
+  # fractional) come back in the float dtype they were computed in.
   sums = [
       jnp.tensordot(factors.astype(x.real.dtype), x, axes=1,
-                    precision=lax.Precision.HIGHEST).astype(g.dtype)
+                    precision=lax.Precision.HIGHEST).astype(
+                        g.dtype if jnp.issubdtype(g.dtype, jnp.inexact)
+                        else x.dtype)
       for x, g in zip(up, leaves)
   ]
   return sums, num_clipped
@@ -434,8 +451,8 @@ def per_example_global_norm_clip(
   Returns:
     A tuple ``(summed, num_clipped)``: the tree of clipped gradients summed
     over the examples (leaves without the batch axis, of the dtype of the
-    input leaves) and the number of examples whose norm exceeded ``c``
-    (an int32 scalar).
+    input leaves, float32 or wider for integer ones) and the number of
+    examples whose norm exceeded ``c`` (an int32 scalar).
 
   Raises:
     ValueError: if ``l2_norm_clip`` is a negative Python number, if
@@ -492,8 +509,8 @@ def per_example_layer_norm_clip(
   Returns:
     A tuple ``(summed, num_clipped)`` of two trees with the structure of
     ``grads``: the clipped gradients summed over the examples (of the dtype
-    of the input leaves), and, per layer, the number of examples whose norm
-    exceeded :math:`c_l` (int32 scalars).
+    of the input leaves, float32 or wider for integer ones), and, per layer,
+    the number of examples whose norm exceeded :math:`c_l` (int32 scalars).
 
   Raises:
     ValueError: if ``global_l2_norm_clip`` is a negative Python number, if

@@ -64,11 +64,12 @@ def _ref_block_rms_clip(tree, tau):
 
 def _ref_unitwise_norm(x, axis=None):
   if axis is None:
-    if x.ndim <= 1:
+    if np.squeeze(x).ndim <= 1:
       axis = tuple(range(x.ndim))
     elif x.ndim <= 3:
       axis = 0
     else:
+      assert x.ndim <= 5, x.shape
       axis = tuple(range(x.ndim - 1))
   norms = np.sqrt(np.sum(np.abs(x) ** 2, axis=axis, keepdims=True))
   return np.broadcast_to(norms, x.shape)
@@ -219,13 +220,24 @@ class UnitwiseTest(parameterized.TestCase):
   @parameterized.parameters(
       ((5,), None), ((3, 4), None), ((2, 3, 4), None), ((2, 2, 3, 4), None),
       ((2, 2, 2, 3, 4), None), ((2, 3, 4), 1), ((2, 3, 4), -1),
-      ((2, 3, 4), (0, 1)), ((2, 3, 4), (1, 2)))
+      ((2, 3, 4), (0, 1)), ((2, 3, 4), (1, 2)), ((1, 5), None),
+      ((5, 1), None), ((1, 1, 5), None), ((1, 2, 3), None),
+      ((1, 1, 1, 1, 1, 4), None), ((2, 2, 2, 2, 2, 3), (0, 1, 2, 3, 4)))
   def test_unitwise_norm(self, shape, axis):
     x = np.random.RandomState(7).randn(*shape).astype(np.float32)
     got = _clipping.unitwise_norm(jnp.asarray(x), axis=axis)
     self.assertEqual(got.shape, shape)
     np.testing.assert_allclose(
         got, _ref_unitwise_norm(x.astype(np.float64), axis), rtol=1e-6)
+
+  def test_unitwise_norm_vector_with_unit_axes(self):
+    # One axis of size other than 1: a single unit, whatever the rank.
+    got = _clipping.unitwise_norm(jnp.array([[3.0, 4.0]]))
+    np.testing.assert_allclose(got, [[5.0, 5.0]])
+
+  def test_unitwise_norm_six_axes_needs_axis(self):
+    with self.assertRaisesRegex(ValueError, r'unitwise_norm: .*\(2, 2, 2'):
+      _clipping.unitwise_norm(jnp.ones((2, 2, 2, 2, 2, 3)))
 
   def test_unitwise_norm_dtypes(self):
     self.assertEqual(
@@ -310,6 +322,18 @@ class PerExampleTest(parameterized.TestCase):
     np.testing.assert_allclose(
         np.asarray(summed['a'], np.float32), [0.9, 1.2], rtol=1e-2)
     self.assertEqual(int(num_clipped), 1)
+
+  def test_integer_grads_sum_in_float(self):
+    # Clipped integer gradients are fractional: they are summed in float32,
+    # not truncated back to int32.
+    grads = [jnp.array([[0, 0], [3, 4]]), jnp.array([[1], [0]])]
+    for fn in (_clipping.per_example_global_norm_clip,
+               _clipping.per_example_layer_norm_clip):
+      summed, _ = fn(grads, 1.0)
+      self.assertEqual([s.dtype for s in summed], [jnp.float32] * 2)
+    summed, _ = _clipping.per_example_global_norm_clip(grads, 1.0)
+    np.testing.assert_allclose(summed[0], [0.6, 0.8], rtol=1e-6)
+    np.testing.assert_allclose(summed[1], [1.0], rtol=1e-6)
 
   @parameterized.product(
       clip=[0.0, 0.5, 2.0, 100.0], uniform=[True, False], jit=[False, True])
