@@ -279,24 +279,122 @@ def importable_optimizer_names() -> set[str]:
   return names
 
 
+# The public optimizers of Optax 0.2.8 (aliases, ``scale_by_*``, ``scale``
+# and every function of ``optax.contrib``), as listed by its API manifest.
+# Kept here so that the registry check runs against the installed wheel too;
+# ``public_optimizer_names(manifest_path)`` reads a manifest instead, and a
+# test checks that the two agree where the manifest is at hand.
+UPSTREAM_0_2_8_OPTIMIZERS = frozenset({
+    'adabelief',
+    'adadelta',
+    'adafactor',
+    'adagrad',
+    'adam',
+    'adamax',
+    'adamaxw',
+    'adamw',
+    'adan',
+    'amsgrad',
+    'contrib.acprop',
+    'contrib.ademamix',
+    'contrib.adopt',
+    'contrib.cocob',
+    'contrib.dadapt_adamw',
+    'contrib.differentially_private_aggregate',
+    'contrib.dog',
+    'contrib.dowg',
+    'contrib.dpsgd',
+    'contrib.galore',
+    'contrib.hutchinson_estimator_diag_hessian',
+    'contrib.madgrad',
+    'contrib.mechanize',
+    'contrib.momo',
+    'contrib.momo_adam',
+    'contrib.muon',
+    'contrib.normalize',
+    'contrib.prodigy',
+    'contrib.reduce_on_plateau',
+    'contrib.sam',
+    'contrib.scale_by_acprop',
+    'contrib.scale_by_ademamix',
+    'contrib.scale_by_adopt',
+    'contrib.scale_by_cocob',
+    'contrib.scale_by_galore',
+    'contrib.scale_by_madgrad',
+    'contrib.scale_by_muon',
+    'contrib.scale_by_simplified_ademamix',
+    'contrib.schedule_free',
+    'contrib.schedule_free_adamw',
+    'contrib.schedule_free_eval_params',
+    'contrib.schedule_free_sgd',
+    'contrib.simplified_ademamix',
+    'contrib.sophia',
+    'contrib.split_real_and_imaginary',
+    'fromage',
+    'lamb',
+    'lars',
+    'lbfgs',
+    'lion',
+    'nadam',
+    'nadamw',
+    'noisy_sgd',
+    'novograd',
+    'optimistic_adam',
+    'optimistic_adam_v2',
+    'optimistic_gradient_descent',
+    'polyak_sgd',
+    'radam',
+    'rmsprop',
+    'rprop',
+    'scale',
+    'scale_by_adadelta',
+    'scale_by_adam',
+    'scale_by_adamax',
+    'scale_by_adan',
+    'scale_by_amsgrad',
+    'scale_by_backtracking_linesearch',
+    'scale_by_belief',
+    'scale_by_distance_over_gradients',
+    'scale_by_factored_rms',
+    'scale_by_lbfgs',
+    'scale_by_learning_rate',
+    'scale_by_lion',
+    'scale_by_novograd',
+    'scale_by_optimistic_gradient',
+    'scale_by_param_block_norm',
+    'scale_by_param_block_rms',
+    'scale_by_polyak',
+    'scale_by_radam',
+    'scale_by_rms',
+    'scale_by_rprop',
+    'scale_by_rss',
+    'scale_by_schedule',
+    'scale_by_sign',
+    'scale_by_sm3',
+    'scale_by_stddev',
+    'scale_by_trust_ratio',
+    'scale_by_yogi',
+    'scale_by_zoom_linesearch',
+    'sgd',
+    'sign_sgd',
+    'signum',
+    'sm3',
+    'yogi',
+})
+
+
 def public_optimizer_names(manifest_path: Optional[str] = None) -> set[str]:
-  """Every public optimizer of Optax 0.2.8, from the API manifest.
+  """Every public optimizer of Optax 0.2.8.
 
   Args:
-    manifest_path: path of the Optax 0.2.8 API manifest; by default the
-      ``shared/api`` folder beside the repository, when it exists.
+    manifest_path: path of an Optax 0.2.8 API manifest to read the names
+      from; by default the list kept in this module.
 
   Returns:
-    Names as used by :data:`BY_NAME`, or an empty set without a manifest.
+    Names as used by :data:`BY_NAME`.
   """
   if manifest_path is None:
-    here = pathlib.Path(__file__).resolve()
-    candidates = [p / 'shared' / 'api' / 'optax-0.2.8.json'
-                  for p in here.parents]
-    found = [p for p in candidates if p.exists()]
-    if not found:
-      return set()
-    manifest_path = str(found[0])
+    return set(UPSTREAM_0_2_8_OPTIMIZERS)
   manifest = json.loads(pathlib.Path(manifest_path).read_text())
   names = set()
   for name, info in manifest['namespaces']['optax'].items():
@@ -307,3 +405,13 @@ def public_optimizer_names(manifest_path: Optional[str] = None) -> set[str]:
     if info['kind'] == 'function':
       names.add(f'contrib.{name}')
   return names
+
+
+def find_manifest() -> Optional[str]:
+  """The ``shared/api`` manifest beside a source checkout, if there is one."""
+  here = pathlib.Path(__file__).resolve()
+  for parent in here.parents:
+    path = parent / 'shared' / 'api' / 'optax-0.2.8.json'
+    if path.exists():
+      return str(path)
+  return None

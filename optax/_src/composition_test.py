@@ -530,9 +530,20 @@ class RegistryTest(absltest.TestCase):
   def test_every_public_optimizer_is_registered(self):
     public = registry.importable_optimizer_names()
     public |= registry.public_optimizer_names()
+    # Both sources are populated: a silent empty set would check nothing.
+    self.assertContainsSubset(
+        {'adam', 'lbfgs', 'scale_by_adam', 'contrib.muon'}, public)
     missing = public - set(registry.BY_NAME) - set(registry.NOT_OPTIMIZERS)
     self.assertEmpty(sorted(missing),
                      'public optimizers missing from composition_registry')
+
+  def test_upstream_optimizer_list_matches_the_api_manifest(self):
+    manifest = registry.find_manifest()
+    if manifest is None:
+      self.skipTest('the API manifest (shared/api) is beside a source '
+                    'checkout only; the kept list is checked there')
+    self.assertEqual(registry.public_optimizer_names(manifest),
+                     registry.public_optimizer_names())
 
   def test_every_entry_builds_without_arrays(self):
     for entry in registry.ENTRIES:
@@ -548,11 +559,15 @@ class RegistryTest(absltest.TestCase):
       self.assertIn(entry_name, registry.BY_NAME)
       self.assertIn(wrapper_name, WRAPPERS)
       self.assertGreater(len(reason), 20)
-    # Each combination is either run or listed, never both.
+    # The list must not swallow the suite: every optimizer runs inside at
+    # least half of the wrappers and every wrapper holds most optimizers.
     ran = {(e, w) for e, w, _ in COMBINATIONS}
-    self.assertEmpty(ran & set(MEANINGLESS))
-    self.assertLen(ran | set(MEANINGLESS),
-                   len(registry.ENTRIES) * len(WRAPPERS))
+    for entry in registry.ENTRIES:
+      n = sum((entry.name, w) in ran for w in WRAPPERS)
+      self.assertGreaterEqual(n, len(WRAPPERS) // 2, entry.name)
+    for wrapper in WRAPPERS:
+      n = sum((e.name, wrapper) in ran for e in registry.ENTRIES)
+      self.assertGreaterEqual(n, len(registry.ENTRIES) * 3 // 4, wrapper)
 
 
 def summary() -> str:
