@@ -19,6 +19,7 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
+import optax
 
 from optax._src import base
 from optax._src import lookahead
@@ -115,6 +116,17 @@ class LookaheadTest(parameterized.TestCase):
       self.assertEqual(updates.slow['w'].dtype, jnp.bfloat16)
       state = new_state
     self.assertEqual(step._cache_size(), 1)  # pylint: disable=protected-access
+
+  def test_tree_map_params_with_the_init_function(self):
+    # tree_map_params takes the transformation or its bare init function.
+    tx = lookahead.lookahead(_momentum_sgd(0.1, 0.5), 2, 0.5)
+    params = lookahead.LookaheadParams.init_synced({'w': jnp.ones(3)})
+    state = tx.init(params)
+    _, state = tx.update({'w': jnp.ones(3)}, state, params)
+    for initable in (tx, tx.init):
+      doubled = optax.tree.map_params(initable, lambda x: 2 * x, state)
+      np.testing.assert_allclose(doubled.fast_state['w'], [2.0, 2.0, 2.0])
+      self.assertEqual(int(doubled.steps_since_sync), 1)
 
   def test_init_with_plain_params_uses_them_as_fast(self):
     tx = lookahead.lookahead(_momentum_sgd(0.1, 0.5), 2, 0.5)

@@ -364,7 +364,7 @@ def tree_map_params(
 
   Args:
     initable: anything with an ``init(params)`` method, e.g. a
-      GradientTransformation.
+      GradientTransformation, or such an init function itself.
     f: the function mapped over the param leaves of the state; it receives
       the leaf of the state and the matching leaves of ``rest``.
     state: the state to transform, built by ``initable.init``.
@@ -378,7 +378,8 @@ def tree_map_params(
   Returns:
     The transformed state.
   """
-  template = initable.init(_ParamsPlaceholder())
+  init_fn = getattr(initable, 'init', initable)
+  template = init_fn(_ParamsPlaceholder())
 
   def map_part(template_part, state_part):
     if _is_placeholder(template_part):
