@@ -247,12 +247,36 @@ def real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
   return sum(terms, jnp.zeros([], dtype))
 
 
+@jax.jit
 def _vdot(a: Any, b: Any) -> jax.Array:
-  # An elementwise product and a sum rather than ``jnp.vdot``: a dot whose
-  # contracted axes are sharded over explicit mesh axes has no unambiguous
-  # output sharding, a full reduction does (replicated). Float32 products
-  # are also never lowered to reduced precision (TF32) this way.
-  return jnp.sum(jnp.conj(a) * b)
+  """``jnp.vdot`` of two leaves of one shape, without flattening them.
+
+  A full contraction (``tensordot`` over every axis) keeps the leaves'
+  layout: no reshape, hence no resharding of sharded leaves. It is jitted,
+  as ``jnp.vdot`` is, so that the conjugation fuses into the contraction
+  and the result rounds as ``jnp.vdot``'s does also outside ``jax.jit``.
+  Under explicit sharding the scalar result is asked for replicated (the
+  output sharding of a contraction over sharded axes is otherwise
+  ambiguous). ``HIGHEST`` precision keeps float32 products
+  out of reduced-precision (TF32, bfloat16 pass) matmul units.
+
+  Args:
+    a: an array-like (conjugated).
+    b: an array-like of the shape of ``a``.
+
+  Returns:
+    A scalar array.
+  """
+  a = jnp.asarray(a)
+  b = jnp.asarray(b)
+  if jnp.issubdtype(a.dtype, jnp.complexfloating):
+    a = jnp.conj(a)
+  mesh = jax.typeof(a).sharding.mesh
+  out_sharding = None
+  if not mesh.empty and mesh.explicit_axes:
+    out_sharding = jax.sharding.NamedSharding(mesh, jax.P())
+  return jnp.tensordot(a, b, a.ndim, precision=jax.lax.Precision.HIGHEST,
+                       out_sharding=out_sharding)
 
 
 def tree_vdot(tree_x: Any, tree_y: Any) -> Union[jax.Array, int]:
@@ -316,6 +340,26 @@ def _pairwise_sum(values: list[Any]) -> Any:
   return values[0]
 
 
+def _reduce_nonempty(tree: Any, leaf_fn: Any, combine: Any,
+                     initial: float) -> Union[jax.Array, float]:
+  """Folds ``combine`` over ``leaf_fn`` of the leaves that have entries.
+
+  Leaves of size 0 have no maximum or minimum and are skipped (their size is
+  static, so this is decided at trace time).
+
+  Args:
+    tree: a pytree.
+    leaf_fn: the per-leaf reduction (``jnp.max`` or ``jnp.min``).
+    combine: the pairwise reduction (``jnp.maximum`` or ``jnp.minimum``).
+    initial: the Python float returned for a tree without entries.
+
+  Returns:
+    A scalar.
+  """
+  values = [leaf_fn(x) for x in jax.tree.leaves(tree) if _leaf_size(x)]
+  return functools.reduce(combine, _common_dtype(values), initial)
+
+
 def tree_max(tree: Any) -> Union[jax.Array, float]:
   """Largest entry over all the leaves of a pytree.
 
@@ -329,10 +373,11 @@ def tree_max(tree: Any) -> Union[jax.Array, float]:
     tree: a pytree.
 
   Returns:
-    A scalar (``-inf`` for a tree without leaves).
+    A scalar: the Python float ``-inf`` for a tree without entries (no
+    leaves, or only leaves of size 0); otherwise an array of at least
+    float32, since the maxima are combined with ``-inf``.
   """
-  maxes = _common_dtype(jax.tree.leaves(jax.tree.map(jnp.max, tree)))
-  return functools.reduce(jnp.maximum, maxes, -math.inf)
+  return _reduce_nonempty(tree, jnp.max, jnp.maximum, -math.inf)
 
 
 def tree_min(tree: Any) -> Union[jax.Array, float]:
@@ -348,10 +393,11 @@ def tree_min(tree: Any) -> Union[jax.Array, float]:
     tree: a pytree.
 
   Returns:
-    A scalar (``inf`` for a tree without leaves).
+    A scalar: the Python float ``inf`` for a tree without entries (no
+    leaves, or only leaves of size 0); otherwise an array of at least
+    float32, since the minima are combined with ``inf``.
   """
-  mins = _common_dtype(jax.tree.leaves(jax.tree.map(jnp.min, tree)))
-  return functools.reduce(jnp.minimum, mins, math.inf)
+  return _reduce_nonempty(tree, jnp.min, jnp.minimum, math.inf)
 
 
 def _leaf_size(x: Any) -> int:
@@ -405,8 +451,8 @@ def tree_norm(
   Args:
     tree: a pytree (complex leaves use their modulus).
     ord: ``None``, ``2`` or ``'fro'`` for the Euclidean norm, ``1`` for the
-      sum of absolute values, ``jnp.inf`` (or ``'inf'``) for the largest
-      absolute value.
+      sum of absolute values, ``jnp.inf`` (or ``'inf'``, ``'infinity'``) for
+      the largest absolute value.
     squared: whether to return the square of the norm (for the Euclidean
       norm this skips the square root).
 
@@ -424,13 +470,14 @@ def tree_norm(
     result = tree_sum(jax.tree.map(lambda x: jnp.sum(jnp.abs(x)), tree))
     if squared:
       result = jnp.square(result)
-  elif ord == 'inf' or ord == math.inf:
+  elif ord in ('inf', 'infinity') or ord == math.inf:
     result = tree_max(jax.tree.map(jnp.abs, tree))
     if squared:
       result = jnp.square(result)
   else:
     raise ValueError(
-        f"tree_norm: ord must be None, 1, 2, 'fro' or jnp.inf, got {ord!r}")
+        "tree_norm: ord must be None, 1, 2, 'fro', jnp.inf, 'inf' or "
+        f"'infinity', got {ord!r}")
   return jnp.asarray(result)
 
 

@@ -193,6 +193,29 @@ class ReductionTest(parameterized.TestCase):
     self.assertEqual(tm.tree_vdot({}, {}), 0)
     self.assertEqual(float(tm.tree_norm({})), 0.0)
 
+  @parameterized.parameters(True, False)
+  def test_max_min_skip_leaves_without_entries(self, use_jit):
+    maybe_jit = jax.jit if use_jit else (lambda f: f)
+    tree = {'a': jnp.array([[2.0, -1.0]]), 'e': jnp.zeros((4, 0, 5)),
+            'i': jnp.zeros((0,), jnp.int8)}
+    for fn, expected in ((tm.tree_max, 2.0), (tm.tree_min, -1.0)):
+      result = maybe_jit(fn)(tree)
+      self.assertEqual(float(result), expected)
+      self.assertEqual(result.dtype, jnp.float32)
+
+  @parameterized.parameters(np.int8, np.uint8, np.float32, jnp.bfloat16)
+  def test_max_min_of_only_empty_leaves_are_infinite(self, dtype):
+    tree = [jnp.zeros((0,), dtype), jnp.zeros((3, 0), dtype)]
+    self.assertEqual(tm.tree_max(tree), -np.inf)
+    self.assertEqual(tm.tree_min(tree), np.inf)
+
+  def test_max_min_of_int_leaves_are_float32(self):
+    # -inf and inf take part in the reduction, as for a tree of floats.
+    tree = [jnp.array([3, -7], jnp.int8), jnp.zeros((0,), jnp.uint8)]
+    self.assertEqual(tm.tree_max(tree).dtype, jnp.float32)
+    self.assertEqual(float(tm.tree_max(tree)), 3.0)
+    self.assertEqual(float(tm.tree_min(tree)), -7.0)
+
   def test_associative_sum_is_pairwise(self):
     # In float32, 1e8 + 1 == 1e8: the order of the additions shows.
     tree = [jnp.float32(1e8), jnp.float32(1.0), jnp.float32(-1e8),
@@ -241,6 +264,28 @@ class ReductionTest(parameterized.TestCase):
       return tm.tree_norm(t, ord=ord, squared=squared)
     norm = jax.jit(norm) if use_jit else norm
     np.testing.assert_allclose(norm(self.x), expected, rtol=1e-6)
+
+  @parameterized.parameters('infinity', 'inf', np.inf, float('inf'))
+  def test_norm_infinity_spellings(self, ord):  # pylint: disable=redefined-builtin
+    # Regression: ord='infinity' was rejected; upstream 0.2.8 accepts it.
+    tree = {'a': jnp.array([3.0, -4.0]), 'b': jnp.array([[0.5]])}
+    self.assertEqual(float(tm.tree_norm(tree, ord=ord)), 4.0)
+    self.assertEqual(float(tm.tree_norm(tree, ord=ord, squared=True)), 16.0)
+
+  @parameterized.parameters(-1, 3, 'nuc', 'infinite')
+  def test_norm_rejects_other_ords(self, ord):  # pylint: disable=redefined-builtin
+    with self.assertRaisesRegex(ValueError, 'tree_norm: ord must be'):
+      tm.tree_norm({'a': jnp.ones(2)}, ord=ord)
+
+  def test_vdot_matches_jnp_vdot_bits(self):
+    # A complex contraction rounds like jnp.vdot, with or without jit.
+    a = jax.random.normal(jax.random.key(0), (7,), jnp.complex64)
+    b = jax.random.normal(jax.random.key(1), (7,), jnp.complex64)
+    expected = np.asarray(jnp.vdot(a, b))
+    np.testing.assert_array_equal(tm.tree_vdot(a, b), expected)
+    np.testing.assert_array_equal(jax.jit(tm.tree_vdot)(a, b), expected)
+    m = jnp.arange(6.0).reshape(2, 3)
+    self.assertEqual(float(tm.tree_vdot(m, m)), 55.0)
 
   def test_norm_of_complex_uses_modulus(self):
     tree = {'a': jnp.array([3 + 4j]), 'b': jnp.array([-12.0])}
