@@ -9,7 +9,8 @@ per area rather than a page per object keeps the build fast.
 import os
 import sys
 
-sys.path.insert(0, os.path.abspath('..'))
+sys.path.insert(
+    0, os.path.abspath(os.path.join(os.path.dirname(__file__), '..')))
 
 import optax  # pylint: disable=wrong-import-position
 

@@ -275,7 +275,8 @@ def check_doctests(keyword: str | None) -> bool:
     # A module's own docstring only: its members are visited by name.
     finder = doctest.DocTestFinder(
         recurse=not isinstance(obj, types.ModuleType), exclude_empty=True)
-    tests = finder.find(obj, name, module=False, globs=globs)
+    tests = finder.find(obj, name, module=inspect.getmodule(obj) or False,
+                        globs=globs)
     for test in tests:
       key = (test.filename, test.lineno, test.docstring)
       if not test.examples or key in seen:
