@@ -893,8 +893,8 @@ def scale_by_lion(
     A ``GradientTransformation`` whose state is a ``ScaleByLionState``.
 
   Raises:
-    ValueError: for an unknown ``mode`` or Python-number decay rates outside
-      [0, 1].
+    ValueError: for Python-number decay rates outside [0, 1]; an unknown
+      ``mode`` is reported by ``update``.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -911,9 +911,8 @@ def scale_by_lion(
     <https://arxiv.org/abs/2302.06675>`_, 2023.
   """
   fn = 'scale_by_lion'
-  if mode not in _LION_MODES:
-    raise ValueError(
-        f'{fn}: mode must be one of {_LION_MODES}, got {mode!r}')
+  # As upstream, an unknown mode is reported by update, not here: building
+  # the transformation and init succeed.
   _check_decay(fn, 'b1', b1, allow_one=True)
   _check_decay(fn, 'b2', b2, allow_one=True)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
@@ -924,6 +923,9 @@ def scale_by_lion(
         mu=otu.tree_zeros_like(params, dtype=mu_dtype))
 
   def update_fn(updates, state, params=None):
+    if mode not in _LION_MODES:
+      raise ValueError(
+          f'{fn}: mode must be one of {_LION_MODES}, got {mode!r}')
     _tree_math.check_moments_like_updates('scale_by_lion', updates, state.mu)
     del params
     beta1, beta2 = _hp(b1), _hp(b2)

@@ -912,7 +912,6 @@ class ValidationTest(parameterized.TestCase):
       (transform.scale_by_adan, {'b3': -0.5}, 'scale_by_adan: b3'),
       (transform.scale_by_belief, {'eps': -1.0}, 'scale_by_belief: eps'),
       (transform.scale_by_lion, {'b1': 2.0}, 'scale_by_lion: b1'),
-      (transform.scale_by_lion, {'mode': 'soft'}, 'scale_by_lion: mode'),
       (transform.scale_by_novograd, {'b2': 1.5}, 'scale_by_novograd: b2'),
       (transform.scale_by_polyak, {'variant': 'sps-'},
        "scale_by_polyak: variant must be 'sps' or 'sps\\+', got 'sps-'"),
@@ -944,6 +943,15 @@ class ValidationTest(parameterized.TestCase):
   def test_invalid(self, make, hyper, message):
     with self.assertRaisesRegex(ValueError, message):
       make(**hyper)
+
+  def test_lion_unknown_mode_raises_in_update(self):
+    # As upstream 0.2.8: the factory and init accept any mode, update
+    # rejects an unknown one.
+    tx = transform.scale_by_lion(mode='soft')
+    state = tx.init(jnp.zeros(2))
+    with self.assertRaisesRegex(
+        ValueError, "scale_by_lion: mode must be one of .*, got 'soft'"):
+      tx.update(jnp.ones(2), state)
 
   def test_rprop_validation(self):
     with self.assertRaisesRegex(ValueError,
