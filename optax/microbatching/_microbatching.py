@@ -457,7 +457,8 @@ def micro_vmap(
   Args:
     fun: the function of one element.
     in_axes: the batch axis of every positional argument, or one per
-      argument (None: not batched).
+      argument (None: not batched). Keyword arguments are batched along
+      axis 0, as with :func:`jax.vmap`.
     out_axes: must be 0.
     microbatch_size: the number of elements per microbatch; None vectorises
       over the whole batch at once.
@@ -477,20 +478,18 @@ def micro_vmap(
     raise NotImplementedError('out_axis != 0 is not currently supported')
 
   def mapped(*args, **kwargs):
-    if kwargs:
-      fn = functools.partial(fun, **kwargs)
-    else:
-      fn = fun
     axes = ((in_axes,) * len(args) if isinstance(in_axes, int)
             else tuple(in_axes))
-    vectorised = vmap_fn(fn, axes, 0)
+    vectorised = vmap_fn(fun, axes, 0)
     acc = _canonicalize(accumulator, None)
-    per_microbatch = lambda *a: acc.aggregate(vectorised(*a))
+    per_microbatch = lambda *a, **kw: acc.aggregate(vectorised(*a, **kw))
     if microbatch_size is None:
-      return per_microbatch(*args)
+      return per_microbatch(*args, **kwargs)
     argnums = [i for i, axis in enumerate(axes) if axis is not None]
-    batched_axes = [axes[i] for i in argnums]
-    return _run_microbatches(per_microbatch, args, {}, argnums, (),
+    # As with jax.vmap, keyword arguments are batched along axis 0.
+    argnames = tuple(kwargs)
+    batched_axes = [axes[i] for i in argnums] + [0] * len(argnames)
+    return _run_microbatches(per_microbatch, args, kwargs, argnums, argnames,
                              batched_axes, microbatch_size, accumulator,
                              num_real_microbatches)
 

@@ -230,6 +230,23 @@ class MicroVmapTest(parameterized.TestCase):
     expected = values.sum(0) if accumulator == AT.SUM else values.mean(0)
     np.testing.assert_allclose(out, expected, rtol=1e-5)
 
+  @parameterized.product(size=[None, 2], use_jit=[False, True])
+  def test_keyword_arguments_are_batched_regression(self, size, use_jit):
+    # Regression: keyword arguments were bound whole to every element
+    # instead of being mapped along axis 0 as jax.vmap (and upstream 0.2.8)
+    # maps them.
+    x = jnp.arange(32).reshape(4, 8)
+    y = jnp.arange(4 * 8).reshape(4, 8) % 3
+
+    def fun(x, *, y):
+      return jnp.sum(x + y)
+
+    fn = mb.micro_vmap(fun, microbatch_size=size)
+    if use_jit:
+      fn = jax.jit(fn)
+    expected = (np.asarray(x) + np.asarray(y)).sum(axis=1)
+    np.testing.assert_array_equal(fn(x, y=y), expected)
+
   def test_vmap_fn_and_out_axes(self):
     seen = []
 
