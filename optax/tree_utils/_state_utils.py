@@ -232,7 +232,10 @@ def tree_set(
   For each ``name=value`` argument, the NamedTuple fields and dict entries
   called ``name`` (and the NamedTuples whose class is called ``name``) are
   replaced by ``value``. Once a node holding a match is found, the search
-  does not go inside it: a match nested in another match is left as is.
+  only goes on inside those of its entries that are not replaced (a match
+  that ``filtering`` rejects, or a sibling of a match) and themselves hold a
+  match, as in upstream Optax: a match deeper inside a node holding a match
+  is left as is.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -276,22 +279,24 @@ def tree_set(
       return any(_field_entry(node, key) is not None for key in kwargs)
     return False
 
+  def set_entry(path, name, child):
+    if name in kwargs and keep(path, child):
+      return kwargs[name]
+    return replace(path, child) if is_target(child) else child
+
   def replace(path, node):
     if _is_namedtuple(node):
-      if type(node).__name__ in kwargs and keep(path, node):
-        return kwargs[type(node).__name__]
       tuple_name = type(node).__name__
-      new_fields = {
-          name: kwargs[name] for name in node._fields
-          if name in kwargs
-          and keep(path + (NamedTupleKey(tuple_name, name),),
-                   getattr(node, name))}
-      return node._replace(**new_fields) if new_fields else node
+      if tuple_name in kwargs and keep(path, node):
+        return kwargs[tuple_name]
+      return node._replace(**{
+          name: set_entry(path + (NamedTupleKey(tuple_name, name),), name,
+                          getattr(node, name))
+          for name in node._fields})
     new_node = copy.copy(node)
-    for key, value in kwargs.items():
-      entry = _field_entry(node, key)
-      if entry is not None and keep(path + (entry,), node[key]):
-        new_node[key] = value
+    for key, child in node.items():
+      new_node[key] = set_entry(
+          path + (jax.tree_util.DictKey(key),), key, child)
     return new_node
 
   def visit(path, node):

@@ -220,6 +220,23 @@ class SetTest(absltest.TestCase):
     # The Moments inside the Wrapper (which holds `count` itself) is kept.
     self.assertEqual(int(state[1].inner_state[0].count), 0)
 
+  def test_set_searches_a_match_rejected_by_filtering(self):
+    # The entry named `learning_rate` at the top is not a float: the search
+    # goes on in its sibling, which holds a `learning_rate` itself.
+    tree = {'hparams': {'learning_rate': 1.0}, 'learning_rate': 'foo'}
+    new = su.tree_set(tree, lambda _, v: isinstance(v, float),
+                      learning_rate=0.5)
+    self.assertEqual(new, {'hparams': {'learning_rate': 0.5},
+                           'learning_rate': 'foo'})
+    tree = {'a': {'a': 1.0}, 'b': {'a': 1}}
+    new = su.tree_set(tree, lambda _, v: isinstance(v, float), a=2.0)
+    self.assertEqual(new, {'a': {'a': 2.0}, 'b': {'a': 1}})
+
+  def test_set_a_subtree_selected_by_filtering(self):
+    tree = {'a': {'a': 1.0}, 'b': {'a': 1}}
+    new = su.tree_set(tree, lambda _, v: isinstance(v, dict), a={'c': 0.0})
+    self.assertEqual(new, {'a': {'c': 0.0}, 'b': {'a': 1}})
+
   def test_filtering_is_positional_only(self):
     state = su.tree_set(
         _state(), lambda path, _: path[-1].tuple_name == 'Moments', count=7)
