@@ -58,15 +58,21 @@ def promote_dtypes(*dtypes: Any) -> np.dtype:
     return functools.reduce(jnp.promote_types, dtypes)
 
 
-def scalar_state_dtype(params: Any) -> np.dtype:
+def scalar_state_dtype(params: Any, *, widest: bool = False) -> np.dtype:
   """The dtype of an optimizer's scalar statistics for ``params``.
 
-  The lowest floating dtype of the params' leaves (the one every other leaf
-  dtype promotes to), their promotion when there is no lowest one (float16
-  with bfloat16), and :func:`hyperparameter_dtype` when no leaf is floating.
+  By default the lowest floating dtype of the params' leaves (the one every
+  other leaf dtype promotes to), their promotion when there is no lowest one
+  (float16 with bfloat16), and :func:`hyperparameter_dtype` when no leaf is
+  floating. With ``widest=True``, the dtype all floating leaf dtypes promote
+  to: float32 for float32 and bfloat16 params, the dtype in which a
+  statistic summed over every leaf (a loss, a distance, a learning-rate
+  estimate) is computed.
 
   Args:
     params: a pytree of arrays or ``jax.ShapeDtypeStruct``.
+    widest: whether to return the promotion of the floating dtypes instead
+      of the lowest one.
 
   Returns:
     A floating (or complex) dtype.
@@ -76,6 +82,8 @@ def scalar_state_dtype(params: Any) -> np.dtype:
                   key=str)
   if not floats:
     return hyperparameter_dtype()
+  if widest:
+    return promote_dtypes(*floats)
   for candidate in floats:
     if all(promote_dtypes(candidate, d) == d for d in floats):
       return candidate

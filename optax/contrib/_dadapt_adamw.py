@@ -34,8 +34,8 @@ class DAdaptAdamWState(NamedTuple):
     grad_sum: weighted sum :math:`s` of the updates used in the distance
       estimate, shaped and typed like the params.
     estim_lr: scalar, the current estimate :math:`d` of the distance to the
-      solution (the learning-rate scale), in the lowest floating dtype of the
-      params.
+      solution (the learning-rate scale), in the dtype all floating params
+      promote to (float32 for float32 and bfloat16 params).
     numerator_weighted: scalar, the weighted numerator of the distance
       estimate, typed like ``estim_lr``.
     count: int32 scalar, the number of updates done so far.
@@ -126,7 +126,7 @@ def dadapt_adamw(
     raise ValueError(f'{fn}: estim_lr0 must be positive, got {estim_lr0}')
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params)
+    dtype = numerics.scalar_state_dtype(params, widest=True)
     return DAdaptAdamWState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),

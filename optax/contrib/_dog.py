@@ -67,8 +67,8 @@ class DoGState(NamedTuple):
     is_init_step: bool scalar, whether the next update is the first one.
     init_params: the initial params :math:`x_0`.
     max_dist: scalar, the largest distance :math:`\bar r_t` from the initial
-      params seen so far (starts at :math:`r_\epsilon`), in the lowest
-      floating dtype of the params.
+      params seen so far (starts at :math:`r_\epsilon`), in the dtype all
+      floating params promote to (float32 for float32 and bfloat16 params).
     sum_sq_norm_grads: scalar, the sum of the squared norms of the
       gradients so far, typed like ``max_dist``.
   """
@@ -86,7 +86,7 @@ def _scale_by_dog(
   step_type, step_value = init_step
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params)
+    dtype = numerics.scalar_state_dtype(params, widest=True)
     value = numerics.as_hyperparameter(step_value)
     hp = value.dtype
     if step_type == 'heuristic':
@@ -213,8 +213,8 @@ class DoWGState(NamedTuple):
   Attributes:
     init_params: the initial params :math:`x_0`.
     weighted_sq_norm_grads: scalar, the sum of the squared gradient norms
-      weighted by the squared distance estimates, in the lowest floating
-      dtype of the params.
+      weighted by the squared distance estimates, in the dtype all floating
+      params promote to (float32 for float32 and bfloat16 params).
     estim_sq_dist: scalar, the estimate :math:`\bar r_t^2` of the squared
       distance to the solution, typed like ``weighted_sq_norm_grads``.
   """
@@ -230,7 +230,7 @@ def _scale_by_dowg(
   """Multiplies updates by the DoWG step size (see :func:`dowg`)."""
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params)
+    dtype = numerics.scalar_state_dtype(params, widest=True)
     first = eps if init_estim_sq_dist is None else init_estim_sq_dist
     return DoWGState(
         init_params=jax.tree.map(jnp.asarray, params),

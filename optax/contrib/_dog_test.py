@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import test_utils
 from optax.contrib import _dog
 
 _PARAMS = {'a': np.array([0.5, -0.5, 1.0]), 'b': np.array([2.0])}
@@ -143,6 +144,26 @@ class DoGTest(parameterized.TestCase):
       self.assertEqual(u['b'].dtype, jnp.float32)
       self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
       params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+
+  @parameterized.parameters(
+      ('dog', {}, 'sum_sq_norm_grads'),
+      ('dowg', {'init_estim_sq_dist': 1.0}, 'weighted_sq_norm_grads'))
+  def test_sums_float32_with_bfloat16_params_regression(self, name, kwargs,
+                                                        field):
+    # Regression from upstream 0.2.8, whose sums are float32 after the first
+    # update: with float32 and bfloat16 params they stayed bfloat16 and
+    # stopped growing (909 is not a bfloat16 number).
+    tx = getattr(_dog, name)(**kwargs)
+    params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
+    grads = jax.tree.map(jnp.ones_like, params)  # Squared norm 9.
+    state = tx.init(params)
+    update = jax.jit(tx.update)
+    for _ in range(101):
+      updates, state = update(grads, state, params)
+    total = getattr(state[1], field)
+    self.assertEqual(total.dtype, jnp.float32)
+    self.assertEqual(total, np.float32(909.0))
+    test_utils.assert_trees_all_equal_dtypes(updates, params)
 
   @parameterized.parameters('dog', 'dowg')
   def test_requires_params(self, name):

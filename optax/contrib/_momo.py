@@ -86,7 +86,8 @@ class MomoState(NamedTuple):
     barf: scalar, EMA :math:`\\bar f` of the loss values, in the lowest
       floating dtype of the params.
     gamma: scalar, EMA :math:`\\gamma` of :math:`\\langle g_k, x_k \\rangle`,
-      typed like ``barf``.
+      in the dtype all floating params promote to (float32 for float32 and
+      bfloat16 params).
     lb: scalar, the lower bound of the loss (the estimate, with
       ``adapt_lower_bound=True``), typed like ``barf``.
     count: int32 scalar, the number of updates done so far.
@@ -181,7 +182,7 @@ def momo(
     return MomoState(
         exp_avg=otu.tree_zeros_like(params),
         barf=jnp.zeros([], dtype),
-        gamma=jnp.zeros([], dtype),
+        gamma=jnp.zeros([], numerics.scalar_state_dtype(params, widest=True)),
         lb=numerics.as_hyperparameter(lower_bound).astype(dtype),
         count=jnp.zeros([], jnp.int32))
 
@@ -241,8 +242,9 @@ class MomoAdamState(NamedTuple):
       params.
     barf: scalar, EMA of the loss values, in the lowest floating dtype of the
       params.
-    gamma: scalar, EMA of :math:`\\langle g_k, x_k \\rangle`, typed like
-      ``barf``.
+    gamma: scalar, EMA of :math:`\\langle g_k, x_k \\rangle`, in the dtype
+      all floating params promote to (float32 for float32 and bfloat16
+      params).
     lb: scalar, the lower bound of the loss (the estimate, with
       ``adapt_lower_bound=True``), typed like ``barf``.
     count: int32 scalar, the number of updates done so far.
@@ -345,7 +347,7 @@ def momo_adam(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
         barf=jnp.zeros([], dtype),
-        gamma=jnp.zeros([], dtype),
+        gamma=jnp.zeros([], numerics.scalar_state_dtype(params, widest=True)),
         lb=numerics.as_hyperparameter(lower_bound).astype(dtype),
         count=jnp.zeros([], jnp.int32))
 

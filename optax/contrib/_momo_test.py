@@ -188,6 +188,27 @@ class MomoTest(parameterized.TestCase):
       self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
       params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
 
+  @parameterized.parameters(('momo', 1.0), ('momo_adam', 0.1))
+  def test_gamma_float32_with_bfloat16_params_regression(self, name, weight):
+    # Regression from upstream 0.2.8, whose gamma is float32 after the first
+    # update: with float32 and bfloat16 params it stayed bfloat16. barf and
+    # lb keep the lowest params dtype, as upstream's do.
+    tx = getattr(_momo, name)()
+    params = {'w': jnp.full((2, 3), 1.5, jnp.bfloat16),
+              'b': jnp.full(3, 1 + 2**-8, jnp.float32)}
+    grads = jax.tree.map(jnp.ones_like, params)
+    state = tx.init(params)
+    self.assertEqual(state.gamma.dtype, jnp.float32)
+    self.assertEqual(state.barf.dtype, jnp.bfloat16)
+    self.assertEqual(state.lb.dtype, jnp.bfloat16)
+    _, state = jax.jit(tx.update)(grads, state, params,
+                                  value=jnp.float32(2.0))
+    self.assertEqual(state.gamma.dtype, jnp.float32)
+    self.assertEqual(state.barf.dtype, jnp.bfloat16)
+    # The first gamma is <g, x> = 12.01171875 (not a bfloat16 number), times
+    # 1 - b1 for MoMo-Adam.
+    np.testing.assert_allclose(state.gamma, weight * 12.01171875, rtol=1e-6)
+
   def test_rejects_invalid_hyperparameters(self):
     with self.assertRaisesRegex(ValueError, 'momo: beta'):
       _momo.momo(beta=1.5)

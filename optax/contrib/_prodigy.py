@@ -36,8 +36,9 @@ class ProdigyState(NamedTuple):
     grad_sum: weighted sum :math:`s` of the updates, the denominator of the
       distance estimate, shaped and typed like the params.
     params0: the initial params :math:`x_0`.
-    estim_lr: scalar, the current distance estimate :math:`d`, in the lowest
-      floating dtype of the params.
+    estim_lr: scalar, the current distance estimate :math:`d`, in the dtype
+      all floating params promote to (float32 for float32 and bfloat16
+      params).
     numerator_weighted: scalar, the numerator :math:`r` of the distance
       estimate, typed like ``estim_lr``.
     count: int32 scalar, the number of updates done so far.
@@ -143,7 +144,7 @@ def prodigy(
     raise ValueError(f'{fn}: estim_lr0 must be positive, got {estim_lr0}')
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params)
+    dtype = numerics.scalar_state_dtype(params, widest=True)
     return ProdigyState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),

@@ -88,11 +88,16 @@ class ProdigyTest(parameterized.TestCase):
     np.testing.assert_array_equal(u, np.zeros(2))
     self.assertEqual(float(state.estim_lr), 0.25)
 
-  def test_scalar_state_dtype_follows_the_lowest_param_dtype(self):
-    tx = _prodigy.prodigy()
+  def test_estimate_float32_with_bfloat16_params_regression(self):
+    # Regression from upstream 0.2.8, whose estimate is float32 after the
+    # first update: with float32 and bfloat16 params it was bfloat16, so d0
+    # and every later estimate were rounded to 8 bits.
+    tx = _prodigy.prodigy(estim_lr0=1e-6)
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
     state = tx.init(params)
-    self.assertEqual(state.estim_lr.dtype, jnp.bfloat16)
+    self.assertEqual(state.estim_lr.dtype, jnp.float32)
+    self.assertEqual(state.numerator_weighted.dtype, jnp.float32)
+    self.assertEqual(state.estim_lr, np.float32(1e-6))
     dtypes = jax.tree.map(lambda x: x.dtype, state)
     for _ in range(3):
       grads = jax.tree.map(lambda p: 0.3 * p, params)

@@ -38,8 +38,9 @@ class ReduceLROnPlateauState(NamedTuple):
       evaluation window.
     avg_value: scalar, the mean of the values of the current window.
 
-  The floating scalars have the lowest-precision floating dtype of the
-  params.
+  ``scale`` has the lowest floating dtype of the params; ``best_value`` and
+  ``avg_value`` have the dtype all floating params promote to (float32 for
+  float32 and bfloat16 params), so that the losses are compared in it.
   """
 
   scale: jax.Array
@@ -140,22 +141,26 @@ def reduce_on_plateau(
 
   def init_fn(params):
     dtype = otu.tree_dtype(params, 'lowest')
+    value_dtype = numerics.scalar_state_dtype(params, widest=True)
     if not jnp.issubdtype(dtype, jnp.floating):
       dtype = numerics.hyperparameter_dtype()
+    if not jnp.issubdtype(value_dtype, jnp.floating):
+      value_dtype = numerics.hyperparameter_dtype()
     # A fresh buffer per field, so that the state can be donated.
     return ReduceLROnPlateauState(
         scale=jnp.ones([], dtype),
-        best_value=jnp.full([], jnp.inf, dtype),
+        best_value=jnp.full([], jnp.inf, value_dtype),
         plateau_count=jnp.zeros([], jnp.int32),
         cooldown_count=jnp.zeros([], jnp.int32),
         count=jnp.zeros([], jnp.int32),
-        avg_value=jnp.zeros([], dtype),
+        avg_value=jnp.zeros([], value_dtype),
     )
 
   def update_fn(updates, state, params=None, *, value, **extra_args):
     del params, extra_args
-    dtype = jnp.promote_types(state.scale.dtype,
-                              numerics.hyperparameter_dtype())
+    dtype = numerics.promote_dtypes(
+        state.scale.dtype, state.avg_value.dtype,
+        numerics.hyperparameter_dtype())
     value = jnp.asarray(value).astype(dtype)
     count = state.count + 1
     avg_value = (state.avg_value.astype(dtype)

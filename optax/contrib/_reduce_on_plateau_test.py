@@ -144,6 +144,24 @@ class ReduceOnPlateauTest(parameterized.TestCase):
     self.assertLen(traces, 1)
     self.assertEqual(float(state.scale), 0.25)
 
+  def test_losses_float32_with_bfloat16_params_regression(self):
+    # Regression from upstream 0.2.8: best_value and avg_value have the
+    # dtype all params promote to (float32 here), scale the lowest one. In
+    # bfloat16 the three values below all rounded to 1.
+    tx = _reduce_on_plateau.reduce_on_plateau(accumulation_size=3)
+    params = {'w': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones(2, jnp.float32)}
+    state = tx.init(params)
+    self.assertEqual(state.scale.dtype, jnp.bfloat16)
+    self.assertEqual(state.best_value.dtype, jnp.float32)
+    self.assertEqual(state.avg_value.dtype, jnp.float32)
+    values = np.array([1.001, 1.002, 1.004], np.float32)
+    for v in values[:2]:
+      _, state = tx.update(params, state, value=v)
+    np.testing.assert_allclose(state.avg_value, values[:2].mean(), rtol=1e-6)
+    updates, state = tx.update(params, state, value=values[2])
+    np.testing.assert_allclose(state.best_value, values.mean(), rtol=1e-6)
+    test_utils.assert_trees_all_equal_dtypes(updates, params)
+
   def test_builds_without_arrays(self):
     gc.collect()
     before = len(jax.live_arrays())
