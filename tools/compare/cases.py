@@ -168,10 +168,19 @@ def _tree(seed: int, kind: str = 'f32'):
 LR = 1e-2
 
 
-# Jitted: eager execution of these is slow (loops, while_loop, SVDs).
-HEAVY = ('lbfgs', 'muon', 'galore', 'scale_by_lbfgs',
+# Jitted: eager execution of these is slow (an eager lax.cond, while_loop or
+# fori_loop is traced and compiled again on every call).
+HEAVY = ('lbfgs', 'muon', 'galore', 'scale_by_lbfgs', 'mechanize',
+         'reduce_on_plateau', 'dpsgd', 'differentially_private_aggregate',
          'contrib.scale_by_muon', 'contrib.scale_by_muon_dims',
-         'contrib.scale_by_galore')
+         'contrib.scale_by_galore', 'multisteps_adam',
+         'multisteps_adam_sum_schedule', 'multisteps_skip_not_finite',
+         'multisteps_skip_large', 'multisteps_gt_lion', 'apply_if_finite_adam',
+         'conditionally_mask', 'conditionally_transform', 'lookahead_sgd',
+         'lookahead_adam_reset', 'sam')
+# Line searches compile slowly: float32 and mixed params only.
+NO_BF16 = ('lbfgs', 'scale_by_zoom_linesearch',
+           'scale_by_backtracking_linesearch')
 
 
 def _sched():
@@ -588,6 +597,8 @@ def optimizer_cases() -> list[OptCase]:
       jit = extra in ('linesearch', 'obj_fn') or name in HEAVY
       post = _schedule_free_eval if 'schedule_free' in name else None
       for kind in PARAM_KINDS:
+        if kind == 'bf16' and name in NO_BF16:
+          continue
         out.append(OptCase(f'{group}/{name}/default/{kind}', default, kind,
                            extra=extra, jit=jit, post=post))
       if other is not None:
@@ -598,12 +609,15 @@ def optimizer_cases() -> list[OptCase]:
                          post=post))
   for name, (make, extra) in SCALE_BY.items():
     for kind in PARAM_KINDS:
+      if kind == 'bf16' and name in NO_BF16:
+        continue
       out.append(OptCase(f'scale_by/{name}/{kind}', make, kind, extra=extra,
                          jit=extra in ('linesearch', 'obj_fn')
                          or name in HEAVY))
   for name, (make, extra) in WRAPPERS.items():
     for kind in ('f32', 'mixed'):
-      out.append(OptCase(f'wrapper/{name}/{kind}', make, kind, extra=extra))
+      out.append(OptCase(f'wrapper/{name}/{kind}', make, kind, extra=extra,
+                         jit=name in HEAVY))
   for name in ADAM_FAMILY_IN_INJECT:
     out.append(OptCase(f'inject/{name}/f32',
                        functools.partial(_inject_alias, name), 'f32'))
@@ -903,6 +917,44 @@ TREES: dict[str, Callable[[str], Any]] = {
 }
 
 
+def _multi_normal():
+  dist = optax.multi_normal(_rand((3,), 1), _rand((3,), 2, 0.1))
+  x = _rand((3,), 3)
+  return {'log_prob': dist.log_prob(x),
+          'sample': dist.sample((2,), jax.random.key(0))}
+
+
+def _microbatch():
+  def fun(x):
+    return jnp.sum(x ** 2, axis=-1)
+  return optax.microbatch(fun, argnums=0, microbatch_size=2)(
+      _rand((4, 3), 1))
+
+
+MISC: dict[str, Callable[[], Any]] = {
+    'update_moment': lambda: optax.update_moment(
+        _tree(1, 'mixed'), _tree(2, 'mixed'), 0.9, 2),
+    'update_moment_per_elem_norm': lambda: optax.update_moment_per_elem_norm(
+        _tree(1, 'mixed'), _tree(2, 'mixed'), 0.9, 2),
+    'update_infinity_moment': lambda: optax.update_infinity_moment(
+        _tree(1, 'mixed'), _tree(2, 'mixed'), 0.9, 1e-8),
+    'init_empty_state': lambda: optax.init_empty_state(_tree(1)),
+    'scale_gradient': lambda: jax.grad(
+        lambda x: jnp.sum(optax.scale_gradient(x, 0.5) ** 2))(_rand((3,), 1)),
+    'multi_normal': _multi_normal,
+    'nnls': lambda: optax.nnls(_rand((5, 3), 1), _rand((5,), 2), 20),
+    'unitwise_clip': lambda: optax.transforms.unitwise_clip(
+        optax.transforms.unitwise_norm(_rand((4, 3), 1)),
+        jnp.full((4, 3), 0.5), _rand((4, 3), 1)),
+    'unitwise_clip_scalar_max_norm': lambda: optax.transforms.unitwise_clip(
+        optax.transforms.unitwise_norm(_rand((4, 3), 1)), 0.5,
+        _rand((4, 3), 1)),
+    'tree_random_like': lambda: optax.tree_utils.tree_random_like(
+        jax.random.key(0), _tree(1, 'mixed')),
+    'microbatch': _microbatch,
+}
+
+
 def function_cases() -> list[FnCase]:
   """All function cases."""
   out = []
@@ -917,6 +969,8 @@ def function_cases() -> list[FnCase]:
     out.append(FnCase(f'loss/{name}', fn))
   for name, fn in PROJECTIONS.items():
     out.append(FnCase(f'projection/{name}', fn))
+  for name, fn in MISC.items():
+    out.append(FnCase(f'misc/{name}', fn))
   for name, fn in TREES.items():
     kinds: Sequence[str] = ('f32', 'bf16', 'mixed')
     for kind in kinds:
