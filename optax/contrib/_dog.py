@@ -65,7 +65,8 @@ class DoGState(NamedTuple):
 
   Attributes:
     is_init_step: bool scalar, whether the next update is the first one.
-    init_params: the initial params :math:`x_0`.
+    init_params: the initial params :math:`x_0` (a copy, so that the state
+      can be donated).
     max_dist: scalar, the largest distance :math:`\bar r_t` from the initial
       params seen so far (starts at :math:`r_\epsilon`), in the dtype all
       floating params promote to (float32 for float32 and bfloat16 params).
@@ -97,7 +98,7 @@ def _scale_by_dog(
       max_dist = jnp.zeros([], hp)
     return DoGState(
         is_init_step=jnp.ones([], jnp.bool_),
-        init_params=jax.tree.map(jnp.asarray, params),
+        init_params=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
         max_dist=max_dist.astype(dtype),
         sum_sq_norm_grads=jnp.zeros([], dtype))
 
@@ -211,7 +212,8 @@ class DoWGState(NamedTuple):
   r"""State of :func:`dowg`.
 
   Attributes:
-    init_params: the initial params :math:`x_0`.
+    init_params: the initial params :math:`x_0` (a copy, so that the state
+      can be donated).
     weighted_sq_norm_grads: scalar, the sum of the squared gradient norms
       weighted by the squared distance estimates, in the dtype all floating
       params promote to (float32 for float32 and bfloat16 params).
@@ -233,7 +235,7 @@ def _scale_by_dowg(
     dtype = numerics.scalar_state_dtype(params, widest=True)
     first = eps if init_estim_sq_dist is None else init_estim_sq_dist
     return DoWGState(
-        init_params=jax.tree.map(jnp.asarray, params),
+        init_params=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
         weighted_sq_norm_grads=jnp.zeros([], dtype),
         estim_sq_dist=numerics.as_hyperparameter(first).astype(dtype))
 

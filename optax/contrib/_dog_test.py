@@ -22,6 +22,7 @@ import numpy as np
 
 from optax._src import test_utils
 from optax.contrib import _dog
+from optax.schedules import _inject
 
 _PARAMS = {'a': np.array([0.5, -0.5, 1.0]), 'b': np.array([2.0])}
 
@@ -164,6 +165,27 @@ class DoGTest(parameterized.TestCase):
     self.assertEqual(total.dtype, jnp.float32)
     self.assertEqual(total, np.float32(909.0))
     test_utils.assert_trees_all_equal_dtypes(updates, params)
+
+  @parameterized.product(name=('dog', 'dowg'), injected=(False, True))
+  def test_state_can_be_donated(self, name, injected):
+    # Regression: init stored the params' own arrays as init_params, so a
+    # jitted step donating params and state donated one buffer twice, and
+    # donating only the state deleted the caller's params.
+    factory = getattr(_dog, name)
+    tx = _inject.inject_hyperparams(factory)() if injected else factory()
+
+    def step(params, state):
+      updates, state = tx.update(params, state, params)
+      return jax.tree.map(jnp.add, params, updates), state
+
+    params = {'w': jnp.array([1.0, -2.0])}
+    expected = jax.jit(step)(*jax.jit(step)(params, tx.init(params)))
+    state = tx.init(params)
+    params_, state = jax.jit(step, donate_argnums=1)(params, state)
+    self.assertFalse(params['w'].is_deleted())
+    new = jax.jit(step, donate_argnums=(0, 1))(params_, state)
+    self.assertTrue(params_['w'].is_deleted())
+    test_utils.assert_trees_all_equal(new, expected)
 
   @parameterized.parameters('dog', 'dowg')
   def test_requires_params(self, name):

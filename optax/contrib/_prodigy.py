@@ -35,7 +35,8 @@ class ProdigyState(NamedTuple):
       params.
     grad_sum: weighted sum :math:`s` of the updates, the denominator of the
       distance estimate, shaped and typed like the params.
-    params0: the initial params :math:`x_0`.
+    params0: the initial params :math:`x_0` (a copy, so that the state can be
+      donated).
     estim_lr: scalar, the current distance estimate :math:`d`, in the dtype
       all floating params promote to (float32 for float32 and bfloat16
       params).
@@ -149,7 +150,7 @@ def prodigy(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
         grad_sum=otu.tree_zeros_like(params),
-        params0=jax.tree.map(jnp.asarray, params),
+        params0=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
         estim_lr=numerics.as_hyperparameter(estim_lr0).astype(dtype),
         numerator_weighted=jnp.zeros([], dtype),
         count=jnp.zeros([], jnp.int32))
