@@ -159,8 +159,9 @@ class MultiNormalDiagFromLogScale:
   .. math::
     x \sim \mathcal{N}\big(\mu, \mathrm{diag}(e^{2 s})\big)
 
-  with :math:`\mu` = ``loc`` and :math:`s` = ``log_scale``, both of the same
-  shape; every entry is an independent coordinate.
+  with :math:`\mu` = ``loc`` and :math:`s` = ``log_scale``, whose shapes
+  broadcast to the shape of the distribution; every entry is an independent
+  coordinate.
   """
 
   def __init__(self, loc: base.Numeric, log_scale: base.Numeric):
@@ -168,12 +169,24 @@ class MultiNormalDiagFromLogScale:
 
     Args:
       loc: the mean :math:`\mu`.
-      log_scale: the log of the standard deviation, same shape as ``loc``.
+      log_scale: the log of the standard deviation, of a shape that
+        broadcasts with the shape of ``loc``.
+
+    Raises:
+      ValueError: if the shapes of ``loc`` and ``log_scale`` do not
+        broadcast.
     """
-    self._mean = loc
-    self._log_scale = log_scale
-    self._scale = jnp.exp(log_scale)
-    self._param_shape = jnp.shape(loc)
+    self._mean = jnp.asarray(loc)
+    self._log_scale = jnp.asarray(log_scale)
+    self._scale = jnp.exp(self._log_scale)
+    try:
+      self._param_shape = jax.lax.broadcast_shapes(
+          self._mean.shape, self._log_scale.shape)
+    except ValueError as e:
+      raise ValueError(
+          'MultiNormalDiagFromLogScale: Incompatible shapes for broadcasting:'
+          f' loc has shape {self._mean.shape}, log_scale has shape'
+          f' {self._log_scale.shape}.') from e
 
   @property
   def log_scale(self) -> base.Numeric:
@@ -208,7 +221,7 @@ class MultiNormalDiagFromLogScale:
         - s_i - \tfrac{1}{2}\log 2\pi
 
     Args:
-      x: points of shape ``batch_shape + loc.shape``.
+      x: points of shape ``batch_shape`` + the broadcast parameter shape.
 
     Returns:
       An array of shape ``batch_shape``.
@@ -235,10 +248,14 @@ def multi_normal(
 
   Args:
     loc: the mean.
-    log_scale: the log standard deviation, same shape as ``loc``.
+    log_scale: the log standard deviation, of a shape that broadcasts with
+      the shape of ``loc``.
 
   Returns:
     A :class:`MultiNormalDiagFromLogScale`.
+
+  Raises:
+    ValueError: if the shapes of ``loc`` and ``log_scale`` do not broadcast.
   """
   return MultiNormalDiagFromLogScale(loc=loc, log_scale=log_scale)
 
@@ -313,18 +330,24 @@ def set_diags(a: jax.Array, new_diags: base.Numeric) -> jax.Array:
     ValueError: if the ranks or shapes do not fit.
   """
   if a.ndim != 3:
-    raise ValueError(f'set_diags: expected `a` to be a 3D tensor, got {a.ndim}D'
-                     ' instead')
+    raise ValueError(
+        'set_diags: Expected `a` to be a 3D tensor of shape (n, d, d), got'
+        f' {a.ndim}D instead (shape {a.shape}).')
   new_diags = jnp.asarray(new_diags)
   if new_diags.ndim != 2:
-    raise ValueError('set_diags: expected `new_diags` to be a 2D array, got'
-                     f' {new_diags.ndim}D instead')
-  n = new_diags.shape[-1]
-  if a.shape != (new_diags.shape[0], n, n):
     raise ValueError(
-        'set_diags: shape mismatch: expected `a.shape` to be'
-        f' {(new_diags.shape[0], n, n)} for `new_diags.shape` ='
-        f' {new_diags.shape}, got {a.shape} instead')
+        'set_diags: Expected `new_diags` to be a 2D array of shape (n, d), got'
+        f' {new_diags.ndim}D instead (shape {new_diags.shape}).')
+  batch, n, n1 = a.shape
+  if n != n1:
+    raise ValueError(
+        'set_diags: Shape mismatch: expected `a.shape` to be'
+        f' {(batch, n, n)} (square matrices), got {a.shape} instead.')
+  if new_diags.shape != (batch, n):
+    raise ValueError(
+        'set_diags: Shape mismatch: expected `new_diags.shape` to be'
+        f' {(batch, n)} for `a.shape` = {a.shape}, got {new_diags.shape}'
+        ' instead.')
   idx = jnp.arange(n)
   return a.at[:, idx, idx].set(new_diags.astype(a.dtype))
 

@@ -146,6 +146,26 @@ class MultiNormalTest(parameterized.TestCase):
                                rtol=1e-6)
 
 
+  def test_broadcast_parameters(self):
+    dist = utils.multi_normal(jnp.zeros((1, 3)), jnp.full((2, 1), 0.5))
+    loc, log_scale = dist.params
+    self.assertEqual((loc.shape, log_scale.shape), ((1, 3), (2, 1)))
+    key = jax.random.key(0)
+    samples = dist.sample((4,), key)
+    self.assertEqual(samples.shape, (4, 2, 3))
+    noise = np.asarray(jax.random.normal(key, (4, 2, 3)))
+    np.testing.assert_allclose(samples, np.exp(0.5) * noise, rtol=1e-6)
+    log_prob = dist.log_prob(jnp.zeros((4, 2, 3)))
+    np.testing.assert_allclose(
+        log_prob, np.full(4, 6 * (-0.5 - 0.5 * math.log(2 * math.pi))),
+        rtol=1e-6)
+
+  def test_shapes_that_do_not_broadcast_raise(self):
+    with self.assertRaisesRegex(
+        ValueError, r'Incompatible shapes for broadcasting: loc has shape'
+        r' \(2, 3\), log_scale has shape \(3, 2\)'):
+      utils.multi_normal(jnp.zeros((2, 3)), jnp.zeros((3, 2)))
+
 class ScaleGradientTest(parameterized.TestCase):
   """Tests of scale_gradient."""
 
@@ -205,9 +225,14 @@ class MatrixHelpersTest(absltest.TestCase):
       utils.set_diags(jnp.ones((3, 3)), jnp.ones((1, 3)))
     with self.assertRaisesRegex(ValueError, '2D'):
       utils.set_diags(jnp.ones((2, 3, 3)), jnp.ones(3))
-    with self.assertRaisesRegex(ValueError, 'shape mismatch'):
+    with self.assertRaisesRegex(ValueError,
+                                r'Shape mismatch: expected `new_diags.shape`'
+                                r' to be \(2, 3\)'):
       utils.set_diags(jnp.ones((2, 3, 3)), jnp.ones((3, 3)))
-    with self.assertRaisesRegex(ValueError, 'shape mismatch'):
+    # A non-square `a` is reported as such, whatever `new_diags` is.
+    with self.assertRaisesRegex(ValueError,
+                                r'Shape mismatch: expected `a.shape` to be'
+                                r' \(2, 3, 3\)'):
       utils.set_diags(jnp.ones((2, 3, 4)), jnp.ones((2, 3)))
 
   def test_tile_second_to_last_dim(self):
