@@ -21,6 +21,36 @@ import optax  # pylint: disable=wrong-import-position
 sys.modules.setdefault('optax.experimental.aggregating',
                        optax.experimental.aggregating)
 
+
+def _gallery() -> None:
+  """Puts the examples' plots in docs/_gallery for the examples page.
+
+  The plots come from ``OPTAX_GALLERY_DIR`` (where test.sh's run of the
+  examples test saved them); a plot that is not there is made by running its
+  example with ``--quick``.
+  """
+  import shutil
+  import subprocess
+  docs = os.path.dirname(os.path.abspath(__file__))
+  examples = os.path.join(docs, '..', 'examples')
+  target = os.path.join(docs, '_gallery')
+  os.makedirs(target, exist_ok=True)
+  source = os.environ.get('OPTAX_GALLERY_DIR', '')
+  for name in sorted(os.listdir(examples)):
+    stem, ext = os.path.splitext(name)
+    if ext != '.py' or stem in ('quickstart', 'example_utils'):
+      continue
+    png = os.path.join(target, stem + '.png')
+    made = os.path.join(source, stem + '.png') if source else ''
+    if made and os.path.exists(made):
+      shutil.copyfile(made, png)
+    elif not os.path.exists(png):
+      subprocess.run([sys.executable, name, '--quick', '--out', png],
+                     cwd=examples, check=True, capture_output=True)
+
+
+_gallery()
+
 project = 'optax (maintained fork)'
 author = 'The optax fork authors'
 copyright = '2026, The optax fork authors'  # pylint: disable=redefined-builtin

@@ -90,6 +90,7 @@ def _outcomes(junit: pathlib.Path) -> dict[str, str]:
 
 
 def main() -> int:
+  """Runs the lane; returns the process exit code."""
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument('--deviations', default=str(HERE / 'deviations.toml'))
   parser.add_argument('--workers', default='auto')
