@@ -274,6 +274,22 @@ class DtypeTest(parameterized.TestCase):
       state = new_state
     self.assertLen(traces, 1)
 
+  @parameterized.parameters(None, jnp.float32, jnp.bfloat16)
+  def test_float32_grads_give_params_dtype_updates(self, state_dtype):
+    # Reported as a regression from upstream 0.2.8: bfloat16 params with
+    # float32 gradients must give bfloat16 updates, whatever state_dtype
+    # (upstream itself returns float32 ones with state_dtype=float32).
+    params = {'w': jnp.ones((2, 3), jnp.bfloat16)}
+    grads = {'w': jnp.full((2, 3), 0.5, jnp.float32)}
+    tx = _schedule_free.schedule_free_adamw(learning_rate=0.1,
+                                            state_dtype=state_dtype)
+    state = tx.init(params)
+    for update in (tx.update, jax.jit(tx.update)):
+      updates, new_state = update(grads, state, params)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      state = new_state
+
   def test_multisteps_compiles_once_issue_1038(self):
     params = self._params()
     tx = _accumulation.MultiSteps(
