@@ -31,53 +31,14 @@ import pathlib
 import sys
 
 import jax
-import jax.numpy as jnp
 import numpy as np
+import example_utils as eu
 import optax
-
-
-def load_digits(seed: int):
-  """Returns (x_train, x_test, y_train, y_test) of the 8x8 digits, scaled."""
-  from sklearn import datasets
-  from sklearn import model_selection
-  digits = datasets.load_digits()
-  x = digits.data.astype(np.float32) / 16.0
-  y = digits.target.astype(np.int32)
-  return model_selection.train_test_split(
-      x, y, test_size=0.25, random_state=seed, stratify=y)
-
-
-def init_mlp(key, sizes):
-  """Returns a list of (weights, bias) pairs with He initialisation."""
-  params = []
-  for n_in, n_out in zip(sizes[:-1], sizes[1:]):
-    key, sub = jax.random.split(key)
-    w = jax.random.normal(sub, (n_in, n_out)) * jnp.sqrt(2.0 / n_in)
-    params.append({'w': w, 'b': jnp.zeros((n_out,))})
-  return params
-
-
-def predict(params, x):
-  """Returns the logits of the MLP."""
-  for layer in params[:-1]:
-    x = jax.nn.relu(x @ layer['w'] + layer['b'])
-  return x @ params[-1]['w'] + params[-1]['b']
-
-
-def loss_fn(params, x, y):
-  """Mean softmax cross-entropy of the batch."""
-  logits = predict(params, x)
-  return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
-
-
-def accuracy(params, x, y) -> float:
-  """Fraction of correctly classified examples."""
-  return float(jnp.mean(jnp.argmax(predict(params, x), axis=-1) == y))
 
 
 def train(epochs: int, batch_size: int, seed: int):
   """Trains the MLP; returns (params, per-step losses, final test accuracy)."""
-  x_train, x_test, y_train, y_test = load_digits(seed)
+  x_train, x_test, y_train, y_test = eu.load_digits(seed)
   steps_per_epoch = len(x_train) // batch_size
   total_steps = epochs * steps_per_epoch
   schedule = optax.warmup_cosine_decay_schedule(
@@ -88,12 +49,12 @@ def train(epochs: int, batch_size: int, seed: int):
       end_value=3e-5,
   )
   tx = optax.adamw(learning_rate=schedule, weight_decay=1e-4)
-  params = init_mlp(jax.random.key(seed), [64, 128, 10])
+  params = eu.init_mlp(jax.random.key(seed), [64, 128, 10])
   opt_state = tx.init(params)
 
   @jax.jit
   def step(params, opt_state, x, y):
-    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    loss, grads = jax.value_and_grad(eu.loss_fn)(params, x, y)
     updates, opt_state = tx.update(grads, opt_state, params)
     return optax.apply_updates(params, updates), opt_state, loss
 
@@ -109,7 +70,7 @@ def train(epochs: int, batch_size: int, seed: int):
           params, opt_state, x_train[idx], y_train[idx])
       epoch_losses.append(float(loss))
     losses.extend(epoch_losses)
-    test_acc = accuracy(params, x_test, y_test)
+    test_acc = eu.accuracy(params, x_test, y_test)
     lr = float(schedule(epoch * steps_per_epoch))
     print(f'epoch {epoch:3d}/{epochs}  loss {np.mean(epoch_losses):.4f}  '
           f'test accuracy {test_acc:.2%}  learning rate {lr:.2e}',
