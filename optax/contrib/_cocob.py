@@ -38,7 +38,8 @@ class COCOBState(NamedTuple):
   Every field is shaped and typed like the params.
 
   Attributes:
-    init_particles: the initial params :math:`w_1`.
+    init_particles: the initial params :math:`w_1` (a copy, so that the
+      state can be donated).
     cumulative_gradients: the sum of the negated gradients, :math:`\theta`.
     scale: the largest gradient magnitude seen so far, :math:`L` (starts at
       ``eps``).
@@ -109,7 +110,7 @@ def scale_by_cocob(
   def init_fn(params):
     epsilon = numerics.as_hyperparameter(eps)
     return COCOBState(
-        init_particles=jax.tree.map(jnp.asarray, params),
+        init_particles=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
         cumulative_gradients=otu.tree_zeros_like(params),
         scale=jax.tree.map(
             lambda p: jnp.full_like(p, epsilon.astype(p.dtype)), params),

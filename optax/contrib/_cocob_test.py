@@ -20,7 +20,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import test_utils
 from optax.contrib import _cocob
+from optax.schedules import _inject
 
 _PARAMS = np.array([0.5, -0.5, 1.0])
 
@@ -87,6 +89,29 @@ class CocobTest(parameterized.TestCase):
     params = jnp.asarray(_PARAMS, jnp.float32)
     u, _ = tx.update(jnp.zeros(3), tx.init(params), params)
     np.testing.assert_array_equal(u, np.zeros(3))
+
+  @parameterized.parameters(False, True)
+  def test_state_can_be_donated(self, injected):
+    # init stored the params' own arrays as init_particles, so a jitted step
+    # donating params and state donated one buffer twice, and donating only
+    # the state deleted the caller's params.
+    if injected:
+      tx = _inject.inject_hyperparams(_cocob.cocob)()
+    else:
+      tx = _cocob.cocob()
+
+    def step(params, state):
+      updates, state = tx.update(params, state, params)
+      return jax.tree.map(jnp.add, params, updates), state
+
+    params = {'w': jnp.array([1.0, -2.0])}
+    expected = jax.jit(step)(*jax.jit(step)(params, tx.init(params)))
+    state = tx.init(params)
+    params_, state = jax.jit(step, donate_argnums=1)(params, state)
+    self.assertFalse(params['w'].is_deleted())
+    new = jax.jit(step, donate_argnums=(0, 1))(params_, state)
+    self.assertTrue(params_['w'].is_deleted())
+    test_utils.assert_trees_all_equal(new, expected)
 
   def test_requires_params(self):
     tx = _cocob.scale_by_cocob()

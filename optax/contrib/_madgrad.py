@@ -34,7 +34,8 @@ class MadgradState(NamedTuple):
     grad_sum_sq: weighted sum :math:`\nu` of the squared gradients, shaped
       and typed like the params.
     s: weighted sum of the gradients, shaped and typed like the params.
-    x0: the initial params, the centre of the dual averaging.
+    x0: the initial params, the centre of the dual averaging (a copy, so
+      that the state can be donated).
   """
 
   count: jax.Array
@@ -107,7 +108,7 @@ def scale_by_madgrad(
         count=jnp.zeros([], jnp.int32),
         grad_sum_sq=otu.tree_zeros_like(params),
         s=otu.tree_zeros_like(params),
-        x0=jax.tree.map(jnp.asarray, params))
+        x0=jax.tree.map(lambda p: jnp.array(p, copy=True), params))
 
   def update_fn(updates, state, params=None):
     if params is None:

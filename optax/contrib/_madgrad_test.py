@@ -20,7 +20,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import test_utils
 from optax.contrib import _madgrad
+from optax.schedules import _inject
 
 _PARAMS = np.array([0.5, -0.5, 1.0])
 
@@ -100,6 +102,29 @@ class MadgradTest(parameterized.TestCase):
       self.assertEqual(u['b'].dtype, jnp.float32)
       self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
       params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+
+  @parameterized.parameters(False, True)
+  def test_state_can_be_donated(self, injected):
+    # init stored the params' own arrays as x0, so a jitted step
+    # donating params and state donated one buffer twice, and donating only
+    # the state deleted the caller's params.
+    if injected:
+      tx = _inject.inject_hyperparams(_madgrad.madgrad)(learning_rate=0.1)
+    else:
+      tx = _madgrad.madgrad(learning_rate=0.1)
+
+    def step(params, state):
+      updates, state = tx.update(params, state, params)
+      return jax.tree.map(jnp.add, params, updates), state
+
+    params = {'w': jnp.array([1.0, -2.0])}
+    expected = jax.jit(step)(*jax.jit(step)(params, tx.init(params)))
+    state = tx.init(params)
+    params_, state = jax.jit(step, donate_argnums=1)(params, state)
+    self.assertFalse(params['w'].is_deleted())
+    new = jax.jit(step, donate_argnums=(0, 1))(params_, state)
+    self.assertTrue(params_['w'].is_deleted())
+    test_utils.assert_trees_all_equal(new, expected)
 
   def test_requires_params(self):
     tx = _madgrad.scale_by_madgrad(0.1)
