@@ -248,3 +248,26 @@ from optax.tree_utils._tree_math import tree_update_moment as update_moment
 from optax.tree_utils._tree_math import (
     tree_update_moment_per_elem_norm as update_moment_per_elem_norm,
 )
+
+# Names that upstream 0.2.8 serves only with a DeprecationWarning (the
+# privacy aliases, moved to optax.contrib) or as a removed name (an
+# AttributeError that says so).
+from optax._src import deprecations as _deprecations
+
+__getattr__ = _deprecations.module_getattr(__name__, {
+    'differentially_private_aggregate': (
+        'optax.differentially_private_aggregate is deprecated: use'
+        ' optax.contrib.differentially_private_aggregate.',
+        'optax.contrib:differentially_private_aggregate'),
+    'DifferentiallyPrivateAggregateState': (
+        'optax.DifferentiallyPrivateAggregateState is deprecated: use'
+        ' optax.contrib.DifferentiallyPrivateAggregateState.',
+        'optax.contrib:DifferentiallyPrivateAggregateState'),
+    'dpsgd': (
+        'optax.dpsgd is deprecated: use optax.contrib.dpsgd.',
+        'optax.contrib:dpsgd'),
+    'monte_carlo': (
+        'optax.monte_carlo was deprecated and has been removed (since optax'
+        ' 0.2.7).', None),
+})
+del _deprecations

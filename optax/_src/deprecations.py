@@ -16,6 +16,7 @@
 
 from collections.abc import Callable
 import functools
+import importlib
 from typing import Any, Optional, TypeVar
 import warnings
 
@@ -85,3 +86,52 @@ def warn_deprecated_function(
     return fun(*args, **kwargs)
 
   return wrapped  # pytype: disable=bad-return-type
+
+
+def module_getattr(
+    module_name: str,
+    deprecated: dict[str, tuple[str, Optional[str]]],
+) -> Callable[[str], Any]:
+  """Builds a module ``__getattr__`` that serves deprecated names.
+
+  Each deprecated name maps to ``(message, target)``. ``target`` is the
+  dotted path (``'package.module:attribute'``) of the object still served
+  under the old name: accessing it emits a ``DeprecationWarning`` with
+  ``message`` and returns the object, imported on first use. A ``None``
+  target marks a removed name: accessing it raises an ``AttributeError``
+  with ``message``.
+
+  Examples:
+    >>> from optax._src import deprecations
+    >>> getattr_fn = deprecations.module_getattr(
+    ...     'mylib', {'old_sqrt': ('mylib.old_sqrt is deprecated: use'
+    ...                            ' math.sqrt.', 'math:sqrt'),
+    ...               'gone': ('mylib.gone was removed.', None)})
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...   warnings.simplefilter('always')
+    ...   getattr_fn('old_sqrt')(4.0)
+    2.0
+    >>> print(caught[0].category.__name__, caught[0].message)
+    DeprecationWarning mylib.old_sqrt is deprecated: use math.sqrt.
+
+  Args:
+    module_name: the name of the module, for the error on unknown names.
+    deprecated: maps each deprecated name to its message and target.
+
+  Returns:
+    A function to assign to the module's ``__getattr__``.
+  """
+
+  def getattr_fn(name: str) -> Any:
+    if name not in deprecated:
+      raise AttributeError(
+          f'module {module_name!r} has no attribute {name!r}')
+    message, target = deprecated[name]
+    if target is None:
+      raise AttributeError(message)
+    warnings.warn(message, DeprecationWarning, stacklevel=2)
+    module, _, attribute = target.partition(':')
+    return getattr(importlib.import_module(module), attribute)
+
+  return getattr_fn

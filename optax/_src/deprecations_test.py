@@ -14,9 +14,11 @@
 # ==============================================================================
 """Tests for ``optax._src.deprecations``."""
 
+import math
 import warnings
 
 from absl.testing import absltest
+import optax
 
 from optax._src import deprecations
 
@@ -52,6 +54,41 @@ class WarnDeprecatedFunctionTest(absltest.TestCase):
   def test_message_without_replacement(self):
     self.assertEqual(deprecations.deprecation_message('optax.foo'),
                      'optax.foo is deprecated.')
+
+
+class ModuleGetattrTest(absltest.TestCase):
+  """Tests of module_getattr and of the deprecated names of ``optax``."""
+
+  def test_serves_a_deprecated_name_with_a_warning(self):
+    getattr_fn = deprecations.module_getattr(
+        'mylib', {'old_sqrt': ('use math.sqrt', 'math:sqrt')})
+    with warnings.catch_warnings(record=True) as caught:
+      warnings.simplefilter('always')
+      self.assertIs(getattr_fn('old_sqrt'), math.sqrt)
+    self.assertLen(caught, 1)
+    self.assertIs(caught[0].category, DeprecationWarning)
+    self.assertEqual(str(caught[0].message), 'use math.sqrt')
+    self.assertEqual(caught[0].filename, __file__)
+
+  def test_removed_and_unknown_names_raise(self):
+    getattr_fn = deprecations.module_getattr(
+        'mylib', {'gone': ('mylib.gone was removed', None)})
+    with self.assertRaisesRegex(AttributeError, 'mylib.gone was removed'):
+      getattr_fn('gone')
+    with self.assertRaisesRegex(
+        AttributeError, "module 'mylib' has no attribute 'other'"):
+      getattr_fn('other')
+    # hasattr relies on the AttributeError.
+    self.assertFalse(hasattr(optax, 'monte_carlo'))
+
+  def test_optax_privacy_aliases_as_upstream(self):
+    # As upstream 0.2.8: optax.dpsgd & co. are optax.contrib's objects,
+    # served with a DeprecationWarning.
+    for name in ('dpsgd', 'differentially_private_aggregate',
+                 'DifferentiallyPrivateAggregateState'):
+      with self.assertWarnsRegex(DeprecationWarning,
+                                 f'optax.contrib.{name}'):
+        self.assertIs(getattr(optax, name), getattr(optax.contrib, name))
 
 
 if __name__ == '__main__':
