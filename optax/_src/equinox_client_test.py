@@ -164,7 +164,9 @@ def _ndim_labels(tree):
 
 class EquinoxTrainingTest(parameterized.TestCase):
 
-  @parameterized.product(name=tuple(_TXS), net=('module', 'mlp'))
+  @parameterized.named_parameters(
+      (f'{name}_{net}', name, net)
+      for name in _TXS for net in ('module', 'mlp'))
   def test_filter_jit_training_matches_plain_jax(self, name, net):
     key = jax.random.key(0)
     model = _Net(key) if net == 'module' else _mlp(key)

@@ -148,8 +148,10 @@ def _assert_bitwise_equal(got, want):
 
 class OrbaxCheckpointTest(parameterized.TestCase):
 
-  @parameterized.product(name=tuple(_TXS), kind=('standard', 'pytree'),
-                         target=('init', 'abstract'))
+  @parameterized.named_parameters(
+      (f'{name}_{kind}_{target}', name, kind, target)
+      for name in _TXS for kind in ('standard', 'pytree')
+      for target in ('init', 'abstract'))
   def test_restore_and_continue_is_bit_identical(self, name, kind, target):
     tx, step = _cached(name)
     params0 = _params()
