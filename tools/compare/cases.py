@@ -265,7 +265,7 @@ ALIASES: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None,
                                             scaling=0.5, f_min=-1.0, eps=1e-3,
                                             variant='sps+'), 'value'),
     'radam': (lambda: optax.radam(LR),
-              lambda: optax.radam(LR, threshold=3.0, nesterov=True), None),
+              lambda: optax.radam(LR, threshold=4.5, nesterov=True), None),
     'rmsprop': (lambda: optax.rmsprop(LR),
                 lambda: optax.rmsprop(LR, initial_scale=0.1,
                                       eps_in_sqrt=False, centered=True,
@@ -621,6 +621,10 @@ def optimizer_cases() -> list[OptCase]:
   for name in ADAM_FAMILY_IN_INJECT:
     out.append(OptCase(f'inject/{name}/f32',
                        functools.partial(_inject_alias, name), 'f32'))
+  # Upstream stores injected hyperparameters in the params' dtype (#1414).
+  for name in ('adam', 'sgd'):
+    out.append(OptCase(f'inject/{name}/bf16',
+                       functools.partial(_inject_alias, name), 'bf16'))
   return out
 
 
