@@ -314,6 +314,9 @@ def exponential_decay(
         'exponential_decay: transition_begin=%s is negative and is replaced '
         'by 0.', transition_begin)
     transition_begin = 0
+  # Bound in every case: a closure cell left empty breaks libraries that
+  # turn a schedule's closure into a pytree (optimistix.OptaxMinimiser).
+  clip_fn = None
   if end_value is not None:
     clip_fn = jnp.maximum if decay_rate < 1.0 else jnp.minimum
 
@@ -325,7 +328,7 @@ def exponential_decay(
     value = jnp.where(
         elapsed <= 0, init_value,
         init_value * jnp.power(decay_rate, exponent))
-    if end_value is not None:
+    if clip_fn is not None:
       value = clip_fn(value, end_value)
     return value
 
