@@ -63,15 +63,22 @@ or not evaluable counts as unknown). Names never matter. In order:
    computed it in; an integer value keeps its dtype.
 6. Anything else is static.
 
-Differences from upstream Optax 0.2.8, each fixing an upstream bug:
-upstream treats every callable as a schedule (#1373: a weight-decay
-``mask`` function, or ``dtype_momentum=jnp.float32``, is evaluated on the
-step count and ends up in ``state.hyperparams``); it traces integer
-hyperparameters (#1686, #1730: ``adafactor`` and ``lbfgs`` fail under jit);
-and it stores Python-number hyperparameters in the dtype of the params
-(#1414: with bfloat16 params ``b2=0.999`` becomes 1.0). It also stores an
-integer given for a floating hyperparameter (``learning_rate=1``) as int32
-and leaves NumPy scalars other than ``np.float64`` out of the state.
+Differences from upstream Optax 0.2.8, fixes of upstream bugs:
+
+* Upstream treats every callable as a schedule (#1373): a weight-decay
+  ``mask`` function, ``dtype_momentum=jnp.float32`` (adafactor) or
+  ``clip_value_fn`` (adopt) is evaluated on the step count and listed in
+  ``state.hyperparams``, with a ``WrappedScheduleState``.
+* Upstream traces integer hyperparameters (#1686, #1730): adafactor, lbfgs
+  and galore fail under jit. The fork lists them with upstream's dtype.
+* Upstream stores Python-number hyperparameters in the params' dtype
+  (#1414): with bfloat16 params ``b2=0.999`` becomes 1.0. The fork uses
+  float32 (float64 under x64) whatever the params.
+
+Smaller differences: upstream stores an integer given for a floating
+hyperparameter (``learning_rate=1``) as int32, so that writing 0.5 into the
+state changes its dtype; and it leaves NumPy scalars other than
+``np.float64`` (``np.float32(0.1)``) out of the state.
 """
 
 import functools
@@ -392,7 +399,17 @@ def _inject(
                  in arguments.injected.items() if how == _SCHEDULE}
 
     def current(stored, schedule_states, extra_args):
-      """The hyperparameters listed in the state and those of the factory."""
+      """The hyperparameters listed in the state and those of the factory.
+
+      Args:
+        stored: ``state.hyperparams``, or None at ``init``.
+        schedule_states: the state of each schedule.
+        extra_args: the extra arguments of the update.
+
+      Returns:
+        The dict for ``state.hyperparams`` and the keyword arguments of the
+        factory.
+      """
       listed, for_factory = {}, {}
       for name, (how, value) in arguments.injected.items():
         if how == _SCHEDULE:
@@ -400,13 +417,15 @@ def _inject(
               value(schedule_states[name], **extra_args), hyperparam_dtype)
         elif how == _LISTED_INT:
           listed[name] = jnp.asarray(value)
-        elif stored is not None:
-          listed[name] = (stored[name] if how == _ARRAY else jnp.asarray(
-              stored[name], _float_dtype(value, hyperparam_dtype)))
         elif how == _ARRAY:
-          listed[name] = jnp.array(value, copy=True)
-        else:
+          listed[name] = (jnp.array(value, copy=True) if stored is None
+                          else stored[name])
+        elif stored is None:
           listed[name] = _as_float(value, hyperparam_dtype)
+        else:
+          # Whatever was written into the state keeps the dtype of init.
+          listed[name] = jnp.asarray(stored[name],
+                                     _float_dtype(value, hyperparam_dtype))
         for_factory[name] = value if how == _LISTED_INT else listed[name]
       return listed, for_factory
 

@@ -14,11 +14,17 @@
 # ==============================================================================
 """inject_hyperparams(opt)(**kw) versus opt(**kw) for every optimizer alias.
 
-Regression test of upstream issue 1532: wrapping an optimizer in
-``inject_hyperparams`` must not change its updates. Every public alias of
-``optax._src.alias`` is run (discovered at import time, so a new alias is
-covered automatically), eagerly and under ``jax.jit``, and the trajectories
-must be bit-identical.
+Two properties, for every public alias of ``optax._src.alias`` (discovered
+at import time, so a new alias is covered automatically) and the contrib
+optimizers:
+
+* The injected hyperparameters (names, dtypes, shapes) are upstream Optax
+  0.2.8's, listed by hand below from upstream's own output, so that states
+  and checkpoints move between the two.
+* Wrapping an optimizer does not change its updates (upstream issue 1532):
+  eagerly they are bit-identical; under ``jax.jit`` XLA compiles the plain
+  and the injected programs separately and may fuse them differently, so
+  each step (from the same state) agrees to a few ulps.
 """
 
 import functools
@@ -28,7 +34,9 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
+import numpy as np
 
+from optax import contrib
 from optax._src import alias
 from optax._src import test_utils
 from optax.schedules import _inject
@@ -62,21 +70,21 @@ _VARIANTS = {
     'sgd_plain': ('sgd', dict(learning_rate=1e-2)),
     'rmsprop_plain': ('rmsprop', dict(learning_rate=1e-2)),
     'adafactor_defaults': ('adafactor', dict(learning_rate=1e-2)),
+    # Reported to differ by an ulp under jit on some machines.
+    'adadelta_lr1': ('adadelta', dict(learning_rate=1.0)),
+    'adabelief_lr1': ('adabelief', dict(learning_rate=1.0)),
+    'adabelief_lr03': ('adabelief', dict(learning_rate=0.3)),
 }
 
-# Cases whose jitted trajectories are not bit-identical. Eagerly, the plain
-# and the injected optimizer run exactly the same operations on the same
-# float32 values (the test above). Under jit, ``numerics.as_hyperparameter``
-# puts Python-number hyperparameters behind ``lax.optimization_barrier``, so
-# XLA cannot fold them as compile-time constants (reassociating products,
-# specializing ``pow`` on a constant base), and nearly every alias is bit for
-# bit identical to its injected version. For the few below XLA's fusion
-# still orders some operations differently, and the results differ by an ulp
-# here and there; the test checks every jitted step from the same state to a
-# few ulps instead. The list reflects XLA's code generation for the current
-# implementations (jax 0.10.2, CPU): a change in a transform can move an
-# alias in or out of it.
-_JIT_CONSTANT_FOLDING = frozenset({'adagrad', 'adan', 'fromage'})
+# Under jit, from the same state, an element of the injected optimizer's
+# update may differ from the plain one's by this many ulps of the largest of
+# |update| (either) and |param|. The parameter's scale matters where an
+# update is a difference of parameter-sized terms (fromage shrinks the
+# parameter: u = (m - 1) p - ...), and is the rounding that ``apply_updates``
+# does anyway. Measured: at most 2 (CPU, jax 0.10.2, learning rates 1e-2,
+# 0.3 and 1, 150 steps; most aliases 0); in ulps of |update| alone, at most
+# 2 for every alias but fromage.
+_ULPS = 4
 
 _STEPS_JIT = 150
 _STEPS_EAGER = 4
@@ -103,6 +111,112 @@ _CASES = [(name, name, _KWARGS.get(name, dict(learning_rate=1e-2)))
 _CASES += [(case, case, kwargs) for case, (_, kwargs) in _VARIANTS.items()]
 _CASE_ALIAS = {name: name for name in _FACTORIES}
 _CASE_ALIAS.update({case: name for case, (name, _) in _VARIANTS.items()})
+
+# The hyperparameters upstream 0.2.8 injects for `inject_hyperparams(f)(...)`
+# with float32 params: (float32 scalars, int32 scalars), each sorted. Built
+# with the learning rate alone where the alias requires one (with nothing
+# for aliases whose every argument has a default), the other arguments left
+# at their defaults; no schedule, so `hyperparams_states` is empty.
+_F, _I = 'float32', 'int32'
+_ADAM = ('b1', 'b2', 'eps', 'eps_root', 'learning_rate')
+_UPSTREAM_HYPERPARAMS = {
+    'adabelief': (_ADAM, ()),
+    'adadelta': (('eps', 'rho', 'weight_decay'), ()),
+    # Upstream also lists dtype_momentum (a float32 scalar, with a
+    # WrappedScheduleState): it evaluates jnp.float32 on the step count as
+    # if it were a schedule (issue 1373); the fork passes the dtype through.
+    'adafactor': (('clipping_threshold', 'decay_rate', 'eps'),
+                  ('decay_offset', 'min_dim_size_to_factor')),
+    'adagrad': (('eps', 'initial_accumulator_value', 'learning_rate'), ()),
+    'adam': (_ADAM, ()),
+    'adamax': (('b1', 'b2', 'eps', 'learning_rate'), ()),
+    'adamaxw': (('b1', 'b2', 'eps', 'learning_rate', 'weight_decay'), ()),
+    'adamw': (_ADAM + ('weight_decay',), ()),
+    'adan': (('b1', 'b2', 'b3', 'eps', 'eps_root', 'learning_rate',
+              'weight_decay'), ()),
+    'amsgrad': (_ADAM, ()),
+    'fromage': (('learning_rate', 'min_norm'), ()),
+    'lamb': (_ADAM + ('weight_decay',), ()),
+    'lars': (('eps', 'learning_rate', 'momentum', 'trust_coefficient',
+              'weight_decay'), ()),
+    'lbfgs': ((), ('memory_size',)),
+    'lion': (('b1', 'b2', 'learning_rate', 'weight_decay'), ()),
+    'nadam': (_ADAM, ()),
+    'nadamw': (_ADAM + ('weight_decay',), ()),
+    'noisy_sgd': (('eta', 'gamma', 'learning_rate'), ()),
+    'novograd': (_ADAM + ('weight_decay',), ()),
+    'optimistic_adam': (_ADAM, ()),
+    'optimistic_adam_v2': (('alpha', 'b1', 'b2', 'beta', 'eps', 'eps_root',
+                            'learning_rate'), ()),
+    'optimistic_gradient_descent': (('alpha', 'beta', 'learning_rate'), ()),
+    'polyak_sgd': (('eps', 'f_min', 'max_learning_rate', 'scaling'), ()),
+    'radam': (_ADAM + ('threshold',), ()),
+    'rmsprop': (('decay', 'eps', 'initial_scale', 'learning_rate'), ()),
+    'rprop': (('eta_minus', 'eta_plus', 'learning_rate', 'max_step_size',
+               'min_step_size'), ()),
+    'sgd': (('learning_rate',), ()),
+    'sign_sgd': (('learning_rate',), ()),
+    'signum': (('beta', 'learning_rate'), ()),
+    'sm3': (('learning_rate', 'momentum'), ()),
+    'yogi': (('b1', 'b2', 'eps', 'learning_rate'), ()),
+    'contrib.acprop': (_ADAM + ('weight_decay',), ()),
+    'contrib.ademamix': (('alpha', 'b1', 'b2', 'b3', 'eps', 'eps_root',
+                          'learning_rate', 'weight_decay'), ()),
+    # Upstream also lists clip_value_fn, its default lambda evaluated on the
+    # step count (issue 1373); its update then fails calling an array.
+    'contrib.adopt': (('b1', 'b2', 'eps', 'learning_rate'), ()),
+    'contrib.cocob': (('alpha', 'eps', 'learning_rate', 'weight_decay'), ()),
+    'contrib.dadapt_adamw': (('eps', 'estim_lr0', 'learning_rate',
+                              'weight_decay'), ()),
+    'contrib.dog': (('eps', 'learning_rate'), ()),
+    'contrib.dowg': (('eps', 'learning_rate'), ()),
+    'contrib.dpsgd': (('l2_norm_clip', 'learning_rate', 'noise_multiplier'),
+                      ('seed',)),
+    # Upstream's init fails: it traces rank, which galore checks is an int
+    # (issues 1686, 1730). The fork lists the integers as it does elsewhere.
+    'contrib.galore': (('learning_rate', 'scale', 'weight_decay'),
+                       ('rank', 'update_proj_gap')),
+    'contrib.madgrad': (('eps', 'learning_rate', 'momentum', 'weight_decay'),
+                        ()),
+    'contrib.momo': (('beta', 'learning_rate', 'lower_bound',
+                      'weight_decay'), ()),
+    'contrib.momo_adam': (('b1', 'b2', 'eps', 'learning_rate', 'lower_bound',
+                           'weight_decay'), ()),
+    'contrib.muon': (('adam_b1', 'adam_b2', 'adam_eps_root',
+                      'adam_weight_decay', 'beta', 'eps', 'learning_rate',
+                      'weight_decay'), ('ns_steps',)),
+    'contrib.prodigy': (('eps', 'estim_lr0', 'estim_lr_coef',
+                         'learning_rate', 'weight_decay'), ()),
+    'contrib.schedule_free_adamw': (('b1', 'b2', 'eps', 'learning_rate',
+                                     'weight_decay', 'weight_lr_power'), ()),
+    'contrib.schedule_free_sgd': (('b1', 'learning_rate', 'weight_lr_power'),
+                                  ()),
+    'contrib.simplified_ademamix': (('alpha', 'b1', 'b2', 'eps', 'eps_root',
+                                     'learning_rate', 'weight_decay'), ()),
+    'contrib.sophia': (('b1', 'b2', 'clip_threshold', 'eps', 'gamma',
+                        'learning_rate', 'weight_decay'),
+                       ('print_win_rate_every_n_steps', 'update_interval')),
+}
+_LAYOUT_KWARGS = {
+    'contrib.dpsgd': dict(learning_rate=1e-2, l2_norm_clip=1.0,
+                          noise_multiplier=1.0, seed=0),
+}
+
+
+def _layout_factory(name):
+  if name.startswith('contrib.'):
+    return getattr(contrib, name[len('contrib.'):])
+  return _FACTORIES[name]
+
+
+def _layout_kwargs(name):
+  if name in _LAYOUT_KWARGS:
+    return _LAYOUT_KWARGS[name]
+  params = inspect.signature(_layout_factory(name)).parameters
+  if params['learning_rate' if 'learning_rate' in params else
+            next(iter(params))].default is inspect.Parameter.empty:
+    return dict(learning_rate=1e-2)
+  return {}
 
 
 def _params():
@@ -131,8 +245,57 @@ def _trajectory(step, tx, steps):
   return params, history
 
 
+def _ulps(actual, expected, params):
+  """Largest |actual - expected| in ulps of max(|actual|, |expected|, |p|).
+
+  Equal elements, NaNs in both included, count as 0; a NaN in one only
+  gives NaN, which fails any bound.
+
+  Args:
+    actual: an update leaf.
+    expected: the same leaf of the reference update.
+    params: the parameter leaf.
+
+  Returns:
+    The largest distance, in ulps of the leaf's dtype.
+  """
+  actual, expected, params = (np.asarray(x) for x in (actual, expected,
+                                                      params))
+  scale = np.maximum(np.maximum(np.abs(actual), np.abs(expected)),
+                     np.abs(params))
+  diff = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
+  same = (actual == expected) | (np.isnan(actual) & np.isnan(expected))
+  with np.errstate(invalid='ignore'):
+    ratio = np.where(same, 0.0,
+                     diff / np.spacing(scale.astype(actual.dtype)))
+  return float(np.max(ratio, initial=0.0))
+
+
+class InjectedHyperparamsTest(parameterized.TestCase):
+  """The hyperparameters listed in the state are upstream's."""
+
+  def test_every_alias_is_listed(self):
+    listed = {n for n in _UPSTREAM_HYPERPARAMS if '.' not in n}
+    self.assertEqual(set(_FACTORIES), listed)
+
+  @parameterized.named_parameters(
+      *[(name.replace('.', '_'), name) for name in _UPSTREAM_HYPERPARAMS])
+  def test_upstream_hyperparams(self, name):
+    factory = _layout_factory(name)
+    floats, ints = _UPSTREAM_HYPERPARAMS[name]
+    tx = _inject.inject_hyperparams(factory)(**_layout_kwargs(name))
+    state = jax.jit(tx.init)(_params())
+    self.assertIsInstance(state, _inject.InjectStatefulHyperparamsState)
+    self.assertEqual(state.hyperparams_states, {})
+    expected = {k: (_F, ()) for k in floats}
+    expected.update({k: (_I, ()) for k in ints})
+    self.assertEqual(
+        {k: (str(v.dtype), v.shape) for k, v in state.hyperparams.items()},
+        expected)
+
+
 class InjectEveryAliasTest(parameterized.TestCase):
-  """Bit-identity of every alias with its injected version (issue 1532)."""
+  """Every alias gives the updates of its injected version (issue 1532)."""
 
   def test_every_alias_is_covered(self):
     self.assertGreater(len(_FACTORIES), 20)
@@ -151,31 +314,26 @@ class InjectEveryAliasTest(parameterized.TestCase):
         _trajectory(functools.partial(_step, plain), plain, _STEPS_EAGER))
 
   @parameterized.named_parameters(*_CASES)
-  def test_jit_bit_identical_issue_1532(self, name, kwargs):
+  def test_jit_within_ulps_issue_1532(self, name, kwargs):
     factory = _FACTORIES[_CASE_ALIAS[name]]
     plain = factory(**kwargs)
     injected = _inject.inject_hyperparams(factory)(**kwargs)
     plain_step = jax.jit(functools.partial(_step, plain))
     injected_step = jax.jit(functools.partial(_step, injected))
-    if name not in _JIT_CONSTANT_FOLDING:
-      test_utils.assert_trees_all_equal(
-          _trajectory(injected_step, injected, _STEPS_JIT),
-          _trajectory(plain_step, plain, _STEPS_JIT))
-      return
-    # Step by step from the same inner state: rounding-level differences
-    # (relative to the size of each leaf, as some updates are differences
-    # of nearly equal numbers).
     params, plain_state = _params(), plain.init(_params())
     injected_state = injected.init(_params())
-    for _ in range(20):
+    for t in range(_STEPS_JIT):
+      # Each step from the plain optimizer's state, so that differences do
+      # not compound.
       injected_state = injected_state._replace(inner_state=plain_state)
-      _, _, actual = injected_step(params, injected_state)
-      params, plain_state, expected = plain_step(params, plain_state)
+      _, injected_state, actual = injected_step(params, injected_state)
+      new_params, plain_state, expected = plain_step(params, plain_state)
       for key in expected:
-        scale = float(jnp.max(jnp.abs(expected[key])))
-        test_utils.assert_trees_all_close(
-            actual[key], expected[key], rtol=2e-6, atol=2e-5 * scale,
-            err_msg=key)
+        self.assertEqual(actual[key].dtype, expected[key].dtype)
+        ulps = _ulps(actual[key], expected[key], params[key])
+        self.assertLessEqual(ulps, _ULPS, msg=f'step {t}, leaf {key}')
+      params = new_params
+
 
 if __name__ == '__main__':
   absltest.main()

@@ -20,6 +20,7 @@ The sweep over every optimizer alias (bit-identity, issue 1532) lives in
 
 import functools
 import inspect
+from collections.abc import Callable
 from typing import Optional
 
 from absl.testing import absltest
@@ -28,6 +29,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax import contrib
 from optax._src import alias
 from optax._src import base
 from optax._src import numerics
@@ -61,7 +63,11 @@ class InjectHyperparamsStateTest(parameterized.TestCase):
   def test_state_holds_numbers_and_defaults(self):
     tx = _inject.inject_hyperparams(alias.adam)(learning_rate=0.1, b1=0.8)
     state = tx.init(_params())
-    self.assertIsInstance(state, _inject.InjectHyperparamsState)
+    # Upstream 0.2.8's class and fields, so checkpoints move between the two.
+    self.assertIsInstance(state, _inject.InjectStatefulHyperparamsState)
+    self.assertEqual(state._fields, ('count', 'hyperparams',
+                                     'hyperparams_states', 'inner_state'))
+    self.assertEqual(state.hyperparams_states, {})
     self.assertEqual(state.count.dtype, jnp.int32)
     self.assertEqual(int(state.count), 0)
     self.assertEqual(set(state.hyperparams),
@@ -193,7 +199,7 @@ class InjectHyperparamsStateTest(parameterized.TestCase):
       factory(learning_rate=_schedule.warmup_cosine_decay_schedule(
           0.0, 1.0, 2, 10), b1=0.8, weight_decay=1e-3,
               mask=lambda p: jax.tree.map(lambda x: x.ndim > 1, p))
-      _inject.inject_stateful_hyperparams(alias.sgd)(
+      _inject.inject_hyperparams(alias.sgd)(
           learning_rate=_inject.WrappedSchedule(
               _schedule.constant_schedule(0.1)), momentum=0.9)
 
@@ -237,6 +243,27 @@ class StaticArgsAndDtypeTest(parameterized.TestCase):
     _, state = jax.jit(tx.update)(_grads(), state, _params())
     for value in state.hyperparams.values():
       self.assertEqual(value.dtype, jnp.dtype(dtype))
+
+  @parameterized.named_parameters(('eager', False), ('jit', True))
+  def test_given_array_dtypes(self, use_jit):
+    # As upstream: an array of a non-weak floating dtype keeps its dtype; a
+    # weak one (jnp.asarray of a Python float) and a NumPy array take the
+    # hyperparameter dtype.
+    tx = _inject.inject_hyperparams(alias.adam)(
+        learning_rate=np.asarray(0.1, np.float64), b1=jnp.asarray(0.9),
+        b2=jnp.asarray(0.95, jnp.bfloat16), eps=jnp.asarray(1e-8,
+                                                            jnp.float32))
+    expected = {'learning_rate': jnp.float32, 'b1': jnp.float32,
+                'b2': jnp.bfloat16, 'eps': jnp.float32,
+                'eps_root': jnp.float32}
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(_params())
+    for _ in range(2):
+      self.assertEqual(
+          {k: v.dtype for k, v in state.hyperparams.items()}, expected)
+      self.assertEqual(float(state.hyperparams['b2']),
+                       float(jnp.bfloat16(0.95)))
+      _, state = update(_grads(), state, _params())
 
   def test_integer_hyperparam_dtype_raises(self):
     with self.assertRaisesRegex(
@@ -310,27 +337,29 @@ class RegressionTest(parameterized.TestCase):
         dtype=None,
         tree=None,
         flag: bool = False,
-        transform_fn=None,
+        transform_fn: Optional[Callable[[jax.Array], jax.Array]] = None,
         weight_decay_mask: base.MaskOrFn = None,
         labels: base.MaskOrFn = None,
         inner_tx: Optional[base.GradientTransformation] = None,
-        key=None,
+        schedule_fn: Optional[base.Schedule] = None,
     ):
       received.update(name=name, dtype=dtype, tree=tree, flag=flag,
                       transform_fn=transform_fn, labels=labels,
                       weight_decay_mask=weight_decay_mask, inner_tx=inner_tx,
-                      key=key)
+                      schedule_fn=schedule_fn)
       return _step_size_sgd(learning_rate)
 
     to_labels = lambda p: jax.tree.map(lambda _: 'a', p)
-    key = jax.random.key(0)
+    own_schedule = _schedule.linear_schedule(1.0, 0.0, 4)
     tx = _inject.inject_hyperparams(factory)(
         learning_rate=0.1, name='adam', dtype=jnp.bfloat16,
         tree={'a': (1, 2.0)}, flag=True, transform_fn=jnp.sign,
         weight_decay_mask=mask_all, labels=to_labels, inner_tx=inner,
-        key=key)
+        schedule_fn=own_schedule)
     state = tx.init(_params())
+    # Upstream evaluates every callable on the step count.
     self.assertEqual(set(state.hyperparams), {'learning_rate'})
+    self.assertEqual(state.hyperparams_states, {})
     self.assertEqual(received['name'], 'adam')
     self.assertIs(received['dtype'], jnp.bfloat16)
     self.assertEqual(received['tree'], {'a': (1, 2.0)})
@@ -339,7 +368,50 @@ class RegressionTest(parameterized.TestCase):
     self.assertIs(received['weight_decay_mask'], mask_all)
     self.assertIs(received['labels'], to_labels)
     self.assertIs(received['inner_tx'], inner)
-    self.assertIs(received['key'], key)
+    self.assertIs(received['schedule_fn'], own_schedule)
+
+  def test_adopt_clip_value_fn_is_not_a_schedule_issue_1373(self):
+    # Upstream evaluates the default lambda on the step count, and its
+    # update then fails calling an array.
+    tx = _inject.inject_hyperparams(contrib.adopt)(learning_rate=0.1)
+    state = tx.init(_params())
+    self.assertNotIn('clip_value_fn', state.hyperparams)
+    plain = contrib.adopt(learning_rate=0.1)
+    plain_state = plain.init(_params())
+    update = jax.jit(tx.update)
+    for t in range(3):
+      updates, state = update(_grads(1.0 + t), state, _params())
+      expected, plain_state = plain.update(_grads(1.0 + t), plain_state,
+                                           _params())
+      test_utils.assert_trees_all_close(updates, expected, rtol=1e-6)
+
+  def test_prng_key_is_injected_as_upstream(self):
+    # As upstream: an array that is not floating is listed as it is, and the
+    # factory receives it from the state.
+    received = []
+
+    def noise(scale: float, key: Optional[jax.Array] = None):
+      received.append(key)
+
+      def update_fn(updates, state, params=None):
+        del params
+        return jax.tree.map(
+            lambda g: g + scale * jax.random.normal(key, g.shape),
+            updates), state
+
+      return base.GradientTransformation(base.init_empty_state, update_fn)
+
+    key = jax.random.key(3)
+    tx = _inject.inject_hyperparams(noise)(0.5, key=key)
+    state = tx.init(_params())
+    self.assertEqual(state.hyperparams['key'].dtype, key.dtype)
+    updates, state = jax.jit(tx.update)(_grads(), state)
+    np.testing.assert_array_equal(
+        jax.random.key_data(state.hyperparams['key']),
+        jax.random.key_data(key))
+    np.testing.assert_allclose(
+        updates['b'],
+        _grads()['b'] + 0.5 * jax.random.normal(key, (3,)), rtol=1e-6)
 
   def test_mu_dtype_class_is_not_a_schedule_issue_1373(self):
     tx = _inject.inject_hyperparams(alias.adam)(learning_rate=0.1,
@@ -363,10 +435,25 @@ class RegressionTest(parameterized.TestCase):
     grads = {'m': jnp.arange(12.0).reshape(4, 3) / 10, 'v': jnp.ones(5)}
     kwargs = dict(learning_rate=0.1, min_dim_size_to_factor=2,
                   decay_offset=3)
-    tx = _inject.inject_hyperparams(alias.adafactor)(**kwargs)
+    received = []
+
+    @functools.wraps(alias.adafactor)
+    def spy(*args, **kw):
+      received.append((kw['min_dim_size_to_factor'], kw['decay_offset']))
+      return alias.adafactor(*args, **kw)
+
+    tx = _inject.inject_hyperparams(spy)(**kwargs)
     state = tx.init(params)
-    self.assertNotIn('min_dim_size_to_factor', state.hyperparams)
-    self.assertNotIn('decay_offset', state.hyperparams)
+    # Listed with upstream's dtype (upstream traces them, and its update
+    # fails under jit); the factory gets the Python integers.
+    for name, value in (('min_dim_size_to_factor', 2), ('decay_offset', 3)):
+      self.assertEqual(state.hyperparams[name].dtype, jnp.int32)
+      self.assertEqual(state.hyperparams[name].shape, ())
+      self.assertEqual(int(state.hyperparams[name]), value)
+    # dtype_momentum (a type) is not a schedule (upstream evaluates
+    # jnp.float32 on the step count, issue 1373).
+    self.assertNotIn('dtype_momentum', state.hyperparams)
+    self.assertEqual(state.hyperparams_states, {})
     update = jax.jit(tx.update) if use_jit else tx.update
     plain = alias.adafactor(**kwargs)
     plain_state = plain.init(params)
@@ -374,6 +461,10 @@ class RegressionTest(parameterized.TestCase):
       updates, state = update(grads, state, params)
       expected, plain_state = plain.update(grads, plain_state, params)
       test_utils.assert_trees_all_close(updates, expected, rtol=1e-6)
+    self.assertEqual(int(state.hyperparams['min_dim_size_to_factor']), 2)
+    for value in received:
+      self.assertEqual(value, (2, 3))
+      self.assertIsInstance(value[0], int)
 
   def test_int_used_for_shapes_and_control_flow_stays_static_issue_1730(self):
     received = {}
@@ -397,12 +488,21 @@ class RegressionTest(parameterized.TestCase):
     tx = _inject.inject_hyperparams(with_memory)(0.1, memory_size=3,
                                                  history=np.int32(2))
     state = tx.init(_params())
-    self.assertEqual(set(state.hyperparams), {'learning_rate'})
+    # Listed (as upstream lists integers), but static for the factory.
+    self.assertEqual(
+        {k: (v.dtype, int(v)) for k, v in state.hyperparams.items()
+         if k != 'learning_rate'},
+        {'memory_size': (jnp.int32, 3), 'history': (jnp.int32, 2)})
     self.assertEqual(received, dict(memory_size=3, history=2))
     self.assertIsInstance(received['memory_size'], int)
+    # Overwriting a static integer has no effect: the update writes the
+    # value it used back.
+    state.hyperparams['memory_size'] = jnp.asarray(7)
     _, state = jax.jit(tx.update)(_grads(), state)
     self.assertEqual(state.inner_state.shape, (3, 2))
     np.testing.assert_array_equal(state.inner_state, 1.0)
+    self.assertEqual(int(state.hyperparams['memory_size']), 3)
+    self.assertEqual(state.hyperparams['memory_size'].dtype, jnp.int32)
 
   def test_lbfgs_memory_size_stays_static_issue_1730(self):
     def loss(p):
@@ -413,7 +513,8 @@ class RegressionTest(parameterized.TestCase):
     plain = alias.lbfgs(**kwargs)
     params = _params()
     state, plain_state = tx.init(params), plain.init(params)
-    self.assertNotIn('memory_size', state.hyperparams)
+    self.assertEqual(state.hyperparams['memory_size'].dtype, jnp.int32)
+    self.assertEqual(int(state.hyperparams['memory_size']), 3)
     update = jax.jit(tx.update)
     for _ in range(4):
       value, grads = jax.value_and_grad(loss)(params)
@@ -453,11 +554,17 @@ class RegressionTest(parameterized.TestCase):
           _combining.chain(transform.scale(decay),
                            _step_size_sgd(lr)), mask)
 
-    tx = _inject.inject_hyperparams(factory)(
+    # Without annotation or default nothing tells a mask from a schedule:
+    # as upstream, a callable is then a schedule unless named in
+    # static_args.
+    tx = _inject.inject_hyperparams(factory, static_args='mask')(
         _schedule.linear_schedule(1.0, 0.0, 4), lambda p: {'w': True,
                                                            'b': False})
     state = tx.init(_params())
-    self.assertEqual(set(state.hyperparams), {'lr', 'decay'})
+    self.assertEqual(set(state.hyperparams), {'lr', 'steps', 'decay'})
+    self.assertEqual(set(state.hyperparams_states), {'lr'})
+    self.assertEqual(state.hyperparams['steps'].dtype, jnp.int32)
+    self.assertEqual(state.hyperparams['decay'].dtype, jnp.float32)
     updates, state = tx.update(_grads(), state)
     np.testing.assert_allclose(updates['w'], -0.5 * _grads()['w'],
                                rtol=1e-6)
@@ -548,7 +655,7 @@ class BitIdentityTest(parameterized.TestCase):
 
 
 class StatefulScheduleTest(parameterized.TestCase):
-  """inject_stateful_hyperparams, WrappedSchedule."""
+  """Stateful schedules, WrappedSchedule, inject_stateful_hyperparams."""
 
   def test_wrapped_schedule(self):
     schedule = _inject.WrappedSchedule(_schedule.linear_schedule(1.0, 0.0, 4))
@@ -578,7 +685,7 @@ class StatefulScheduleTest(parameterized.TestCase):
         del extra_args
         return 0.1 / (1.0 + state['total'])
 
-    tx = _inject.inject_stateful_hyperparams(_step_size_sgd)(
+    tx = _inject.inject_hyperparams(_step_size_sgd)(
         learning_rate=LossScaled())
     update = jax.jit(tx.update) if use_jit else tx.update
     state = tx.init(_params())
@@ -598,7 +705,7 @@ class StatefulScheduleTest(parameterized.TestCase):
     self.assertEqual(int(state.count), 3)
 
   def test_plain_schedules_are_wrapped(self):
-    tx = _inject.inject_stateful_hyperparams(alias.sgd)(
+    tx = _inject.inject_hyperparams(alias.sgd)(
         learning_rate=_schedule.linear_schedule(0.4, 0.0, 4), momentum=0.5)
     state = tx.init(_params())
     self.assertIsInstance(state.hyperparams_states['learning_rate'],
@@ -612,24 +719,36 @@ class StatefulScheduleTest(parameterized.TestCase):
     np.testing.assert_allclose(lrs, [0.4, 0.3, 0.2], rtol=1e-6)
     self.assertEqual(int(state.hyperparams_states['learning_rate'].count), 3)
 
-  def test_stateful_schedule_in_inject_hyperparams_raises(self):
-    with self.assertRaisesRegex(ValueError, 'inject_stateful_hyperparams'):
-      _inject.inject_hyperparams(alias.sgd)(
-          learning_rate=_inject.WrappedSchedule(
-              _schedule.constant_schedule(0.1)))
-
-  def test_matches_inject_hyperparams(self):
+  def test_inject_stateful_hyperparams_is_deprecated(self):
     schedule = _schedule.exponential_decay(0.1, 2, 0.5)
     a = _inject.inject_hyperparams(alias.adam)(learning_rate=schedule)
-    b = _inject.inject_stateful_hyperparams(alias.adam)(
-        learning_rate=schedule)
+    with self.assertWarnsRegex(DeprecationWarning, 'inject_hyperparams'):
+      factory = _inject.inject_stateful_hyperparams(alias.adam)
+    b = factory(learning_rate=schedule)
     params = _params()
     sa, sb = a.init(params), b.init(params)
     for _ in range(4):
       ua, sa = a.update(_grads(), sa, params)
       ub, sb = b.update(_grads(), sb, params)
       test_utils.assert_trees_all_equal(ua, ub)
-      test_utils.assert_trees_all_equal(sa.hyperparams, sb.hyperparams)
+      test_utils.assert_trees_all_equal(sa, sb)
+
+  def test_upstream_state_layout(self):
+    # Key paths, shapes and dtypes of upstream 0.2.8's state for SGD with a
+    # scheduled learning rate (read from upstream, written out by hand).
+    tx = _inject.inject_hyperparams(alias.sgd)(
+        learning_rate=_schedule.linear_schedule(0.1, 0.0, 10), momentum=0.9)
+    state = jax.jit(tx.init)({'w': jnp.zeros((2, 3))})
+    self.assertIsInstance(state.hyperparams_states['learning_rate'],
+                          _inject.WrappedScheduleState)
+    leaves = jax.tree_util.tree_flatten_with_path(state)[0]
+    self.assertEqual(
+        [(jax.tree_util.keystr(p), x.shape, x.dtype) for p, x in leaves],
+        [('.count', (), jnp.int32),
+         (".hyperparams['learning_rate']", (), jnp.float32),
+         (".hyperparams['momentum']", (), jnp.float32),
+         (".hyperparams_states['learning_rate'].count", (), jnp.int32),
+         (".inner_state[0].trace['w']", (2, 3), jnp.float32)])
 
 
 if __name__ == '__main__':
