@@ -129,6 +129,33 @@ def _extract_fns_kwargs(
   return fns_kwargs, remaining
 
 
+def _value_fn_kwargs(fn: str, value_fn: Callable[..., Any],
+                     extra_args: dict[str, Any]) -> dict[str, Any]:
+  """The extra arguments of ``update`` that ``value_fn`` takes.
+
+  Args:
+    fn: the name of the line search, for the error message.
+    value_fn: the function whose keyword arguments are looked up.
+    extra_args: the extra keyword arguments given to ``update``.
+
+  Returns:
+    The entries of ``extra_args`` that are parameters of ``value_fn``.
+
+  Raises:
+    TypeError: if some entry of ``extra_args`` is not a parameter of
+      ``value_fn`` (as in upstream Optax: it would otherwise be silently
+      dropped, e.g. a misspelt batch argument).
+  """
+  (fn_kwargs,), unused = _extract_fns_kwargs((value_fn,), extra_args)
+  if unused:
+    raise TypeError(
+        f'{fn}: Unexpected keyword arguments passed to update:'
+        f' {sorted(unused)} are not parameters of value_fn. Every extra'
+        ' keyword argument of update is passed on to value_fn by name, so'
+        ' value_fn must have a parameter of that name.')
+  return fn_kwargs
+
+
 def _scalar_dtype() -> jnp.dtype:
   """The dtype of step sizes, values and slopes inside the searches."""
   return numerics.hyperparameter_dtype()
@@ -348,7 +375,10 @@ def scale_by_backtracking_linesearch(
   ) -> tuple[base.Updates, ScaleByBacktrackingLinesearchState]:
     if params is None:
       raise ValueError(f'{fn}: update needs params (the current parameters).')
-    (fn_kwargs,), _ = _extract_fns_kwargs((value_fn,), extra_args)
+    fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
+    # Entries set by hand (``optax.tree_utils.tree_set(state,
+    # learning_rate=1.0)``) may be Python numbers.
+    state = jax.tree.map(jnp.asarray, state)
     dtype = _scalar_dtype()
     c = numerics.as_hyperparameter(slope_rtol)
     beta = numerics.as_hyperparameter(decrease_factor)
@@ -733,7 +763,10 @@ def scale_by_zoom_linesearch(
   ) -> tuple[base.Updates, ScaleByZoomLinesearchState]:
     if params is None:
       raise ValueError(f'{fn}: update needs params (the current parameters).')
-    (fn_kwargs,), _ = _extract_fns_kwargs((value_fn,), extra_args)
+    fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
+    # Entries set by hand (``optax.tree_utils.tree_set(state,
+    # learning_rate=1.0)``) may be Python numbers.
+    state = jax.tree.map(jnp.asarray, state)
     dtype = _scalar_dtype()
     c1 = numerics.as_hyperparameter(slope_rtol)
     c2 = numerics.as_hyperparameter(curv_rtol)

@@ -413,11 +413,53 @@ class ZoomLinesearchTest(parameterized.TestCase):
     target = jnp.array([1.0, -1.0])
     value, grad = jax.value_and_grad(fun)(x, target, scale=2.0)
     updates, state = tx.update(-grad, tx.init(x), x, value=value, grad=grad,
-                               value_fn=fun, target=target, scale=2.0,
-                               unrelated=3)
+                               value_fn=fun, target=target, scale=2.0)
     # The exact minimizer along -grad of this quadratic is 1/4.
     np.testing.assert_allclose(updates, target, rtol=1e-6)
     np.testing.assert_allclose(state.value, 0.0, atol=1e-12)
+
+  @parameterized.parameters('zoom', 'backtracking')
+  def test_extra_args_unknown_to_value_fn_raise(self, which):
+    # As upstream 0.2.8: an extra argument value_fn does not take would be
+    # silently dropped (e.g. a misspelt batch name), so it is an error.
+    def fun(x, target):
+      return jnp.sum((x - target) ** 2)
+
+    if which == 'zoom':
+      tx = linesearch.scale_by_zoom_linesearch(max_linesearch_steps=3)
+    else:
+      tx = linesearch.scale_by_backtracking_linesearch(
+          max_backtracking_steps=3)
+    x = jnp.zeros(2)
+    target = jnp.ones(2)
+    value, grad = jax.value_and_grad(fun)(x, target)
+    with self.assertRaisesRegex(
+        TypeError, r"Unexpected keyword arguments passed to update: \['batch',"
+        r" 'unrelated'\]"):
+      tx.update(-grad, tx.init(x), x, value=value, grad=grad, value_fn=fun,
+                target=target, unrelated=3, batch=x)
+
+  @parameterized.parameters('zoom', 'backtracking')
+  def test_learning_rate_set_to_a_python_float(self, which):
+    # tree_set(state, learning_rate=1.0) puts a Python float in the state;
+    # update returns it as an array of init's dtype.
+    if which == 'zoom':
+      tx = linesearch.scale_by_zoom_linesearch(max_linesearch_steps=10)
+    else:
+      tx = linesearch.scale_by_backtracking_linesearch(
+          max_backtracking_steps=10, increase_factor=1.0)
+    x = jnp.array([2.0, -1.0])
+    state = tx.init(x)
+    lr_dtype = state.learning_rate.dtype
+    state = state._replace(learning_rate=0.5)
+    fun = lambda p: jnp.vdot(p, p)
+    value, grad = jax.value_and_grad(fun)(x)
+    updates, state = tx.update(-grad, state, x, value=value, grad=grad,
+                               value_fn=fun)
+    self.assertEqual(state.learning_rate.dtype, lr_dtype)
+    self.assertEqual(updates.dtype, x.dtype)
+    # The minimum of |x|^2 along -2x is at step size 1/2.
+    np.testing.assert_allclose(updates, -x, rtol=1e-6)
 
   def test_needs_params(self):
     tx = linesearch.scale_by_zoom_linesearch(max_linesearch_steps=3)
