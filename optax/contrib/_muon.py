@@ -368,12 +368,17 @@ def _scatter(x: jax.Array, sharding: Any) -> jax.Array:
   return x if sharding is None else jax.sharding.reshard(x, sharding)
 
 
+def _gram(x: jax.Array) -> jax.Array:
+  """``X X^H``: ``X X^T`` for a real ``X``, Hermitian for a complex one."""
+  return x @ jnp.conj(x).T
+
+
 def _newton_schulz_step(
     x: jax.Array, abc: jax.Array, gram: Optional[jax.Array] = None
 ) -> jax.Array:
-  """One iteration ``a X + (b A + c A^2) X`` with ``A = X X^T``."""
+  """One iteration ``a X + (b A + c A^2) X`` with ``A = X X^H``."""
   if gram is None:
-    gram = x @ x.T
+    gram = _gram(x)
   poly = abc[1] * gram + abc[2] * (gram @ gram)
   return abc[0] * x + poly @ x
 
@@ -385,7 +390,11 @@ def _orthogonalize_matrix(
     preconditioning: str,
     eps: jax.Array,
 ) -> jax.Array:
-  """Newton-Schulz orthogonalization of one matrix (computed in x.dtype)."""
+  """Newton-Schulz orthogonalization of one matrix (computed in x.dtype).
+
+  ``eps`` is real (the real dtype of ``x``); the scalings are real too and
+  cast to ``x.dtype`` before they touch ``x``.
+  """
   transposed = x.shape[0] > x.shape[1]
   if transposed:  # Iterate on the wide side: the Gram matrix is the smaller.
     x = x.T
@@ -399,13 +408,15 @@ def _orthogonalize_matrix(
   if preconditioning in ('aol', 'schatten'):
     # The Gram matrix of the scaled X is the scaled Gram matrix: the first
     # iteration reuses it (peeled off the loop).
-    gram = x @ x.T
+    gram = _gram(x)
     if preconditioning == 'aol':
       s = lax.rsqrt(jnp.maximum(jnp.sum(jnp.abs(gram), axis=1), eps))
+      s = s.astype(x.dtype)
       x = x * s[:, None]
       gram = s[:, None] * gram * s[None, :]
     else:
-      s = lax.rsqrt(jnp.maximum(jnp.sqrt(jnp.sum(jnp.square(gram))), eps))
+      s = lax.rsqrt(jnp.maximum(
+          jnp.sqrt(jnp.sum(numerics.abs_sq(gram))), eps)).astype(x.dtype)
       x = x * s
       gram = gram * (s * s)
     if isinstance(num_steps, int) and num_steps == 0:
@@ -413,9 +424,9 @@ def _orthogonalize_matrix(
     x = _newton_schulz_step(x, abc(0), gram)
     start = 1
   elif preconditioning == 'spectral':
-    x = x / (jnp.linalg.norm(x, ord=2) + eps)
+    x = x / (jnp.linalg.norm(x, ord=2) + eps).astype(x.dtype)
   else:
-    x = x / (jnp.sqrt(jnp.sum(jnp.square(x))) + eps)
+    x = x / (jnp.sqrt(jnp.sum(numerics.abs_sq(x))) + eps).astype(x.dtype)
   x = lax.fori_loop(
       start, num_steps, lambda i, y: _newton_schulz_step(y, abc(i)), x)
   return x.T if transposed else x
@@ -497,11 +508,12 @@ def orthogonalize_via_newton_schulz(
         f'{fn}: ns_coeffs must have shape (3,) or (n, 3), got'
         f' {tuple(coeffs.shape)}')
   x, sharding = _gather(jnp.asarray(x))
-  dtype = jnp.promote_types(x.dtype, coeffs.dtype)
-  if not jnp.issubdtype(dtype, jnp.floating):
+  dtype = numerics.promote_dtypes(x.dtype, coeffs.dtype)
+  if not jnp.issubdtype(dtype, jnp.inexact):
     dtype = numerics.hyperparameter_dtype()
   coeffs = coeffs.astype(dtype)
-  eps = jnp.asarray(eps, dtype)
+  # The scalings are real also for complex x (X X^H has a real spectrum).
+  eps = jnp.asarray(eps, jnp.finfo(dtype).dtype)
   orthogonalize = functools.partial(
       _orthogonalize_matrix, coeffs=coeffs, ns_steps=ns_steps,
       preconditioning=preconditioning, eps=eps)
@@ -645,13 +657,14 @@ def scale_by_muon(
     dims = _matrix_dim_nums(fn, weight_dimension_numbers, updates)
 
     def leaf_update(g, m_hat, dim_nums):
-      dtype = jnp.promote_types(m_hat.dtype, coeffs.dtype)
+      dtype = numerics.promote_dtypes(m_hat.dtype, coeffs.dtype)
       m_hat = m_hat.astype(dtype)
       o = orthogonalize_via_newton_schulz(
           m_hat, coeffs.astype(dtype), ns_steps, preconditioning,
-          eps_.astype(dtype), dim_nums)
+          eps_.astype(jnp.finfo(dtype).dtype), dim_nums)
       if adaptive:
-        o = o * jnp.sum(m_hat * o)
+        # <m_hat, o> = sum(conj(m_hat) o), real for a real m_hat.
+        o = o * jnp.sum(jnp.conj(m_hat) * o)
       return o.astype(g.dtype)
 
     new_leaves = [leaf_update(g, m, d)

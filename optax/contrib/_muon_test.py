@@ -46,14 +46,17 @@ _DION = (
 
 def _np_newton_schulz(g, coeffs=_COEFFS, steps=5, preconditioning='frobenius',
                       eps=1e-8):
-  """Reference Newton-Schulz orthogonalization of one matrix (float64)."""
-  x = np.asarray(g, np.float64)
+  """Reference Newton-Schulz orthogonalization of one matrix (float64).
+
+  A complex matrix (complex128) uses the Hermitian Gram matrix X X^H.
+  """
+  x = np.asarray(g, np.complex128 if np.iscomplexobj(g) else np.float64)
   transposed = x.shape[0] > x.shape[1]
   if transposed:
     x = x.T
   coeffs = np.asarray(coeffs, np.float64)
   rows = coeffs if coeffs.ndim == 2 else np.tile(coeffs, (steps, 1))
-  gram = x @ x.T
+  gram = x @ x.conj().T
   if preconditioning == 'frobenius':
     x = x / (np.linalg.norm(x) + eps)
   elif preconditioning == 'spectral':
@@ -63,7 +66,7 @@ def _np_newton_schulz(g, coeffs=_COEFFS, steps=5, preconditioning='frobenius',
   else:  # Schatten-4 norm.
     x = x / np.sqrt(max(np.linalg.norm(gram), eps))
   for a, b, c in rows:
-    gram = x @ x.T
+    gram = x @ x.conj().T
     x = a * x + (b * gram + c * gram @ gram) @ x
   return x.T if transposed else x
 
@@ -109,6 +112,31 @@ class NewtonSchulzTest(parameterized.TestCase):
         preconditioning=preconditioning)
     want = _np_newton_schulz(g, preconditioning=preconditioning)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+  @parameterized.product(
+      shape=[(3, 5), (5, 3)],
+      preconditioning=['frobenius', 'spectral', 'aol', 'schatten'])
+  def test_complex_matches_reference(self, shape, preconditioning):
+    # Upstream 0.2.8 supports complex params (its complex mixed-target
+    # test): the Gram matrix is X X^H and the scalings are real.
+    rng = np.random.default_rng(1)
+    g = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+    got = _muon.orthogonalize_via_newton_schulz(
+        jnp.asarray(g, jnp.complex64), jnp.asarray(_COEFFS),
+        preconditioning=preconditioning)
+    self.assertEqual(got.dtype, jnp.complex64)
+    want = _np_newton_schulz(g, preconditioning=preconditioning)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+  def test_complex_converges_to_the_polar_factor(self):
+    # With the cubic iteration (1.5, -0.5, 0), X converges to U V^H.
+    rng = np.random.default_rng(2)
+    g = rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))
+    got = _muon.orthogonalize_via_newton_schulz(
+        jnp.asarray(g, jnp.complex64), jnp.asarray([1.5, -0.5, 0.0]),
+        ns_steps=60)
+    u, _, vh = np.linalg.svd(g, full_matrices=False)
+    np.testing.assert_allclose(got, u @ vh, atol=1e-5)
 
   def test_singular_values_near_one(self):
     g = np.random.default_rng(1).standard_normal((16, 8))
@@ -219,6 +247,24 @@ class ScaleByMuonTest(parameterized.TestCase):
       np.testing.assert_allclose(updates, want, rtol=1e-4, atol=1e-5)
       np.testing.assert_allclose(state.mu, m, rtol=1e-5, atol=1e-6)
       self.assertEqual(int(state.count), t)
+
+  @parameterized.parameters(True, False)
+  def test_complex_adaptive_matches_reference(self, nesterov):
+    # The adaptive scale is <m_hat, o> = sum(conj(m_hat) o), as upstream's.
+    rng = np.random.default_rng(6)
+    shape = (3, 4)
+    grads = [rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+             for _ in range(2)]
+    tx = _muon.scale_by_muon(beta=0.9, nesterov=nesterov, adaptive=True)
+    state = tx.init(jnp.zeros(shape, jnp.complex64))
+    m = np.zeros(shape, np.complex128)
+    for t, g in enumerate(grads, start=1):
+      updates, state = tx.update(jnp.asarray(g, jnp.complex64), state)
+      m, m_hat = _np_momentum(g, m, t, 0.9, nesterov)
+      want = _np_newton_schulz(m_hat)
+      want = want * np.sum(np.conj(m_hat) * want)
+      self.assertEqual(updates.dtype, jnp.complex64)
+      np.testing.assert_allclose(updates, want, rtol=1e-4, atol=1e-5)
 
   def test_tensor_with_dimension_numbers(self):
     rng = np.random.default_rng(6)
