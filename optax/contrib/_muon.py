@@ -843,9 +843,12 @@ def muon(
     dim_nums = muon_weight_dimension_numbers
 
   def param_labels(params):
-    spec = dim_nums(params) if callable(dim_nums) else dim_nums
-    return jax.tree.map(lambda d: 'adam' if d is None else 'muon', spec,
-                        is_leaf=_is_dim_nums_leaf)
+    # A label per leaf, also where the dimension numbers are a prefix of the
+    # params: the state then has a MaskedNode for each leaf of a group.
+    dims = _leafwise_dim_nums(fn, dim_nums, params)
+    return jax.tree.unflatten(
+        jax.tree.structure(params),
+        ['adam' if d is None else 'muon' for d in dims])
 
   if adam_learning_rate is None:
     adam_learning_rate = learning_rate

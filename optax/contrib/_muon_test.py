@@ -32,6 +32,7 @@ import numpy as np
 from optax._src import test_utils
 from optax.contrib import _muon
 from optax.schedules import _inject
+from optax.transforms import _masking
 
 D = _muon.MuonDimensionNumbers
 _COEFFS = (3.4445, -4.775, 2.0315)
@@ -436,6 +437,24 @@ class MuonTest(parameterized.TestCase):
     self.assertIsInstance(muon_state, _muon.MuonState)
     self.assertEqual(muon_state.mu['w'].shape, (2, 3))
     self.assertEqual(adam_state.mu['b'].shape, (3,))
+
+  def test_prefix_dimension_numbers_mask_each_leaf(self):
+    # As upstream 0.2.8: a None (Adam) entry over a subtree gives the Muon
+    # state a MaskedNode per leaf of that subtree, not one for the subtree.
+    params = {'w1': {'a': jnp.ones((2, 3)), 'b': jnp.ones((2, 3))},
+              'w2': {'a': jnp.ones((2, 3)), 'b': jnp.ones((2, 3))}}
+    tx = _muon.muon(0.1, muon_weight_dimension_numbers={
+        'w1': None, 'w2': {'a': D(), 'b': None}})
+    state = tx.init(params)
+    mu = state.inner_states['muon'].inner_state[0].mu
+    is_masked = lambda x: isinstance(x, _masking.MaskedNode)
+    self.assertEqual(jax.tree.structure(mu, is_leaf=is_masked),
+                     jax.tree.structure(params))
+    self.assertEqual(
+        jax.tree.map(is_masked, mu, is_leaf=is_masked),
+        {'w1': {'a': True, 'b': True}, 'w2': {'a': False, 'b': True}})
+    updates, _ = tx.update(params, state, params)
+    self.assertEqual(jax.tree.structure(updates), jax.tree.structure(params))
 
   @parameterized.parameters(jnp.float32, jnp.bfloat16)
   def test_dtypes_and_single_compilation(self, dtype):
