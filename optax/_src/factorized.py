@@ -210,27 +210,33 @@ def scale_by_factored_rms(
     def update_leaf(grad, v_row, v_col, v):
       dims = dims_of(grad)
       compute_dtype = jnp.promote_types(grad.dtype, hp_dtype)
+      # The statistics are real (|g|^2 for complex gradients): a complex
+      # state, of the params' dtype, holds them with a zero imaginary part.
+      real_dtype = jnp.finfo(compute_dtype).dtype
       g = grad.astype(compute_dtype)
-      grad_sq = g * g + eps.astype(compute_dtype)
-      decay = decay_t.astype(compute_dtype)
-      mix = mixing.astype(compute_dtype)
+      grad_sq = numerics.abs_sq(g) + eps.astype(real_dtype)
+      decay = decay_t.astype(real_dtype)
+      mix = mixing.astype(real_dtype)
+
+      def stat(x):
+        return x.real.astype(real_dtype)
+
       if dims is None:
-        new_v = decay * v.astype(compute_dtype) + mix * grad_sq
-        update = g * new_v ** -0.5
+        new_v = decay * stat(v) + mix * grad_sq
+        update = g * (new_v ** -0.5).astype(compute_dtype)
         return (update.astype(grad.dtype), v_row, v_col,
                 new_v.astype(v.dtype))
       d1, d0 = dims
-      new_row = (decay * v_row.astype(compute_dtype)
-                 + mix * jnp.mean(grad_sq, axis=d0))
-      new_col = (decay * v_col.astype(compute_dtype)
-                 + mix * jnp.mean(grad_sq, axis=d1))
+      new_row = (decay * stat(v_row) + mix * jnp.mean(grad_sq, axis=d0))
+      new_col = (decay * stat(v_col) + mix * jnp.mean(grad_sq, axis=d1))
       # Axis d1 of the leaf, counted in v_row, whose axis d0 is gone.
       row_axis = d1 - 1 if d1 > d0 else d1
       row_mean = jnp.mean(new_row, axis=row_axis, keepdims=True)
       row_factor = (new_row / row_mean) ** -0.5
       col_factor = new_col ** -0.5
-      update = (g * jnp.expand_dims(row_factor, axis=d0)
-                * jnp.expand_dims(col_factor, axis=d1))
+      update = g * (jnp.expand_dims(row_factor, axis=d0)
+                    * jnp.expand_dims(col_factor, axis=d1)).astype(
+                        compute_dtype)
       return (update.astype(grad.dtype), new_row.astype(v_row.dtype),
               new_col.astype(v_col.dtype), v)
 
