@@ -22,6 +22,7 @@ numbers or schedules of the step count unless said otherwise.
 
 import functools
 from typing import Any, Optional, Union
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -1371,8 +1372,18 @@ def optimistic_adam(
     Daskalakis et al., `Training GANs with optimism
     <https://arxiv.org/abs/1711.00141>`_, 2018.
 
+  .. warning::
+    Deprecated: calling it emits a ``DeprecationWarning``; use
+    :func:`optimistic_adam_v2`.
+
   .. seealso:: :func:`optimistic_adam_v2`
   """
+  warnings.warn(
+      'optimistic_adam is deprecated: use `optimistic_adam_v2` instead, which'
+      ' takes learning rate schedules too.',
+      DeprecationWarning,
+      stacklevel=2,
+  )
   if callable(learning_rate):
     raise ValueError(
         'optimistic_adam: this version of `optimistic_adam` does not support'

@@ -300,6 +300,13 @@ class ValidationTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError, argument):
       getattr(alias, name)(**kwargs)
 
+  def test_optimistic_adam_is_deprecated(self):
+    # As upstream 0.2.8: each call warns, pointing at optimistic_adam_v2.
+    with self.assertWarnsRegex(
+        DeprecationWarning, 'use `optimistic_adam_v2` instead') as caught:
+      alias.optimistic_adam(0.1)
+    self.assertEqual(caught.filename, __file__)
+
   def test_optimistic_adam_rejects_schedules(self):
     with self.assertRaisesRegex(ValueError, 'optimistic_adam_v2'):
       alias.optimistic_adam(lambda count: 0.1)
