@@ -15,7 +15,6 @@
 """Tests for trace, ema, the skip functions and MultiSteps."""
 
 import functools
-import importlib
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -26,6 +25,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 import numpy as np
 
+from optax import contrib
 from optax._src import alias
 from optax._src import base
 from optax._src import test_utils
@@ -36,14 +36,6 @@ from optax.transforms import _conditionality
 from optax.transforms import _constraining
 
 _LR = 0.1
-
-
-def _optional(module_name):
-  """Imports a module written by another part of the fork, if it exists."""
-  try:
-    return importlib.import_module(module_name)
-  except ImportError:
-    return None
 
 
 def _params(dtype=jnp.float32):
@@ -703,10 +695,7 @@ class RegressionTest(parameterized.TestCase):
     _check_type_stable(self, alias.adafactor(1e-2))
 
   def test_multisteps_schedule_free_bfloat16_issue_1038(self):
-    schedule_free = _optional('optax.contrib._schedule_free')
-    if schedule_free is None:
-      self.skipTest('waiting for optax.contrib._schedule_free')
-    _check_type_stable(self, schedule_free.schedule_free_adamw(1e-2))
+    _check_type_stable(self, contrib.schedule_free_adamw(1e-2))
 
   def test_multisteps_runs_inner_update_only_when_emitting_issue_472(self):
     # Upstream computed the inner update on every step and selected the
