@@ -131,6 +131,10 @@ class _Plan(NamedTuple):
 
 
 def _plans(fn: str, spec: DimNums, tree: Any, rank: int) -> list[_Plan]:
+  if isinstance(spec, GaLoreDimensionNumbers):
+    # One for every leaf means every leaf of rank 2 or more, as upstream.
+    single = spec
+    spec = jax.tree.map(lambda x: single if len(x.shape) >= 2 else None, tree)
   dims = _muon._leafwise_dim_nums(  # pylint: disable=protected-access
       fn, spec, tree, dims_type=GaLoreDimensionNumbers,
       default=_default_dim_nums)
@@ -180,10 +184,10 @@ def scale_by_galore(
     base_optimizer: the optimizer of the projected gradients; ``None`` uses
       :func:`optax.scale_by_adam`.
     weight_dimension_numbers: ``None`` (matrices are projected, other
-      leaves are not), a :class:`GaLoreDimensionNumbers` for every leaf, a
-      tree of them and of ``None`` (not projected) with the structure of
-      the params (or a prefix of it), or a function of the params returning
-      one.
+      leaves are not), a :class:`GaLoreDimensionNumbers` for every leaf of
+      rank two or more (the others are not projected), a tree of them and
+      of ``None`` (not projected) with the structure of the params (or a
+      prefix of it), or a function of the params returning one.
 
   Returns:
     A ``GradientTransformationExtraArgs`` whose state is a
@@ -191,9 +195,10 @@ def scale_by_galore(
     optimizer.
 
   Raises:
-    ValueError: if ``rank`` or ``update_proj_gap`` is not a positive
-      integer; in ``init``, for dimension numbers that do not name every
-      axis of their leaf.
+    TypeError: if ``rank`` or ``update_proj_gap`` is not an integer.
+    ValueError: if ``rank`` or ``update_proj_gap`` is not positive; in
+      ``init``, for dimension numbers that do not name every axis of their
+      leaf.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -216,7 +221,11 @@ def scale_by_galore(
   """
   fn = 'scale_by_galore'
   for name, value in (('rank', rank), ('update_proj_gap', update_proj_gap)):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, int):
+      # A TypeError, as upstream's for rank.
+      raise TypeError(f'{fn}: {name} must be a positive integer, got'
+                      f' {value!r} of type {type(value).__name__}')
+    if value < 1:
       raise ValueError(f'{fn}: {name} must be a positive integer, got'
                        f' {value!r}')
   if base_optimizer is None:

@@ -166,6 +166,26 @@ class ScaleByGaloreTest(parameterized.TestCase):
       _galore.scale_by_galore(rank=0)
     with self.assertRaisesRegex(ValueError, 'update_proj_gap must be a pos'):
       _galore.scale_by_galore(update_proj_gap=0)
+    # A rank that is not an integer is a TypeError, as upstream 0.2.8's.
+    with self.assertRaisesRegex(TypeError, 'rank must be a positive integer,'
+                                ' got 2.5 of type float'):
+      _galore.galore(learning_rate=0.1, rank=2.5)
+
+  def test_single_dimension_numbers_skip_vectors(self):
+    # As upstream 0.2.8: one GaLoreDimensionNumbers for every leaf applies
+    # to the leaves of rank two or more; a vector is not projected.
+    params = {'w': jnp.ones((6, 2, 2)), 'b': jnp.ones(5)}
+    tx = _galore.galore(learning_rate=1.0, rank=2,
+                        weight_dimension_numbers=D(0, (1, 2)))
+    state = tx.init(params)
+    galore_state = state[0]
+    self.assertEqual(galore_state.projector['w'].shape, (6, 2))
+    self.assertEqual(galore_state.projector['b'].shape, (0, 0))
+    grads = {'w': jnp.ones((6, 2, 2)), 'b': jnp.arange(5.0) - 2}
+    updates, _ = tx.update(grads, state, params)
+    self.assertEqual(updates['w'].shape, (6, 2, 2))
+    # The vector gets plain Adam: -sign(g) on the first step, 0 where g = 0.
+    np.testing.assert_allclose(updates['b'], [1, 1, 0, -1, -1], atol=1e-6)
 
   @parameterized.parameters(jnp.float32, jnp.bfloat16)
   def test_dtypes_state_stable_single_trace(self, dtype):
