@@ -153,13 +153,13 @@ def safe_root_mean_squares(
     min_rms: the lower bound of the result.
 
   Returns:
-    ``max(sqrt(mean(x ** 2)), min_rms)``, with a zero gradient wherever the
+    ``max(sqrt(mean(|x| ** 2)), min_rms)``, with a zero gradient wherever the
     floor is active.
   """
-  rms = jnp.sqrt(jnp.mean(jnp.square(x)))
+  rms = jnp.sqrt(jnp.mean(abs_sq(x)))
   small = rms <= min_rms
   x_safe = jnp.where(small, jnp.ones_like(x), x)
-  return jnp.where(small, min_rms, jnp.sqrt(jnp.mean(jnp.square(x_safe))))
+  return jnp.where(small, min_rms, jnp.sqrt(jnp.mean(abs_sq(x_safe))))
 
 
 def safe_increment(count: base.Numeric) -> jax.Array:

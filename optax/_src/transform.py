@@ -2519,7 +2519,10 @@ def scale_by_param_block_rms(
     floor = _hp(min_scale)
     def leaf(u, p):
       x, p, floor_ = _lift(u, p, floor)
-      return (x * numerics.safe_root_mean_squares(p, floor_)).astype(u.dtype)
+      # The RMS of a complex parameter is real: the floor stays real too.
+      floor_ = floor_.real
+      rms = numerics.safe_root_mean_squares(p, floor_).astype(x.dtype)
+      return (x * rms).astype(u.dtype)
 
     new_updates = jax.tree.map(leaf, updates, params)
     return new_updates, state

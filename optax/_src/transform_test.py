@@ -753,6 +753,19 @@ class ParamsAndExtraArgsTest(parameterized.TestCase):
         for k, g in grads[0].items()})
 
   @parameterized.parameters(False, True)
+  def test_param_block_rms_complex_params(self, use_jit):
+    # The RMS of a complex parameter is sqrt(mean |p|^2), a real scale (as
+    # upstream 0.2.8); mean(p ** 2) would rotate the update (adafactor then
+    # diverged on complex params).
+    p = np.array([3.0 + 4.0j, 0.0 + 1.0j], np.complex64)
+    g = np.array([1.0 - 1.0j, 2.0 + 0.5j], np.complex64)
+    tx = transform.scale_by_param_block_rms(min_scale=1e-3)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    out, _ = update(jnp.asarray(g), tx.init(jnp.asarray(p)), jnp.asarray(p))
+    self.assertEqual(out.dtype, jnp.complex64)
+    np.testing.assert_allclose(out, np.sqrt(13.0) * g, rtol=1e-6)
+
+  @parameterized.parameters(False, True)
   def test_distance_over_gradients(self, use_jit):
     grads = _grads_seq(_SHAPES_3D, 3)
     params_seq = [_params(_SHAPES_3D, seed=s) for s in (1, 2, 3)]
