@@ -293,6 +293,11 @@ def _as_float(value: Any, hyperparam_dtype: Optional[jnp.dtype]) -> jax.Array:
                    copy=True)
 
 
+def _as_integer(value: Any) -> jax.Array:
+  """An integer as a (non-weakly typed) array of the canonical int dtype."""
+  return jnp.asarray(value, jnp.result_type(value))
+
+
 def _schedule_value(value: Any, hyperparam_dtype: Optional[jnp.dtype]
                     ) -> jax.Array:
   """The value of a schedule as held in the state.
@@ -307,9 +312,9 @@ def _schedule_value(value: Any, hyperparam_dtype: Optional[jnp.dtype]
   Returns:
     The value as an array.
   """
-  if not jnp.issubdtype(jnp.result_type(value), jnp.inexact):
-    return jnp.asarray(value)
-  return jnp.asarray(value, _hyperparameter_dtype(value, hyperparam_dtype))
+  if jnp.issubdtype(jnp.result_type(value), jnp.inexact):
+    return jnp.asarray(value, _hyperparameter_dtype(value, hyperparam_dtype))
+  return _as_integer(value)
 
 
 def _signature(fn: Callable[..., Any]) -> inspect.Signature:
@@ -416,7 +421,7 @@ def _inject(
           listed[name] = _schedule_value(
               value(schedule_states[name], **extra_args), hyperparam_dtype)
         elif how == _LISTED_INT:
-          listed[name] = jnp.asarray(value)
+          listed[name] = _as_integer(value)
         elif how == _ARRAY:
           listed[name] = (jnp.array(value, copy=True) if stored is None
                           else stored[name])
@@ -558,7 +563,7 @@ def inject_hyperparams(
     >>> state = optax.inject_hyperparams(optax.adafactor)(
     ...     learning_rate=0.1).init(params)
     >>> state.hyperparams['min_dim_size_to_factor']
-    Array(128, dtype=int32, weak_type=True)
+    Array(128, dtype=int32)
 
     One schedule per parameter group, built in a loop: bind the loop
     variable (``functools.partial`` or a default argument) so that each

@@ -450,6 +450,8 @@ class RegressionTest(parameterized.TestCase):
       self.assertEqual(state.hyperparams[name].dtype, jnp.int32)
       self.assertEqual(state.hyperparams[name].shape, ())
       self.assertEqual(int(state.hyperparams[name]), value)
+      # Not weakly typed, so a restored state does not retrace the step.
+      self.assertFalse(state.hyperparams[name].weak_type)
     # dtype_momentum (a type) is not a schedule (upstream evaluates
     # jnp.float32 on the step count, issue 1373).
     self.assertNotIn('dtype_momentum', state.hyperparams)
