@@ -73,6 +73,31 @@ def _weighted_log_probs(
   return labels * jnp.where(ignore, 0.0, log_probs)
 
 
+def _class_mask(
+    where: Optional[jax.typing.ArrayLike], logits: jax.Array, axis: Axis
+) -> Optional[jax.Array]:
+  """A ``where`` mask as a mask of the logits.
+
+  A mask with fewer dimensions than ``logits`` is a mask of the examples
+  (shaped like the loss): it gets size-1 class axes at ``axis``, so that it
+  selects whole rows.
+
+  Args:
+    where: None, a mask of the logits, or a mask of the examples.
+    logits: the logits.
+    axis: the class axis or axes.
+
+  Returns:
+    None or a boolean array broadcastable against ``logits``.
+  """
+  if where is None:
+    return None
+  where = jnp.asarray(where)
+  if where.ndim != logits.ndim:
+    where = jnp.expand_dims(where, axis)
+  return where
+
+
 def softmax_cross_entropy(
     logits: jax.typing.ArrayLike,
     labels: jax.typing.ArrayLike,
@@ -94,7 +119,9 @@ def softmax_cross_entropy(
       against ``logits``.
     axis: the class axis or axes.
     where: optional boolean mask broadcastable against ``logits``; only the
-      classes where it is ``True`` take part in the softmax and the sum.
+      classes where it is ``True`` take part in the softmax and the sum. A
+      mask with fewer dimensions than ``logits`` masks whole examples (it is
+      shaped like the loss); a masked example gives zero.
 
   Returns:
     The cross-entropy, with ``axis`` reduced away.
@@ -120,8 +147,7 @@ def softmax_cross_entropy(
   logits = jnp.asarray(logits)
   labels = jnp.asarray(labels)
   _check_floating('softmax_cross_entropy', 'logits', logits)
-  if where is not None:
-    where = jnp.asarray(where)
+  where = _class_mask(where, logits, axis)
   log_probs = jax.nn.log_softmax(logits, axis=axis, where=where)
   terms = _weighted_log_probs(log_probs, labels, where)
   return -jnp.sum(terms, axis=axis, where=where)
@@ -199,7 +225,8 @@ def softmax_cross_entropy_with_integer_labels(
     axis: the class axis, or a tuple of axes that together index the classes.
     where: optional boolean mask broadcastable against ``logits``; only the
       classes where it is ``True`` take part in the normalization. A row
-      with no such class gives zero.
+      with no such class gives zero. A mask with fewer dimensions than
+      ``logits`` masks whole examples (it is shaped like ``labels``).
 
   Returns:
     The cross-entropy, shaped like ``labels``.
@@ -227,8 +254,9 @@ def softmax_cross_entropy_with_integer_labels(
       isinstance(axis, tuple) and all(isinstance(a, int) for a in axis))):
     raise ValueError(
         f'{fn}: axis must be an int or a tuple of ints, got {axis!r}.')
+  where = _class_mask(where, logits, axis)
   if where is not None:
-    where = jnp.broadcast_to(jnp.asarray(where), logits.shape)
+    where = jnp.broadcast_to(where, logits.shape)
     where, _ = _flatten_class_axes(where, axis)
   logits, num_classes = _flatten_class_axes(logits, axis)
 

@@ -101,6 +101,21 @@ class SoftmaxCrossEntropyTest(parameterized.TestCase):
     self.assertTrue(_all_finite(grad))
     assert_allclose(np.where(where, 0.0, grad), 0.0)
 
+  @parameterized.parameters(-1, 0)
+  def test_where_of_examples_masks_whole_rows(self, axis):
+    # A mask shaped like the loss (upstream 0.2.8 accepts it) selects
+    # examples: masked ones give zero and zero gradient.
+    logits = np.moveaxis(self.logits, -1, axis)
+    labels = np.moveaxis(self.labels, -1, axis)
+    rows = np.array([True, False, True, False])
+    fn = functools.partial(_classification.softmax_cross_entropy, axis=axis,
+                           where=rows)
+    expected = np.where(rows, _np_softmax_ce(self.logits, self.labels), 0.0)
+    assert_allclose(fn(logits, labels), expected, rtol=RTOL, atol=ATOL)
+    grad = jax.grad(lambda z: jnp.sum(fn(z, labels)))(logits)
+    self.assertTrue(_all_finite(grad))
+    assert_allclose(np.moveaxis(grad, axis, -1)[~rows], 0.0)
+
   def test_where_all_false_gives_zero_and_zero_gradient(self):
     where = np.zeros((4, 6), bool)
     fn = functools.partial(_classification.softmax_cross_entropy, where=where)
@@ -227,6 +242,18 @@ class SoftmaxCrossEntropyWithIntegerLabelsTest(parameterized.TestCase):
         logits, labels, axis=axis)
     assert_allclose(loss, self._reference(flat, labels), rtol=RTOL,
                     atol=ATOL)
+
+  def test_where_of_examples_masks_whole_rows(self):
+    rows = np.array([True, False, True, True, False])
+    fn = functools.partial(
+        _classification.softmax_cross_entropy_with_integer_labels,
+        where=rows)
+    expected = np.where(rows, self._reference(self.logits, self.labels), 0.0)
+    assert_allclose(fn(self.logits, self.labels), expected, rtol=RTOL,
+                    atol=ATOL)
+    grad = jax.grad(lambda z: jnp.sum(fn(z, self.labels)))(self.logits)
+    self.assertTrue(_all_finite(grad))
+    assert_allclose(grad[~rows], 0.0)
 
   def test_where(self):
     where = np.random.RandomState(6).rand(5, 7) < 0.5
