@@ -43,7 +43,7 @@ def deprecation_message(
     message += f' and will be removed in optax {removal}'
   message += '.'
   if replacement is not None:
-    message += f' Use {replacement} instead.'
+    message += f' Please use {replacement} instead.'
   return message
 
 
@@ -65,7 +65,7 @@ def warn_deprecated_function(
     ...   old(1)
     2
     >>> print(caught[0].message)
-    old is deprecated. Use new instead.
+    old is deprecated. Please use new instead.
 
   Args:
     fun: the deprecated function.

@@ -41,8 +41,8 @@ class WarnDeprecatedFunctionTest(absltest.TestCase):
     self.assertIs(caught[0].category, DeprecationWarning)
     self.assertEqual(
         str(caught[0].message),
-        '_add_one is deprecated and will be removed in optax 0.3.0. Use '
-        'optax.add_two instead.')
+        '_add_one is deprecated and will be removed in optax 0.3.0. Please'
+        ' use optax.add_two instead.')
     # The warning points at this file, the caller.
     self.assertEqual(caught[0].filename, __file__)
 
