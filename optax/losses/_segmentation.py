@@ -66,17 +66,35 @@ def _class_probabilities(
         sums, 1.0, rtol=0.0,
         atol=max(1e-5, 8 * float(jnp.finfo(predictions.dtype).eps))):
       raise ValueError(
-          f'{fn_name}: with {flag_name}=False, predictions must be'
+          f'{fn_name}: with {flag_name}=False, predictions must be valid'
           ' probability distributions that sum to 1 along the class (last)'
           f' axis; found sums in [{sums.min():.6f}, {sums.max():.6f}]. Pass'
           f' logits with {flag_name}=True instead.')
   return predictions
 
 
-def _matched_targets(
+def _matched_shapes(
     fn_name: str, predictions: jax.Array, targets: jax.Array
-) -> jax.Array:
-  """Checks the targets' shape, adding the class axis for a single class."""
+) -> tuple[jax.Array, jax.Array]:
+  """Checks the shapes, adding the class axis that a single class may omit.
+
+  Either array may leave out a trailing class axis of size 1 that the other
+  one has.
+
+  Args:
+    fn_name: name of the calling loss, for error messages.
+    predictions: the predictions, classes on the last axis.
+    targets: the targets.
+
+  Returns:
+    ``(predictions, targets)``, of one shape.
+
+  Raises:
+    ValueError: if the shapes do not match.
+  """
+  if (predictions.ndim == targets.ndim - 1 and targets.ndim >= 1
+      and targets.shape[-1] == 1):
+    predictions = predictions[..., None]
   if (targets.ndim == predictions.ndim - 1 and predictions.ndim >= 1
       and predictions.shape[-1] == 1):
     targets = targets[..., None]
@@ -89,7 +107,7 @@ def _matched_targets(
         f'{fn_name}: Shape mismatch: predictions have shape'
         f' {predictions.shape} but targets have shape {targets.shape}; they'
         f' must be equal.{hint}')
-  return targets
+  return predictions, targets
 
 
 def _tversky_losses(
@@ -145,7 +163,7 @@ def dice_loss(
     predictions: ``[batch, *spatial, num_classes]`` logits (or
       probabilities if ``apply_softmax`` is false).
     targets: one-hot (or soft) masks shaped like ``predictions``. With a
-      single class, the class axis may be omitted.
+      single class, the class axis may be omitted from either of them.
     class_weights: optional ``[num_classes]`` weights multiplying the
       per-class losses (before ``ignore_background`` drops class 0).
     smooth: additive smoothing of the numerator and denominator; keeps the
@@ -199,7 +217,8 @@ def dice_loss(
         f"{fn}: Unsupported reduction: {reduction}. Expected 'mean', 'sum'"
         " or 'none'.")
   predictions = jnp.asarray(predictions)
-  targets = _matched_targets(fn, predictions, jnp.asarray(targets))
+  predictions, targets = _matched_shapes(
+      fn, predictions, jnp.asarray(targets))
   probs = _class_probabilities(fn, 'apply_softmax', predictions, apply_softmax)
   num_classes = predictions.shape[-1]
 
@@ -313,7 +332,8 @@ def multiclass_generalized_dice_loss(
   Args:
     predictions: ``[batch, *spatial, num_classes]`` logits (or
       probabilities if ``apply_softmax`` is false).
-    targets: one-hot (or soft) masks shaped like ``predictions``.
+    targets: one-hot (or soft) masks shaped like ``predictions``. With a
+      single class, the class axis may be omitted from either of them.
     smooth: additive smoothing of each Dice ratio.
     apply_softmax: whether to apply a softmax over the classes (a sigmoid
       for a single class). Otherwise the predictions must sum to one over
@@ -345,7 +365,8 @@ def multiclass_generalized_dice_loss(
   """
   fn = 'multiclass_generalized_dice_loss'
   predictions = jnp.asarray(predictions)
-  targets = _matched_targets(fn, predictions, jnp.asarray(targets))
+  predictions, targets = _matched_shapes(
+      fn, predictions, jnp.asarray(targets))
   probs = _class_probabilities(fn, 'apply_softmax', predictions, apply_softmax)
   num_classes = predictions.shape[-1]
 

@@ -120,7 +120,8 @@ class DiceLossTest(parameterized.TestCase):
     assert_allclose(fn(probs, self.targets),
                     _np_tversky(probs, self.targets, (1, 2)).mean(-1),
                     rtol=1e-5)
-    with self.assertRaisesRegex(ValueError, 'sum to 1'):
+    with self.assertRaisesRegex(
+        ValueError, 'valid probability distributions that sum to 1'):
       _segmentation.dice_loss(probs * 1.3, self.targets, apply_softmax=False)
 
   def test_single_class_uses_sigmoid(self):
@@ -131,10 +132,16 @@ class DiceLossTest(parameterized.TestCase):
     assert_allclose(
         _segmentation.dice_loss(logits, targets, reduction='none'), expected,
         rtol=1e-5)
-    # The class axis of the targets may be left out.
+    # The class axis of the targets, or of the predictions (as upstream
+    # 0.2.8), may be left out.
     assert_allclose(
         _segmentation.dice_loss(logits, targets[..., 0], reduction='none'),
         expected, rtol=1e-5)
+    assert_allclose(
+        _segmentation.dice_loss(logits[..., 0], targets, reduction='none'),
+        expected, rtol=1e-5)
+    with self.assertRaisesRegex(ValueError, 'Shape mismatch'):
+      _segmentation.dice_loss(logits[..., 0], self.targets)
 
   def test_gradient_finite(self):
     grad = jax.grad(lambda z: jnp.sum(_segmentation.dice_loss(
