@@ -845,10 +845,13 @@ def muon(
   def param_labels(params):
     # A label per leaf, also where the dimension numbers are a prefix of the
     # params: the state then has a MaskedNode for each leaf of a group.
-    dims = _leafwise_dim_nums(fn, dim_nums, params)
+    spec = dim_nums(params) if callable(dim_nums) else dim_nums
+    treedef = jax.tree.structure(params)
+    if spec is None:  # A root None: every leaf goes to Adam.
+      return jax.tree.unflatten(treedef, ['adam'] * treedef.num_leaves)
+    dims = _leafwise_dim_nums(fn, spec, params)
     return jax.tree.unflatten(
-        jax.tree.structure(params),
-        ['adam' if d is None else 'muon' for d in dims])
+        treedef, ['adam' if d is None else 'muon' for d in dims])
 
   if adam_learning_rate is None:
     adam_learning_rate = learning_rate

@@ -456,6 +456,18 @@ class MuonTest(parameterized.TestCase):
     updates, _ = tx.update(params, state, params)
     self.assertEqual(jax.tree.structure(updates), jax.tree.structure(params))
 
+  def test_vector_params_array_goes_to_adam(self):
+    # A params array that is a vector is Adam's, as upstream 0.2.8's.
+    tx = _muon.muon(0.1)
+    params = jnp.array([1.0, -2.0])
+    state = tx.init(params)
+    self.assertIsInstance(state.inner_states['muon'].inner_state[0].mu,
+                          _masking.MaskedNode)
+    updates, _ = tx.update(params, state, params)
+    # NAdam's first step: -lr (1 + b1 (1 - b1) / (1 - b1^2)) sign(g).
+    step = 0.1 * (1 + 0.9 * 0.1 / (1 - 0.9**2))
+    np.testing.assert_allclose(updates, [-step, step], rtol=1e-5)
+
   @parameterized.parameters(jnp.float32, jnp.bfloat16)
   def test_dtypes_and_single_compilation(self, dtype):
     params = {'w': jnp.ones((4, 3), dtype), 'b': jnp.ones(3, dtype)}
