@@ -615,7 +615,7 @@ def mask_all(params):
 
 
 class BitIdentityTest(parameterized.TestCase):
-  """inject_hyperparams(opt)(**kw) gives the bits of opt(**kw) (#1532)."""
+  """inject_hyperparams(opt)(**kw) updates like opt(**kw) (#1532)."""
 
   @parameterized.named_parameters(
       ('adam', alias.adam, dict(learning_rate=1e-2)),
