@@ -387,9 +387,15 @@ def cosine_decay_schedule(
         f'cosine_decay_schedule: exponent must be non-negative, got '
         f'{exponent}; a negative exponent diverges at the end of the decay.')
 
+  # Python ints are taken as floats: a number of steps beyond the int32
+  # range (e.g. 1e10) would otherwise overflow when turned into an array.
+  steps = float(decay_steps) if isinstance(decay_steps, int) else decay_steps
+
   def schedule(count: base.Numeric) -> base.Numeric:
-    count = jnp.minimum(count, decay_steps)
-    cosine = 0.5 * (1 + jnp.cos(jnp.pi * count / decay_steps))
+    if isinstance(count, int):
+      count = float(count)
+    count = jnp.minimum(count, steps)
+    cosine = 0.5 * (1 + jnp.cos(jnp.pi * count / steps))
     decayed = (1 - alpha) * cosine ** exponent + alpha
     return init_value * decayed
 

@@ -239,6 +239,20 @@ class CosineDecayScheduleTest(parameterized.TestCase):
     np.testing.assert_allclose(float(schedule(10)), 0.5, rtol=1e-6)
     np.testing.assert_allclose(float(schedule(10**5)), 0.5, rtol=1e-6)
 
+  @parameterized.parameters(True, False)
+  def test_decay_steps_beyond_int32(self, jit):
+    # decay_steps=1e10 does not fit in int32; the Python int is used as a
+    # float (as upstream 0.2.8), so neither it nor a large Python-int step
+    # overflows.
+    schedule = _schedule.cosine_decay_schedule(1000.0, decay_steps=10**10)
+    maybe_jit = jax.jit(schedule) if jit else schedule
+    expected = 1000.0 * 0.5 * (1 + np.cos(np.pi * 0.1))
+    np.testing.assert_allclose(maybe_jit(10**9), expected, rtol=1e-6)
+    np.testing.assert_allclose(
+        maybe_jit(jnp.asarray(10**9, jnp.int32)), expected, rtol=1e-6)
+    # (jit itself cannot take a Python int beyond int32 as an argument.)
+    np.testing.assert_allclose(schedule(3 * 10**10), 0.0, atol=1e-6)
+
   @parameterized.parameters(0, -5)
   def test_non_positive_decay_steps_raises(self, decay_steps):
     with self.assertRaisesRegex(
