@@ -264,6 +264,13 @@ def _compute_muon_reshape(
   return reshape_fn, inverse_fn
 
 
+class _Box:
+  """Holds a value as a pytree leaf."""
+
+  def __init__(self, value: Any):
+    self.value = value
+
+
 def _leafwise_dim_nums(
     fn: str,
     spec: Any,
@@ -293,8 +300,11 @@ def _leafwise_dim_nums(
       return [dims_type()] * len(jax.tree.leaves(tree))
     return [default(x) for x in jax.tree.leaves(tree)]
   try:
-    per_subtree = jax.tree.map(
-        lambda d, sub: [d] * len(jax.tree.leaves(sub)), spec, tree,
+    # Each leaf of the params becomes an opaque box (a pytree leaf) holding
+    # the entry of its subtree: a list would be confused with a list node
+    # of the params, and None or a NamedTuple would not stay leaves.
+    boxed = jax.tree.map(
+        lambda d, sub: jax.tree.map(lambda _: _Box(d), sub), spec, tree,
         is_leaf=lambda x: x is None or isinstance(x, dims_type))
   except ValueError as e:
     raise ValueError(
@@ -302,8 +312,7 @@ def _leafwise_dim_nums(
         f' {dims_type.__name__}, or a tree of them (and None) with the'
         ' structure of the params (or a prefix of it); they do not match'
         f' the params: {e}') from e
-  return [d for lst in jax.tree.leaves(
-      per_subtree, is_leaf=lambda x: isinstance(x, list)) for d in lst]
+  return [box.value for box in jax.tree.leaves(boxed)]
 
 
 def _matrix_dim_nums(

@@ -456,6 +456,26 @@ class MuonTest(parameterized.TestCase):
     updates, _ = tx.update(params, state, params)
     self.assertEqual(jax.tree.structure(updates), jax.tree.structure(params))
 
+  def test_list_params(self):
+    # Params that are a list: its entries were taken for lists of dimension
+    # numbers, so a 3-d leaf went to Muon (and inject_hyperparams failed).
+    params = [jnp.ones((2, 3)), jnp.ones((2, 5, 2))]
+    for tx in (_muon.muon(0.1),
+               _inject.inject_hyperparams(_muon.muon, ('ns_steps',))(0.1)):
+      state = tx.init(params)
+      updates, _ = tx.update(params, state, params)
+      self.assertEqual([u.shape for u in updates], [(2, 3), (2, 5, 2)])
+    tx = _muon.scale_by_muon(weight_dimension_numbers=[D(), D(1, 2)])
+    grads = [jnp.arange(6.0).reshape(2, 3), jnp.arange(20.0).reshape(2, 5, 2)]
+    updates, _ = tx.update(grads, tx.init(grads))
+    np.testing.assert_allclose(
+        updates[0], _np_newton_schulz(np.asarray(grads[0])), rtol=1e-4,
+        atol=1e-5)
+    for b in range(2):
+      np.testing.assert_allclose(
+          updates[1][b], _np_newton_schulz(np.asarray(grads[1][b])),
+          rtol=1e-4, atol=1e-5)
+
   def test_vector_params_array_goes_to_adam(self):
     # A params array that is a vector is Adam's, as upstream 0.2.8's.
     tx = _muon.muon(0.1)
