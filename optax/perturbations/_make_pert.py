@@ -217,7 +217,9 @@ def make_perturbed_fun(
     estimates = jax.tree.map(lambda out: out * weights_like(out), outputs)
     if use_baseline:
       # Zero in value; subtracts f(x) times the score in the derivatives.
-      baseline = jax.lax.stop_gradient(fun(inputs))
+      # fun itself is never differentiated (it may have no derivative):
+      # its input is cut from the graph, not only its output.
+      baseline = fun(jax.lax.stop_gradient(inputs))
       corrections = jax.tree.map(
           lambda out, b: b * (weights_like(out) - 1), outputs, baseline)
       estimates = jax.tree.map(operator.sub, estimates, corrections)

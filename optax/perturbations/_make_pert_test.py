@@ -14,6 +14,8 @@
 # ==============================================================================
 """Tests for optax.perturbations._make_pert."""
 
+import functools
+
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax
@@ -182,6 +184,32 @@ class MakePerturbedFunTest(parameterized.TestCase):
     np.testing.assert_array_equal(
         jax.grad(lambda t: fn(jax.random.key(0), t))(x), 0.0)
 
+
+  @parameterized.product(use_baseline=[True, False],
+                         mode=['grad', 'jvp', 'hessian'])
+  def test_derivative_of_fun_is_never_used(self, use_baseline, mode):
+    # The estimator only evaluates fun: a fun whose derivative rule fails
+    # works, with or without the baseline.
+    @jax.custom_jvp
+    def f(t):
+      return jnp.sum(t ** 2)
+
+    @f.defjvp
+    def _no_derivative(primals, tangents):
+      del primals, tangents
+      raise AssertionError('the derivative of fun was used')
+
+    fn = _make_pert.make_perturbed_fun(f, num_samples=20,
+                                       use_baseline=use_baseline)
+    x = jnp.array([0.5, -1.0])
+    g = functools.partial(fn, jax.random.key(0))
+    if mode == 'grad':
+      out = jax.grad(g)(x)
+    elif mode == 'jvp':
+      out = jax.jvp(g, (x,), (jnp.ones(2),))[1]
+    else:
+      out = jax.hessian(g)(x)
+    self.assertTrue(np.all(np.isfinite(out)))
 
 if __name__ == '__main__':
   absltest.main()
