@@ -266,7 +266,8 @@ def average_incrementally_updates(
   The composition of :func:`average_per_element_updates` and
   :func:`accumulate_avg_updates`: the mean over the elements of a batch is
   averaged over ``accumulation_steps`` batches (of equal sizes), then
-  emitted.
+  emitted. With ``per_elt_axis=None`` the updates are not per-element (e.g.
+  gradients of a mean loss): they are only averaged over the batches.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -279,15 +280,19 @@ def average_incrementally_updates(
     Array([4., 5.], dtype=float32)
 
   Args:
-    per_elt_axis: the element axis (or axes; None for every axis).
+    per_elt_axis: the element axis (or axes), or None for updates that are
+      already averaged over the elements.
     accumulation_steps: the number of batches to average.
 
   Returns:
-    An :class:`Aggregator`; its state is the pair of the states of the two
-    parts.
+    An :class:`Aggregator` whose state is the pair of the states of the two
+    parts; with ``per_elt_axis=None``, :func:`accumulate_avg_updates`
+    (a GradientTransformation, the identity for one step).
   """
   _check_accumulation_steps('average_incrementally_updates',
                             accumulation_steps)
+  if per_elt_axis is None:
+    return accumulate_avg_updates(accumulation_steps)
   chained = _combining.chain(
       average_per_element_updates(per_elt_axis),
       accumulate_avg_updates(accumulation_steps),

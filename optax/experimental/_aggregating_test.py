@@ -128,6 +128,23 @@ class AverageTest(parameterized.TestCase):
       np.testing.assert_allclose(out[name], pooled.mean(axis=0), rtol=1e-5)
 
 
+  def test_average_incrementally_updates_without_element_axis(self):
+    # per_elt_axis=None: the updates are already means (as upstream 0.2.8),
+    # they are only averaged over the batches, not over their own axes.
+    tx = agg.average_incrementally_updates(None, 2)
+    self.assertNotIsInstance(tx, agg.Aggregator)
+    state = tx.init(_PARAMS)
+    first = {'w': jnp.array([1.0, 2.0, 3.0]), 'b': jnp.array(4.0)}
+    second = {'w': jnp.array([3.0, 0.0, -1.0]), 'b': jnp.array(0.0)}
+    _, state = tx.update(first, state)
+    out, state = tx.update(second, state)
+    np.testing.assert_allclose(out['w'], [2.0, 1.0, 1.0])
+    np.testing.assert_allclose(out['b'], 2.0)
+    self.assertTrue(bool(state.ready))
+    one_step = agg.average_incrementally_updates(None, 1)
+    out, _ = one_step.update(first, one_step.init(_PARAMS))
+    np.testing.assert_array_equal(out['w'], first['w'])
+
 class MeanAndVarianceTest(parameterized.TestCase):
   """Per-element means and squared deviations, and their moving averages."""
 
