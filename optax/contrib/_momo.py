@@ -88,8 +88,8 @@ class MomoState(NamedTuple):
     gamma: scalar, EMA :math:`\\gamma` of :math:`\\langle g_k, x_k \\rangle`,
       in the dtype all floating params promote to (float32 for float32 and
       bfloat16 params).
-    lb: scalar, the lower bound of the loss (the estimate, with
-      ``adapt_lower_bound=True``), typed like ``barf``.
+    lb: scalar, the lower bound of the loss, typed like ``barf``; with
+      ``adapt_lower_bound=True``, the estimate, typed like ``gamma``.
     count: int32 scalar, the number of updates done so far.
   """
 
@@ -183,7 +183,9 @@ def momo(
         exp_avg=otu.tree_zeros_like(params),
         barf=jnp.zeros([], dtype),
         gamma=jnp.zeros([], numerics.scalar_state_dtype(params, widest=True)),
-        lb=numerics.as_hyperparameter(lower_bound).astype(dtype),
+        lb=numerics.as_hyperparameter(lower_bound).astype(
+            numerics.scalar_state_dtype(params, widest=True)
+            if adapt_lower_bound else dtype),
         count=jnp.zeros([], jnp.int32))
 
   def update_fn(updates, state, params=None, *, value=None, **extra_args):
@@ -245,8 +247,8 @@ class MomoAdamState(NamedTuple):
     gamma: scalar, EMA of :math:`\\langle g_k, x_k \\rangle`, in the dtype
       all floating params promote to (float32 for float32 and bfloat16
       params).
-    lb: scalar, the lower bound of the loss (the estimate, with
-      ``adapt_lower_bound=True``), typed like ``barf``.
+    lb: scalar, the lower bound of the loss, typed like ``barf``; with
+      ``adapt_lower_bound=True``, the estimate, typed like ``gamma``.
     count: int32 scalar, the number of updates done so far.
   """
 
@@ -348,7 +350,9 @@ def momo_adam(
         exp_avg_sq=otu.tree_zeros_like(params),
         barf=jnp.zeros([], dtype),
         gamma=jnp.zeros([], numerics.scalar_state_dtype(params, widest=True)),
-        lb=numerics.as_hyperparameter(lower_bound).astype(dtype),
+        lb=numerics.as_hyperparameter(lower_bound).astype(
+            numerics.scalar_state_dtype(params, widest=True)
+            if adapt_lower_bound else dtype),
         count=jnp.zeros([], jnp.int32))
 
   def update_fn(updates, state, params=None, *, value=None, **extra_args):

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import test_utils
 from optax.contrib import _momo
 
 _PARAMS = np.array([0.5, -0.5, 1.0])
@@ -208,6 +209,20 @@ class MomoTest(parameterized.TestCase):
     # The first gamma is <g, x> = 12.01171875 (not a bfloat16 number), times
     # 1 - b1 for MoMo-Adam.
     np.testing.assert_allclose(state.gamma, weight * 12.01171875, rtol=1e-6)
+
+  @parameterized.parameters('momo', 'momo_adam')
+  def test_adapted_lower_bound_float32_with_bfloat16_params(self, name):
+    # Upstream 0.2.8's adapted lower bound is float32 after the first update
+    # with float32 and bfloat16 params (a fixed one keeps bfloat16).
+    tx = getattr(_momo, name)(adapt_lower_bound=True, lower_bound=0.1)
+    params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
+    state = tx.init(params)
+    self.assertEqual(state.lb.dtype, jnp.float32)
+    self.assertEqual(state.lb, np.float32(0.1))
+    grads = jax.tree.map(jnp.ones_like, params)
+    _, new_state = jax.jit(tx.update)(grads, state, params,
+                                      value=jnp.float32(2.0))
+    test_utils.assert_trees_all_equal_dtypes(new_state, state)
 
   def test_rejects_invalid_hyperparameters(self):
     with self.assertRaisesRegex(ValueError, 'momo: beta'):
