@@ -115,6 +115,7 @@ def _lift(*xs: jax.Array) -> tuple[jax.Array, ...]:
   Returns:
     The arrays cast to the promotion of their dtypes.
   """
+  xs = tuple(jnp.asarray(x) for x in xs)  # Python numbers too
   dtype = numerics.promote_dtypes(*(x.dtype for x in xs))
   return tuple(x.astype(dtype) for x in xs)
 
@@ -124,7 +125,7 @@ def _scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
 
   def leaf(g):
     f, x = _lift(factor, g)
-    return (f * x).astype(g.dtype)
+    return (f * x).astype(jnp.result_type(g))
 
   return jax.tree.map(leaf, updates)
 
@@ -132,7 +133,8 @@ def _scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
 def _adam_ratio(g, m, v, epsilon_root, epsilon):
   """``m / (sqrt(v + eps_root) + eps)`` in the dtype of the update ``g``."""
   m, v, epsilon_root, epsilon = _lift(m, v, epsilon_root, epsilon)
-  return (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(g.dtype)
+  return (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(
+      jnp.result_type(g))
 
 
 def _unzip(like: Any, tree_of_tuples: Any, n: int) -> tuple[Any, ...]:
@@ -150,14 +152,18 @@ def _widen(moments: Any, updates: Any) -> Any:
   ``mu_dtype`` when stored.
   """
   _tree_math.check_moments_like_updates('optimizer update', updates, moments)
+  # jnp.result_type also reads the dtype of a Python number (params and
+  # gradients may be plain ints or floats).
   return jax.tree.map(
-      lambda m, g: m.astype(numerics.promote_dtypes(m.dtype, g.dtype)),
+      lambda m, g: jnp.asarray(m).astype(numerics.promote_dtypes(
+          jnp.result_type(m), jnp.result_type(g))),
       moments, updates)
 
 
 def _cast_like(tree: Any, like: Any) -> Any:
   """Casts each leaf of ``tree`` to the dtype of the matching leaf."""
-  return jax.tree.map(lambda x, y: x.astype(y.dtype), tree, like)
+  return jax.tree.map(lambda x, y: jnp.asarray(x).astype(jnp.result_type(y)),
+                      tree, like)
 
 
 def _nesterov_first_moment(updates, mu, beta1, count):
