@@ -92,7 +92,9 @@ def selective_transform(
   def to_labels(mask_tree):
     return jax.tree.map(lambda m: 'freeze' if m else 'train', mask_tree)
 
-  if callable(freeze_mask):
+  # Decided by the leaves, as in masked: an Equinox module of booleans is
+  # callable but is a mask tree.
+  if _masking._mask_callable(freeze_mask):  # pylint: disable=protected-access
     labels = lambda tree: to_labels(freeze_mask(tree))
   else:
     labels = to_labels(freeze_mask)

@@ -14,10 +14,11 @@
 # ==============================================================================
 """Tests for `freeze` and `selective_transform`."""
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -114,6 +115,24 @@ class SelectiveTransformTest(parameterized.TestCase):
     updates, _ = tx.update(params, tx.init(params))
     np.testing.assert_array_equal(updates['head']['k'], np.zeros(3))
     np.testing.assert_array_equal(updates['b'], params['b'])
+
+  def test_callable_module_mask_is_a_tree(self):
+    # An Equinox module is callable; with boolean leaves it is a mask tree
+    # (as in masked and upstream 0.2.8), not a function to call.
+    class Net(eqx.Module):
+      """A callable module."""
+      w: Any
+      b: Any
+
+      def __call__(self, x):
+        return self.w * x + self.b
+
+    params = Net(w=jnp.array([1.0, 2.0]), b=jnp.array([3.0]))
+    mask = Net(w=False, b=True)
+    tx = _freezing.selective_transform(_running_sum(), freeze_mask=mask)
+    updates, _ = tx.update(params, tx.init(params))
+    np.testing.assert_array_equal(updates.w, np.array([1.0, 2.0]))
+    np.testing.assert_array_equal(updates.b, np.zeros(1))
 
 
 if __name__ == '__main__':
