@@ -43,9 +43,19 @@ interpreter. For every case it checks, in this order:
    * NaN must be NaN on both sides; infinities must match.
 
 A mismatch that is a deliberate fix of an upstream bug is listed in the
-deviations file as a ``[[comparison]]`` entry with ``id`` (the case name,
-``fnmatch`` patterns allowed) and ``reason``. The run fails on any mismatch
-that is not listed and on a listed entry that no longer mismatches (stale).
+deviations file as a ``[[comparison]]`` entry with ``id`` (a case name or a
+list of them, ``fnmatch`` patterns allowed), ``reason`` and, optionally,
+``differs``: the kinds of difference the entry allows, among
+
+* ``upstream-raises``: upstream raises, the fork does not;
+* ``dtype``: a leaf's dtype;
+* ``structure``: tree definition, key paths, node classes or shapes;
+* ``values``: values beyond the tolerance;
+* ``raises``: any other exception difference.
+
+A listed case with a difference of another kind fails, so that an entry for
+a dtype policy cannot hide wrong values. The run fails on any mismatch that
+is not listed and on a listed pattern that no longer mismatches (stale).
 The last line is ``compare: N cases, M matched, K listed deviations, F
 failed``; the exit status is 1 if F > 0.
 """
@@ -112,8 +122,15 @@ def _value_diff(name: str, fork: dict[str, Any],
   ul = {leaf['path']: leaf for leaf in upstream['leaves']}
   for f in fork['leaves']:
     u = ul.get(f['path'])
-    if u is None or u['dtype'] != f['dtype']:
+    if u is None:
       continue  # reported as a structure difference
+    # A dtype difference is reported as a structure difference; the values
+    # are still compared, to the tolerance of the narrower dtype, so that a
+    # listed dtype deviation cannot hide wrong values.
+    dtype = f['dtype']
+    if u['dtype'] != dtype:
+      widths = [TOLERANCES.get(d, (0.0, 0.0)) for d in (dtype, u['dtype'])]
+      dtype = (f['dtype'], u['dtype'])[widths.index(max(widths))]
     fv, uv = f['value'], u['value']
     if isinstance(fv, str) or isinstance(uv, str):
       continue  # opaque objects: their type is compared, not their repr
@@ -122,13 +139,13 @@ def _value_diff(name: str, fork: dict[str, Any],
       out.append(f'{name}{f["path"]}: value shape fork {fv.shape} upstream '
                  f'{uv.shape}')
       continue
-    tol = TOLERANCES.get(f['dtype'])
+    tol = TOLERANCES.get(dtype)
     if tol is not None and low_precision:
       tol = TOLERANCES['bfloat16']
     if tol is None or fv.dtype.kind not in 'fc':
       if not np.array_equal(fv, uv):
         bad = np.argwhere(fv != uv)[:3].tolist()
-        out.append(f'{name}{f["path"]} ({f["dtype"]}): not equal at {bad}: '
+        out.append(f'{name}{f["path"]} ({dtype}): not equal at {bad}: '
                    f'fork {_show(fv)} upstream {_show(uv)}')
       continue
     rtol, atol = tol
@@ -144,7 +161,7 @@ def _value_diff(name: str, fork: dict[str, Any],
       err = np.where(finite, np.abs(fv64 - uv64), 0.0)
     bad |= err > atol + rtol * scale
     if bad.any():
-      out.append(f'{name}{f["path"]} ({f["dtype"]}): {int(bad.sum())}/'
+      out.append(f'{name}{f["path"]} ({dtype}): {int(bad.sum())}/'
                  f'{bad.size} elements off, max abs {err.max():.3g} '
                  f'({err.max() / max(scale, 1e-30):.3g} of the largest): '
                  f'fork {_show(fv)} upstream {_show(uv)}')
@@ -212,8 +229,27 @@ def compare_case(case: str, fork: dict[str, Any], upstream: dict[str, Any]
   return diffs
 
 
-def load_deviations(path: str | None) -> list[dict[str, str]]:
-  """The ``[[comparison]]`` entries of the deviations file."""
+DIFF_KINDS = ('upstream-raises', 'raises', 'dtype', 'structure', 'values')
+
+
+def diff_kind(line: str) -> str:
+  """The kind (one of :data:`DIFF_KINDS`) of a line of compare_case."""
+  if line.startswith('upstream raises ') and line.endswith(
+      'fork does not'):
+    return 'upstream-raises'
+  if line.startswith(('upstream raises ', 'fork raises ',
+                      'exception type: ')):
+    return 'raises'
+  if ': dtype fork ' in line:
+    return 'dtype'
+  if ('elements off' in line or 'not equal at' in line
+      or ': value shape fork' in line):
+    return 'values'
+  return 'structure'
+
+
+def load_deviations(path: str | None) -> list[dict[str, Any]]:
+  """The ``[[comparison]]`` entries, with ``id`` made a list."""
   if not path:
     return []
   with open(path, 'rb') as f:
@@ -223,6 +259,12 @@ def load_deviations(path: str | None) -> list[dict[str, str]]:
     if not e.get('id') or not e.get('reason'):
       raise ValueError(f'{path}: every [[comparison]] needs id and reason, '
                        f'got {e}')
+    if isinstance(e['id'], str):
+      e['id'] = [e['id']]
+    unknown = set(e.get('differs', DIFF_KINDS)) - set(DIFF_KINDS)
+    if unknown:
+      raise ValueError(f'{path}: [[comparison]] {e["id"]}: differs must be '
+                       f'among {DIFF_KINDS}, got {sorted(unknown)}')
   return entries
 
 
@@ -249,38 +291,43 @@ def main(argv: list[str] | None = None) -> int:
   fc, uc = fork['cases'], upstream['cases']
   names = sorted(set(fc) | set(uc))
   matched = listed = failed = 0
-  used = {e['id']: False for e in deviations}
+  used = {pattern: False for e in deviations for pattern in e['id']}
   for name in names:
     if name not in fc or name not in uc:
       print(f'FAIL {name}: only in {"fork" if name in fc else "upstream"}')
       failed += 1
       continue
     diffs = compare_case(name, fc[name], uc[name])
-    entry = next((e for e in deviations
-                  if fnmatch.fnmatchcase(name, e['id'])), None)
-    if entry is not None:
-      if diffs:
-        used[entry['id']] = True
-        listed += 1
-        print(f'listed {name}: {diffs[0][:200]}')
-      else:
-        matched += 1
-      continue
     if not diffs:
       matched += 1
       continue
+    # The first entry naming the case that allows all its differences.
+    matching = [(e, p) for e in deviations for p in e['id']
+                if fnmatch.fnmatchcase(name, p)]
+    kinds = {diff_kind(d) for d in diffs}
+    allowing = [p for e, p in matching
+                if kinds <= set(e.get('differs', DIFF_KINDS))]
+    if allowing:
+      used[allowing[0]] = True
+      listed += 1
+      shown = diffs if args.verbose else diffs[:1]
+      print(f'listed {name}: ' + '\n    '.join(shown))
+      continue
+    if matching:
+      diffs = [f'{sorted(kinds)} differences, not all allowed by the '
+               f'deviations {[p for _, p in matching]}'] + diffs
     failed += 1
     shown = diffs if args.verbose else diffs[:3]
     print(f'FAIL {name}: ' + '\n    '.join(shown))
-  for entry_id, was_used in used.items():
+  for pattern, was_used in used.items():
     if was_used:
       continue
     failed += 1
-    if any(fnmatch.fnmatchcase(n, entry_id) for n in names):
-      print(f'STALE deviation {entry_id}: its cases match upstream now; '
-            f'remove it from the deviations file')
+    if any(fnmatch.fnmatchcase(n, pattern) for n in names):
+      print(f'STALE deviation {pattern}: its cases match upstream now (or '
+            f'fail for another reason); remove it from the deviations file')
     else:
-      print(f'STALE deviation {entry_id}: no case has this name')
+      print(f'STALE deviation {pattern}: no case has this name')
   print(f'compare: {len(names)} cases, {matched} matched, {listed} listed '
         f'deviations, {failed} failed')
   return 1 if failed else 0

@@ -44,10 +44,11 @@ case "$up_file" in
   "$repo"/*) echo "compare: $up_py imports the fork ($up_file)" >&2; exit 2 ;;
 esac
 
-"$fork_py" "$here/run_cases.py" --out "$work/fork.pkl" "${only[@]}" \
+"$fork_py" "$here/run_cases.py" --verbose --out "$work/fork.pkl" "${only[@]}" \
     >"$work/fork.log" 2>&1 &
 fork_pid=$!
-"$up_py" "$here/run_cases.py" --out "$work/upstream.pkl" "${only[@]}" \
+"$up_py" "$here/run_cases.py" --verbose --out "$work/upstream.pkl" \
+    "${only[@]}" \
     >"$work/upstream.log" 2>&1 &
 up_pid=$!
 wait "$fork_pid"; fork_rc=$?
