@@ -1550,9 +1550,12 @@ def scale_by_stddev(
     else:
       mu_hat, nu_hat = mu, nu
       new_state = ScaleByRStdDevState(mu=mu, nu=nu)
+    # A variance is never negative: at the first bias-corrected step with
+    # initial_scale=0 the estimate is exactly 0, and rounding makes it
+    # slightly negative for about half the entries (NaN under the root).
     new_updates = jax.tree.map(
         lambda g, m, v: _rescale_by_root(
-            g, v - numerics.abs_sq(m), epsilon, eps_in_sqrt),
+            g, jnp.maximum(v - numerics.abs_sq(m), 0), epsilon, eps_in_sqrt),
         updates, mu_hat, nu_hat)
     return new_updates, new_state
 

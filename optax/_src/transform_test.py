@@ -1003,6 +1003,25 @@ def _radam_makers():
 
 
 class RegressionTest(parameterized.TestCase):
+
+  @parameterized.parameters(True, False)
+  def test_stddev_bias_corrected_first_step_is_finite(self, eps_in_sqrt):
+    # Step 1 with initial_scale=0: the bias-corrected variance is exactly 0
+    # and its float32 value is rounding noise around 0; where the noise was
+    # negative the fork gave NaN. Now the update is finite, has the sign of
+    # g and is at most g / sqrt(eps) (g / eps) in size.
+    g = jnp.asarray(np.random.default_rng(0).standard_normal(8), jnp.float32)
+    eps = 1e-8
+    tx = transform.scale_by_stddev(decay=0.9, eps=eps, bias_correction=True,
+                                   eps_in_sqrt=eps_in_sqrt)
+    updates, state = tx.update(g, tx.init(g))
+    updates = np.asarray(updates)
+    bound = np.abs(np.asarray(g)) / (np.sqrt(eps) if eps_in_sqrt else eps)
+    self.assertTrue(np.all(np.isfinite(updates)))
+    np.testing.assert_array_equal(np.sign(updates), np.sign(np.asarray(g)))
+    self.assertTrue(np.all(np.abs(updates) <= bound * (1 + 1e-5)))
+    updates, _ = tx.update(-g, state)
+    self.assertTrue(np.all(np.isfinite(np.asarray(updates))))
   """Upstream issues that must stay fixed."""
 
   def test_radam_live_buffers_flat_issue_969(self):
