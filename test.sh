@@ -2,11 +2,16 @@
 # The project's test command: builds the wheel in a fresh virtualenv, lints,
 # and runs the test-suite against the installed package (not the source tree).
 #
-#   ./test.sh            everything (lint, actionlint, tests, docs)
+#   ./test.sh            everything: lint, actionlint, the fork's own tests,
+#                        upstream 0.2.8's test-suite against the wheel, the
+#                        live comparison with upstream, docs
 #   ./test.sh --no-docs  skip the documentation build
 #
 # Environment: PYTHON (default python3), PYTEST_ARGS (extra pytest args),
 # OPTAX_TEST_FULL=1 for the exhaustive composition suite.
+#
+# Upstream's files (the optax 0.2.8 wheel and its tests) are downloaded into
+# the temporary folder at test time and deleted with it.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -37,8 +42,18 @@ echo "built $(basename "$wheel")"
 step "install the wheel with the test, lint and docs extras"
 "$venv_py" -m pip install -q "${wheel}[test,lint,docs,examples]"
 
+step "upstream optax 0.2.8 in its own virtualenv (the comparison's oracle)"
+jax_version="$("$venv_py" -c 'import jax; print(jax.__version__)')"
+"$python" -m venv "$work/upstream"
+upstream_py="$work/upstream/bin/python"
+"$upstream_py" -m pip install -q --upgrade pip
+"$upstream_py" -m pip install -q "optax==0.2.8" "jax==$jax_version" \
+    "jaxlib==$jax_version" orbax-checkpoint
+"$venv_py" -m pip download -q --no-deps --only-binary=:all: "optax==0.2.8" \
+    -d "$work/upstream_dist"
+
 lint_paths=()
-for path in optax examples benchmarks docs/conf.py; do
+for path in optax examples benchmarks tools docs/conf.py; do
   [ -e "$here/$path" ] && lint_paths+=("$path")
 done
 
@@ -61,6 +76,8 @@ else
 fi
 
 export OPTAX_EXAMPLES_DIR="$here/examples"
+export OPTAX_GALLERY_DIR="$work/gallery"
+mkdir -p "$OPTAX_GALLERY_DIR"
 step "pytest (installed wheel, run from outside the repository)"
 cd "$work"
 set +e
@@ -80,12 +97,24 @@ if [ "$rc" -ne 0 ]; then
   exit "$rc"
 fi
 
+step "upstream 0.2.8's test-suite against the installed wheel"
+"$venv_py" "$here/tools/upstream_suite.py" \
+    --deviations "$here/deviations.toml" \
+    --wheel "$(ls "$work"/upstream_dist/optax-*.whl)" \
+    --keep "$work/upstream_suite"
+
+step "live comparison with upstream 0.2.8"
+bash "$here/tools/compare/run.sh" "$venv_py" "$upstream_py"
+
 step "quickstart (--quick)"
 "$venv_py" "$here/examples/quickstart.py" --quick --out "$work/loss.png"
 
 if [ "$build_docs" = 1 ]; then
-  step "docs"
-  "$work/venv/bin/sphinx-build" -q -b html "$here/docs" "$work/docs_html"
+  step "docs: every public name in the API reference, docstring examples"
+  "$venv_py" "$here/tools/docs_check.py" --docs "$here/docs"
+  step "docs: sphinx, warnings as errors"
+  "$work/venv/bin/sphinx-build" -q -W --keep-going -b html "$here/docs" \
+      "$work/docs_html"
   echo "docs built"
 fi
 
