@@ -1,0 +1,182 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Checks of hyperparameters and update arguments, shared by every factory.
+
+Each check looks only at values known when an optimizer is built: Python and
+NumPy real numbers (see :func:`optax._src.numerics.is_number`). Arrays,
+tracers (``inject_hyperparams`` calls the factory again with traced values)
+and schedules pass through unchecked. Every comparison is written so that NaN
+fails it: ``not value >= 0`` rather than ``value < 0``.
+
+The messages follow one pattern, ``'<function>: <argument> must be <what>,
+got <value>'``, so that a user sees which call and which argument to fix.
+"""
+
+from typing import Any
+
+import numpy as np
+
+from optax._src import numerics
+
+
+def _fail(fn: str, name: str, expected: str, value: Any) -> None:
+  raise ValueError(f'{fn}: {name} must be {expected}, got {value!r}')
+
+
+def check_non_negative(fn: str, name: str, value: Any) -> None:
+  """Raises a ValueError if ``value`` is a number that is not ``>= 0``.
+
+  Args:
+    fn: the public function being built, for the message (``'adam'``).
+    name: the argument's name (``'eps'``).
+    value: the argument; anything but a Python or NumPy number is accepted.
+
+  Raises:
+    ValueError: for a negative number or NaN.
+
+  Examples:
+    >>> from optax._src import validation
+    >>> validation.check_non_negative('adam', 'eps', 1e-8)
+    >>> validation.check_non_negative('adam', 'eps', -1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: adam: eps must be non-negative, got -1.0
+  """
+  if numerics.is_number(value) and not value >= 0:
+    _fail(fn, name, 'non-negative', value)
+
+
+def check_positive(fn: str, name: str, value: Any) -> None:
+  """Raises a ValueError if ``value`` is a number that is not ``> 0``.
+
+  Args:
+    fn: the public function being built, for the message.
+    name: the argument's name.
+    value: the argument; anything but a Python or NumPy number is accepted.
+
+  Raises:
+    ValueError: for zero, a negative number or NaN.
+  """
+  if numerics.is_number(value) and not value > 0:
+    _fail(fn, name, 'positive', value)
+
+
+def check_finite(fn: str, name: str, value: Any) -> None:
+  """Raises a ValueError if ``value`` is a NaN or infinite number.
+
+  Args:
+    fn: the public function being built, for the message.
+    name: the argument's name.
+    value: the argument; anything but a Python or NumPy number is accepted.
+
+  Raises:
+    ValueError: for NaN, ``inf`` or ``-inf``.
+  """
+  if numerics.is_number(value) and not np.isfinite(value):
+    _fail(fn, name, 'finite', value)
+
+
+def check_decay(fn: str, name: str, value: Any, *,
+                closed: bool = False) -> None:
+  """Raises a ValueError if a decay rate is outside ``[0, 1)``.
+
+  Args:
+    fn: the public function being built, for the message.
+    name: the argument's name (``'b1'``).
+    value: the argument; anything but a Python or NumPy number is accepted.
+    closed: accept 1 as well, i.e. check ``[0, 1]`` (a rate of 1 keeps the
+      first value forever, which some methods allow).
+
+  Raises:
+    ValueError: for a number outside the interval, or NaN.
+
+  Examples:
+    >>> from optax._src import validation
+    >>> validation.check_decay('adam', 'b1', 0.9)
+    >>> validation.check_decay('adam', 'b1', 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: adam: b1 must be in [0, 1), got 1.0
+  """
+  if not numerics.is_number(value):
+    return
+  if closed and not 0 <= value <= 1:
+    _fail(fn, name, 'in [0, 1]', value)
+  if not closed and not 0 <= value < 1:
+    _fail(fn, name, 'in [0, 1)', value)
+
+
+def check_non_negative_int(fn: str, name: str, value: Any) -> None:
+  """Raises a ValueError unless ``value`` is a whole number ``>= 0``.
+
+  Python and NumPy integers pass when non-negative; bools, floats and
+  anything else that is not an integer are rejected.
+
+  Args:
+    fn: the public function being built, for the message.
+    name: the argument's name (``'every_k_schedule'``).
+    value: the argument.
+
+  Raises:
+    ValueError: for a negative integer or a value that is not an integer.
+  """
+  if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+      or value < 0):
+    _fail(fn, name, 'a non-negative integer', value)
+
+
+def missing_params_error(fn: str, why: str = '',
+                         call: str = 'tx.update(updates, state, params)'
+                         ) -> ValueError:
+  """The error for an update that needs ``params`` and was given ``None``.
+
+  Args:
+    fn: the public function whose update was called.
+    why: optional reason the params are needed (``'the Hessian is taken at
+      the params'``).
+    call: the call that fixes it, shown as the remedy.
+
+  Returns:
+    A ValueError to raise.
+
+  Examples:
+    >>> from optax._src import validation
+    >>> err = validation.missing_params_error('dog')
+    >>> for sentence in str(err).split('. '):
+    ...   print(sentence)
+    dog: params must be given to update (got None)
+    Remedy: call tx.update(updates, state, params).
+  """
+  reason = f'; {why}' if why else ''
+  return ValueError(
+      f'{fn}: params must be given to update (got None){reason}. Remedy:'
+      f' call {call}.')
+
+
+def require_params(fn: str, params: Any, why: str = '',
+                   call: str = 'tx.update(updates, state, params)') -> None:
+  """Raises :func:`missing_params_error` when ``params`` is None.
+
+  Args:
+    fn: the public function whose update was called.
+    params: the ``params`` argument received by the update.
+    why: optional reason the params are needed.
+    call: the call that fixes it, shown as the remedy.
+
+  Raises:
+    ValueError: when ``params`` is None.
+  """
+  if params is None:
+    raise missing_params_error(fn, why, call)
