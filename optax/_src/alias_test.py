@@ -23,7 +23,6 @@ NumPy implementations of their update rules (float64).
 """
 
 import functools
-import importlib.util
 import inspect
 
 from absl.testing import absltest
@@ -35,6 +34,8 @@ import scipy.optimize
 
 from optax._src import alias
 from optax._src import base
+from optax._src import linesearch
+from optax.schedules import _inject
 
 
 def _decay(lr, rate):
@@ -382,10 +383,6 @@ class InjectHyperparamsTest(parameterized.TestCase):
 
   @parameterized.parameters(*_NAMES)
   def test_same_steps_under_inject_hyperparams(self, name):
-    try:
-      from optax.schedules import _inject
-    except ImportError:
-      self.skipTest('optax.schedules._inject is not available yet')
     kwargs = {k: v for k, v in _HYPERS[name][0].items() if not callable(v)}
     if name not in ('polyak_sgd',):
       kwargs['learning_rate'] = kwargs.get('learning_rate') or 0.01
@@ -577,21 +574,11 @@ class NumpyReferenceTest(parameterized.TestCase):
     _run_numpy_comparison(alias.adagrad(lr, init, eps), ref)
 
 
-def _has_linesearch():
-  return importlib.util.find_spec('optax._src.linesearch') is not None
-
-
 class LbfgsTest(parameterized.TestCase):
   """L-BFGS with its default line search against SciPy."""
 
-  def setUp(self):
-    super().setUp()
-    if not _has_linesearch():
-      self.skipTest('optax._src.linesearch is not available yet')
-
   @parameterized.parameters(0, 1, 2)
   def test_matches_scipy_on_convex_problems(self, seed):
-    from optax._src import linesearch
     rng = np.random.RandomState(seed)
     n = 6
     a = rng.randn(2 * n, n)
