@@ -137,6 +137,71 @@ def check_non_negative_int(fn: str, name: str, value: Any) -> None:
     _fail(fn, name, 'a non-negative integer', value)
 
 
+def check_in_interval(fn: str, name: str, value: Any, low: float,
+                      high: float, *, include_low: bool = True,
+                      include_high: bool = True, hint: str = '') -> None:
+  """Raises a ValueError if ``value`` is a number outside an interval.
+
+  For the intervals that :func:`check_decay` does not cover, such as
+  ``(0, 1)`` for a shrinking factor or ``(0, 1]`` for an averaging weight.
+
+  Args:
+    fn: the public function being built, for the message.
+    name: the argument's name.
+    value: the argument; anything but a Python or NumPy number is accepted.
+    low: the lower end of the interval.
+    high: the upper end of the interval.
+    include_low: whether ``low`` itself is accepted.
+    include_high: whether ``high`` itself is accepted.
+    hint: optional explanation appended to the message (why an end is
+      excluded, or what to do instead).
+
+  Raises:
+    ValueError: for a number outside the interval, or NaN.
+
+  Examples:
+    >>> from optax._src import validation
+    >>> validation.check_in_interval('f', 'factor', 0.5, 0, 1,
+    ...                              include_low=False, include_high=False)
+    >>> validation.check_in_interval('f', 'factor', 1.0, 0, 1,
+    ...                              include_low=False, include_high=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: f: factor must be in (0, 1), got 1.0
+  """
+  if not numerics.is_number(value):
+    return
+  above = value >= low if include_low else value > low
+  below = value <= high if include_high else value < high
+  if above and below:
+    return
+  interval = (f"{'[' if include_low else '('}{low}, {high}"
+              f"{']' if include_high else ')'}")
+  reason = f'; {hint}' if hint else ''
+  raise ValueError(
+      f'{fn}: {name} must be in {interval}, got {value!r}{reason}')
+
+
+def check_positive_int(fn: str, name: str, value: Any) -> None:
+  """Raises a ValueError unless ``value`` is a whole number ``>= 1``.
+
+  Python and NumPy integers pass when positive; bools, floats and anything
+  else that is not an integer are rejected. Use it for sizes and periods
+  that fix shapes or Python control flow.
+
+  Args:
+    fn: the public function being built, for the message.
+    name: the argument's name (``'sync_period'``).
+    value: the argument.
+
+  Raises:
+    ValueError: for an integer below 1 or a value that is not an integer.
+  """
+  if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+      or value < 1):
+    _fail(fn, name, 'a positive integer', value)
+
+
 def missing_params_error(fn: str, why: str = '',
                          call: str = 'tx.update(updates, state, params)'
                          ) -> ValueError:

@@ -75,6 +75,39 @@ class ChecksTest(parameterized.TestCase):
           ValueError, '^f: k must be a non-negative integer, got'):
         validation.check_non_negative_int('f', 'k', value)
 
+  def test_positive_int(self):
+    for value in (1, 12, np.int64(3)):
+      validation.check_positive_int('f', 'k', value)
+    for value in (0, -2, 2.0, False, True, _NAN, None):
+      with self.assertRaisesRegex(
+          ValueError, '^f: k must be a positive integer, got'):
+        validation.check_positive_int('f', 'k', value)
+
+  @parameterized.named_parameters(
+      ('open', False, False, (0.5, 1e-9, 1 - 1e-9), (0.0, 1.0, -1.0, _NAN),
+       r'\(0, 1\)'),
+      ('half_open', False, True, (1.0, 0.5), (0.0, 1.5, _NAN), r'\(0, 1\]'),
+      ('closed', True, True, (0.0, 1.0), (-0.1, 1.1, _NAN), r'\[0, 1\]'),
+  )
+  def test_in_interval(self, include_low, include_high, good, bad, text):
+    for value in good:
+      validation.check_in_interval('f', 'x', value, 0, 1,
+                                   include_low=include_low,
+                                   include_high=include_high)
+    for value in bad:
+      with self.assertRaisesRegex(ValueError, f'^f: x must be in {text}, got'):
+        validation.check_in_interval('f', 'x', value, 0, 1,
+                                     include_low=include_low,
+                                     include_high=include_high)
+    for value in (jnp.asarray(2.0), lambda _: 2.0, None, True):
+      validation.check_in_interval('f', 'x', value, 0, 1)
+
+  def test_in_interval_hint_follows_value(self):
+    with self.assertRaisesRegex(
+        ValueError, r'^f: b1 must be in \(0, 1\], got 0; no average\.$'):
+      validation.check_in_interval('f', 'b1', 0, 0, 1, include_low=False,
+                                   hint='no average.')
+
   def test_value_is_shown_with_repr(self):
     with self.assertRaisesRegex(ValueError, "got 'a'"):
       validation.check_non_negative_int('f', 'k', 'a')
