@@ -1003,6 +1003,7 @@ def _radam_makers():
 
 
 class RegressionTest(parameterized.TestCase):
+  """Upstream issues that must stay fixed."""
 
   @parameterized.parameters(True, False)
   def test_stddev_bias_corrected_first_step_is_finite(self, eps_in_sqrt):
@@ -1022,7 +1023,6 @@ class RegressionTest(parameterized.TestCase):
     self.assertTrue(np.all(np.abs(updates) <= bound * (1 + 1e-5)))
     updates, _ = tx.update(-g, state)
     self.assertTrue(np.all(np.isfinite(np.asarray(updates))))
-  """Upstream issues that must stay fixed."""
 
   def test_radam_live_buffers_flat_issue_969(self):
     # Upstream #969: RAdam selected its rectified step with lax.cond and
@@ -1149,17 +1149,29 @@ class CommonTest(parameterized.TestCase):
 
   @parameterized.named_parameters(*_BUILDERS.items())
   def test_no_array_created_at_build_time(self, make):
-    # Building inside a trace and using the result outside would leak a
-    # tracer if the factory created an array at construction.
+    # Every array alive after the build was alive before it: the factory
+    # (and the closures it returns) hold no new JAX array.
+    gc.collect()
+    before = jax.live_arrays()
+    known = {id(a) for a in before}
+    tx = make()
+    gc.collect()
+    new = [(a.shape, a.dtype) for a in jax.live_arrays()
+           if id(a) not in known]
+    self.assertEmpty(new, 'arrays created when the transformation was built')
+    del before
+    # Built inside a trace, the transformation must carry no tracer out of
+    # it: jax.checking_leaks raises if one escapes into the closures.
     holder = []
+    with jax.checking_leaks():
 
-    @jax.jit
-    def build(x):
-      holder.append(make())
-      return x
+      @jax.jit
+      def build(x):
+        holder.append(make())
+        return x
 
-    build(jnp.zeros(()))
-    tx = holder[0]
+      build(jnp.zeros(()))
+    tx = holder.pop()
     params = {'w': jnp.ones((2, 3)), 'b': jnp.ones(3)}
     state = tx.init(params)
     extra = {}
@@ -1168,7 +1180,10 @@ class CommonTest(parameterized.TestCase):
         extra = args
     updates, state = tx.update(
         jax.tree.map(lambda p: 0.5 * p, params), state, params, **extra)
-    jax.block_until_ready(updates)
+    self.assertEqual(jax.tree.structure(updates), jax.tree.structure(params))
+    for u, p in zip(jax.tree.leaves(updates), jax.tree.leaves(params)):
+      self.assertEqual((u.shape, u.dtype), (p.shape, p.dtype))
+      self.assertTrue(bool(jnp.all(jnp.isfinite(u))))
 
   @parameterized.named_parameters(*_BUILDERS.items())
   def test_state_type_stable_and_dtypes(self, make):
