@@ -35,6 +35,7 @@ import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import moments
 from optax._src import numerics
 from optax._src import utils
 from optax.tree_utils import _tree_math
@@ -97,89 +98,15 @@ def _missing_params_error(fn: str) -> ValueError:
       ' tx.update(updates, state, params).')
 
 
-def _bias_correction(decay: jax.Array, count: jax.Array) -> jax.Array:
-  """The Adam bias correction ``1 - decay ** count``, one scalar per step."""
-  return 1 - decay ** count.astype(decay.dtype)
-
-
-def _lift(*xs: jax.Array) -> tuple[jax.Array, ...]:
-  """Casts arrays explicitly to their common dtype.
-
-  A bfloat16 leaf combined with a float32 hyperparameter is computed in
-  float32; explicit casts keep the arithmetic valid under
-  ``jax_numpy_dtype_promotion='strict'``.
-
-  Args:
-    *xs: arrays (leaves, hyperparameters, scalars derived from them).
-
-  Returns:
-    The arrays cast to the promotion of their dtypes.
-  """
-  xs = tuple(jnp.asarray(x) for x in xs)  # Python numbers too
-  dtype = numerics.promote_dtypes(*(x.dtype for x in xs))
-  return tuple(x.astype(dtype) for x in xs)
-
-
-def _scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
-  """Multiplies every leaf by a scalar, keeping each leaf's dtype."""
-
-  def leaf(g):
-    f, x = _lift(factor, g)
-    return (f * x).astype(jnp.result_type(g))
-
-  return jax.tree.map(leaf, updates)
-
-
-def _adam_ratio(g, m, v, epsilon_root, epsilon):
-  """``m / (sqrt(v + eps_root) + eps)`` in the dtype of the update ``g``."""
-  m, v, epsilon_root, epsilon = _lift(m, v, epsilon_root, epsilon)
-  return (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(
-      jnp.result_type(g))
-
-
-def _unzip(like: Any, tree_of_tuples: Any, n: int) -> tuple[Any, ...]:
-  """Splits a tree (shaped like ``like``) of n-tuples into n trees."""
-  return tuple(
-      jax.tree.map(lambda _, tup, i=i: tup[i], like, tree_of_tuples)
-      for i in range(n))
-
-
-def _widen(moments: Any, updates: Any) -> Any:
-  """Casts moments to their promotion with the updates' dtypes.
-
-  A first moment kept in a narrow ``mu_dtype`` (bfloat16) is updated and used
-  in the wider dtype of the updates within a step, and only rounded to
-  ``mu_dtype`` when stored.
-  """
-  _tree_math.check_moments_like_updates('optimizer update', updates, moments)
-  # jnp.result_type also reads the dtype of a Python number (params and
-  # gradients may be plain ints or floats).
-  return jax.tree.map(
-      lambda m, g: jnp.asarray(m).astype(numerics.promote_dtypes(
-          jnp.result_type(m), jnp.result_type(g))),
-      moments, updates)
-
-
-def _cast_like(tree: Any, like: Any) -> Any:
-  """Casts each leaf of ``tree`` to the dtype of the matching leaf."""
-  return jax.tree.map(lambda x, y: jnp.asarray(x).astype(jnp.result_type(y)),
-                      tree, like)
-
-
-def _nesterov_first_moment(updates, mu, beta1, count):
-  r"""NAdam's look-ahead first moment.
-
-  :math:`\beta_1 m_t / (1 - \beta_1^{t+1}) + (1 - \beta_1) g_t /
-  (1 - \beta_1^t)`, cast to the dtype of each moment leaf.
-  """
-  bc_now = _bias_correction(beta1, count)
-  bc_next = _bias_correction(beta1, numerics.safe_increment(count))
-
-  def leaf(g, m):
-    b, b_next, b_now, x, y = _lift(beta1, bc_next, bc_now, g, m)
-    return (b * (y / b_next) + (1 - b) * (x / b_now)).astype(m.dtype)
-
-  return jax.tree.map(leaf, updates, mu)
+# The shared helpers live in ``moments``; short aliases for this module.
+_bias_correction = moments.bias_correction
+_lift = moments.lift
+_scale_leaves = moments.scale_leaves
+_adam_ratio = moments.adam_ratio
+_unzip = moments.unzip
+_widen = moments.widen_moments
+_cast_like = moments.cast_like
+_nesterov_first_moment = moments.nesterov_first_moment
 
 
 # ------------------------------------------------------------------------------

@@ -1,0 +1,220 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Helpers shared by the moment-based gradient transformations.
+
+The rescaling transformations (Adam and its relatives, RMSProp, Lion, ...)
+combine update leaves with moment leaves and scalar hyperparameters that may
+all have different dtypes. The helpers here keep that arithmetic explicit:
+
+* dtype handling: :func:`lift` (cast to the common dtype), :func:`widen_moments`
+  (moments widened to the updates' dtype within a step), :func:`cast_like`
+  (moments rounded back to their stored dtype), :func:`scale_leaves`;
+* moment formulas: :func:`bias_correction`, :func:`adam_ratio`,
+  :func:`nesterov_first_moment`;
+* tree plumbing: :func:`unzip`.
+"""
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from optax._src import base
+from optax._src import numerics
+from optax.tree_utils import _tree_math
+
+
+def lift(*xs: Any) -> tuple[jax.Array, ...]:
+  """Casts arrays explicitly to their common dtype.
+
+  A bfloat16 leaf combined with a float32 hyperparameter is computed in
+  float32; explicit casts keep the arithmetic valid under
+  ``jax_numpy_dtype_promotion='strict'``.
+
+  Args:
+    *xs: arrays (leaves, hyperparameters, scalars derived from them) or
+      Python numbers.
+
+  Returns:
+    The arrays cast to the promotion of their dtypes.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import moments
+    >>> a, b = moments.lift(jnp.ones(2, jnp.bfloat16), jnp.float32(0.5))
+    >>> a.dtype, b.dtype
+    (dtype('float32'), dtype('float32'))
+  """
+  arrays = tuple(jnp.asarray(x) for x in xs)  # Python numbers too.
+  dtype = numerics.promote_dtypes(*(x.dtype for x in arrays))
+  return tuple(x.astype(dtype) for x in arrays)
+
+
+def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
+  """Multiplies every leaf by a scalar, keeping each leaf's dtype.
+
+  Args:
+    factor: a scalar (array or Python number).
+    updates: a tree of arrays.
+
+  Returns:
+    The tree ``factor * updates``, each leaf in its original dtype.
+  """
+
+  def leaf(g):
+    f, x = lift(factor, g)
+    return (f * x).astype(jnp.result_type(g))
+
+  return jax.tree.map(leaf, updates)
+
+
+def bias_correction(decay: jax.Array, count: jax.Array) -> jax.Array:
+  """The Adam bias correction ``1 - decay ** count``, one scalar per step.
+
+  Args:
+    decay: the decay rate of the moment, a floating scalar array.
+    count: the (integer) step count, starting at 1 for the first update.
+
+  Returns:
+    ``1 - decay ** count`` in the dtype of ``decay``.
+  """
+  return 1 - decay ** count.astype(decay.dtype)
+
+
+def adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
+               epsilon_root: jax.Array, epsilon: jax.Array) -> jax.Array:
+  """Adam's direction ``m / (sqrt(v + eps_root) + eps)`` for one leaf.
+
+  Args:
+    g: the incoming update leaf; the result has its dtype.
+    m: the (bias-corrected) first moment leaf.
+    v: the (bias-corrected) second moment leaf.
+    epsilon_root: the term added inside the root.
+    epsilon: the term added outside the root.
+
+  Returns:
+    The ratio, computed in the common dtype of the inputs and cast to
+    ``g``'s dtype.
+  """
+  m, v, epsilon_root, epsilon = lift(m, v, epsilon_root, epsilon)
+  return (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(
+      jnp.result_type(g))
+
+
+def unzip(like: Any, tree_of_tuples: Any, n: int) -> tuple[Any, ...]:
+  """Splits a tree of n-tuples into n trees.
+
+  Args:
+    like: a tree whose leaves sit where the tuples sit in
+      ``tree_of_tuples`` (the tuples themselves are not split into leaves).
+    tree_of_tuples: the tree, shaped like ``like``, of n-tuples.
+    n: the length of the tuples.
+
+  Returns:
+    A tuple of n trees shaped like ``like``, the i-th holding the i-th
+    entries of the tuples.
+
+  Examples:
+    >>> from optax._src import moments
+    >>> moments.unzip({'a': 0, 'b': 0}, {'a': (1, 2), 'b': (3, 4)}, 2)
+    ({'a': 1, 'b': 3}, {'a': 2, 'b': 4})
+  """
+  return tuple(
+      jax.tree.map(lambda _, tup, i=i: tup[i], like, tree_of_tuples)
+      for i in range(n))
+
+
+def widen_moments(moments: Any, updates: Any) -> Any:
+  """Casts moments to their promotion with the updates' dtypes.
+
+  A first moment kept in a narrow ``mu_dtype`` (bfloat16) is updated and used
+  in the wider dtype of the updates within a step, and only rounded to
+  ``mu_dtype`` when stored (see :func:`cast_like`).
+
+  Args:
+    moments: a tree of moment leaves, shaped like ``updates``.
+    updates: the tree of incoming updates.
+
+  Returns:
+    The moments, each leaf cast to the promotion of its dtype and the dtype
+    of the matching update.
+
+  Raises:
+    ValueError: when the trees do not match (the message names the key
+      path).
+  """
+  _tree_math.check_moments_like_updates('optimizer update', updates, moments)
+  # jnp.result_type also reads the dtype of a Python number (params and
+  # gradients may be plain ints or floats).
+  return jax.tree.map(
+      lambda m, g: jnp.asarray(m).astype(numerics.promote_dtypes(
+          jnp.result_type(m), jnp.result_type(g))),
+      moments, updates)
+
+
+def cast_like(tree: Any, like: Any) -> Any:
+  """Casts each leaf of ``tree`` to the dtype of the matching leaf.
+
+  Unlike ``optax.tree_utils.tree_cast_like``, the target dtype is read with
+  ``jnp.result_type``: a Python-number leaf of ``like`` gives JAX's default
+  float (or int) dtype, and a NumPy float64 leaf gives float32 when x64 is
+  off, without a truncation warning.
+
+  Args:
+    tree: the tree to cast.
+    like: a tree with the structure of ``tree`` giving the dtypes.
+
+  Returns:
+    The cast tree (JAX arrays).
+  """
+  return jax.tree.map(lambda x, y: jnp.asarray(x).astype(jnp.result_type(y)),
+                      tree, like)
+
+
+def nesterov_first_moment(updates: base.Updates, mu: base.Updates,
+                          beta1: jax.Array, count: jax.Array) -> base.Updates:
+  r"""NAdam's look-ahead (bias-corrected) first moment.
+
+  .. math::
+
+    \frac{\beta_1 m_t}{1 - \beta_1^{t+1}} + \frac{(1 - \beta_1) g_t}
+      {1 - \beta_1^t}
+
+  Args:
+    updates: the incoming updates :math:`g_t`.
+    mu: the first moment :math:`m_t` after this step's update.
+    beta1: the decay rate :math:`\beta_1`, a floating scalar array.
+    count: the step count :math:`t` (1 at the first update).
+
+  Returns:
+    The look-ahead moment, each leaf in the dtype of the matching leaf of
+    ``mu``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import moments
+    >>> g = jnp.array([1.0])
+    >>> mu = 0.5 * g  # after one step with beta1 = 0.5
+    >>> moments.nesterov_first_moment(g, mu, jnp.float32(0.5), jnp.int32(1))
+    Array([1.3333334], dtype=float32)
+  """
+  bc_now = bias_correction(beta1, count)
+  bc_next = bias_correction(beta1, numerics.safe_increment(count))
+
+  def leaf(g, m):
+    b, b_next, b_now, x, y = lift(beta1, bc_next, bc_now, g, m)
+    return (b * (y / b_next) + (1 - b) * (x / b_now)).astype(m.dtype)
+
+  return jax.tree.map(leaf, updates, mu)

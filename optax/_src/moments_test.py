@@ -1,0 +1,114 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for `moments.py`."""
+
+import warnings
+
+from absl.testing import absltest
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import moments
+
+
+class LiftTest(absltest.TestCase):
+
+  def test_common_dtype_of_arrays_and_python_numbers(self):
+    a, b, c = moments.lift(jnp.ones(2, jnp.bfloat16), jnp.float32(2.0), 3)
+    self.assertEqual((a.dtype, b.dtype, c.dtype), (jnp.float32,) * 3)
+    np.testing.assert_array_equal(c, 3.0)
+
+  def test_strict_promotion(self):
+    with jax.numpy_dtype_promotion('strict'):
+      a, b = moments.lift(jnp.ones(2, jnp.bfloat16), jnp.float32(0.5))
+      self.assertEqual(float((a * b).sum()), 1.0)
+
+
+class ScaleLeavesTest(absltest.TestCase):
+
+  def test_keeps_leaf_dtypes(self):
+    tree = {'a': jnp.array([2.0, 4.0], jnp.bfloat16), 'b': jnp.ones(1)}
+    out = moments.scale_leaves(jnp.float32(0.25), tree)
+    self.assertEqual(out['a'].dtype, jnp.bfloat16)
+    self.assertEqual(out['b'].dtype, jnp.float32)
+    np.testing.assert_array_equal(out['a'].astype(np.float32), [0.5, 1.0])
+    np.testing.assert_array_equal(out['b'], [0.25])
+
+
+class MomentFormulasTest(absltest.TestCase):
+
+  def test_bias_correction(self):
+    out = moments.bias_correction(jnp.float32(0.9), jnp.int32(2))
+    self.assertEqual(out.dtype, jnp.float32)
+    np.testing.assert_allclose(out, 1 - 0.9**2, rtol=1e-6)
+
+  def test_adam_ratio_in_update_dtype(self):
+    g = jnp.ones(2, jnp.bfloat16)
+    out = moments.adam_ratio(g, jnp.array([1.0, -2.0]), jnp.array([4.0, 0.0]),
+                             jnp.float32(0.0), jnp.float32(1.0))
+    self.assertEqual(out.dtype, jnp.bfloat16)
+    np.testing.assert_allclose(out.astype(np.float32), [1 / 3, -2.0],
+                               rtol=1e-2)  # bfloat16 rounding
+
+  def test_nesterov_first_moment_matches_formula(self):
+    beta1, t = 0.9, 3
+    g = np.array([0.5, -1.0], np.float32)
+    m = np.array([0.2, 0.1], np.float32)
+    expected = (beta1 * m / (1 - beta1 ** (t + 1))
+                + (1 - beta1) * g / (1 - beta1 ** t))
+    out = moments.nesterov_first_moment(
+        {'x': jnp.asarray(g)}, {'x': jnp.asarray(m, jnp.bfloat16)},
+        jnp.float32(beta1), jnp.int32(t))
+    self.assertEqual(out['x'].dtype, jnp.bfloat16)
+    np.testing.assert_allclose(out['x'].astype(np.float32), expected,
+                               rtol=1e-2)
+
+
+class TreeHelpersTest(absltest.TestCase):
+
+  def test_unzip(self):
+    like = {'a': jnp.zeros(1), 'b': [jnp.zeros(2)]}
+    tuples = {'a': (1, 'x', None), 'b': [(2, 'y', None)]}
+    first, second, third = moments.unzip(like, tuples, 3)
+    self.assertEqual(first, {'a': 1, 'b': [2]})
+    self.assertEqual(second, {'a': 'x', 'b': ['y']})
+    self.assertEqual(third, {'a': None, 'b': [None]})
+
+  def test_widen_moments_promotes_to_updates_dtype(self):
+    mu = {'a': jnp.zeros(2, jnp.bfloat16), 'b': jnp.zeros(2)}
+    updates = {'a': jnp.ones(2), 'b': jnp.ones(2, jnp.bfloat16)}
+    out = moments.widen_moments(mu, updates)
+    self.assertEqual(out['a'].dtype, jnp.float32)
+    self.assertEqual(out['b'].dtype, jnp.float32)
+
+  def test_widen_moments_names_mismatched_structure(self):
+    with self.assertRaisesRegex(ValueError, 'optimizer update'):
+      moments.widen_moments({'a': jnp.zeros(2)}, {'b': jnp.zeros(2)})
+
+  def test_cast_like_reads_result_type(self):
+    tree = {'a': jnp.ones(2), 'b': jnp.ones(2), 'c': jnp.ones(2)}
+    like = {'a': jnp.zeros(2, jnp.bfloat16), 'b': 0.0,
+            'c': np.zeros(2, np.float64)}
+    with warnings.catch_warnings():
+      warnings.simplefilter('error')
+      out = moments.cast_like(tree, like)
+    self.assertEqual(out['a'].dtype, jnp.bfloat16)
+    self.assertEqual(out['b'].dtype, jnp.result_type(0.0))
+    self.assertEqual(out['c'].dtype, jnp.result_type(np.float64))
+
+
+if __name__ == '__main__':
+  absltest.main()
