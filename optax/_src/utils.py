@@ -30,10 +30,13 @@ import numpy as np
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import tree_structure
 
-# Re-exported for code that looks for them here.
+# Re-exported for code that looks for them here; they live in numerics and
+# tree_structure.
 safe_norm = numerics.safe_norm
 safe_int32_increment = numerics.safe_int32_increment
+tree_structure_difference = tree_structure.structure_difference
 
 
 def canonicalize_dtype(dtype: Optional[Any]) -> Optional[np.dtype]:
@@ -400,84 +403,3 @@ def x64_precision(enable_x64_precision: bool = True) -> Iterator[None]:
     yield
   finally:
     jax.config.update('jax_enable_x64', previous)
-
-
-def _describe_node(node: Any, treedef: Any) -> str:
-  """A short description of a pytree node for error messages."""
-  if treedef is None:
-    return f'a leaf of type {type(node).__name__}'
-  node_type, aux = treedef.node_data()
-  if node_type is type(None):
-    return 'None'
-  if isinstance(aux, (list, tuple)) and node_type is dict:
-    return f'a dict with keys {list(aux)}'
-  if hasattr(node_type, '_fields'):
-    return f'a NamedTuple {node_type.__name__}'
-  return f'a {node_type.__name__} with {treedef.num_leaves} children'
-
-
-def tree_one_level(
-    node: Any, is_leaf: Optional[Any] = None
-) -> tuple[list[tuple[Any, Any]], Any]:
-  """The children of a pytree node, with their keys, and its own treedef.
-
-  Works with every jax version (``jax.tree_util.flatten_one_level_with_keys``
-  is recent).
-
-  Args:
-    node: a pytree node or leaf.
-    is_leaf: an optional predicate marking leaves.
-
-  Returns:
-    ``([(key, child), ...], one_level_treedef)``, or ``([], None)`` for a
-    leaf. Two nodes with equal one-level treedefs have the same type,
-    metadata (e.g. dict keys) and number of children.
-  """
-  if is_leaf is not None and is_leaf(node):
-    return [], None
-  flat, treedef = jax.tree_util.tree_flatten_with_path(
-      node, is_leaf=lambda x: x is not node)
-  if treedef.num_nodes == 1 and treedef.num_leaves == 1:
-    return [], None
-  return [(path[0], child) for path, child in flat], treedef
-
-
-def tree_structure_difference(
-    tree_a: Any, tree_b: Any, is_leaf: Optional[Any] = None
-) -> Optional[str]:
-  """Describes the first place where two pytrees differ in structure.
-
-  Used for error messages that name the key path of a mismatch.
-
-  Examples:
-    >>> from optax._src import utils
-    >>> print(utils.tree_structure_difference({'a': [1, 2]}, {'a': [1]}))
-    at ['a']: a list with 2 children != a list with 1 children
-    >>> print(utils.tree_structure_difference({'a': 1}, {'a': 2}))
-    None
-
-  Args:
-    tree_a: a pytree.
-    tree_b: another pytree.
-    is_leaf: an optional predicate marking extra leaves, as in
-      ``jax.tree.map``, applied to both trees.
-
-  Returns:
-    None if the structures are equal, else a message of the form
-    ``"at <key path>: <node of tree_a> != <node of tree_b>"``.
-  """
-  stack = [((), tree_a, tree_b)]
-  while stack:
-    path, a, b = stack.pop()
-    children_a, treedef_a = tree_one_level(a, is_leaf)
-    children_b, treedef_b = tree_one_level(b, is_leaf)
-    if treedef_a is None and treedef_b is None:
-      continue
-    if treedef_a is None or treedef_b is None or treedef_a != treedef_b:
-      where = jax.tree_util.keystr(path) or '<root>'
-      return (f'at {where}: {_describe_node(a, treedef_a)} !='
-              f' {_describe_node(b, treedef_b)}')
-    pairs = list(zip(children_a, children_b))
-    for (key, child_a), (_, child_b) in reversed(pairs):
-      stack.append((path + (key,), child_a, child_b))
-  return None

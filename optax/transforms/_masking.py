@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
-from optax._src import utils
+from optax._src import tree_structure
 from optax.tree_utils import _state_utils
 
 
@@ -69,59 +69,18 @@ def _mask_callable(mask: base.MaskOrFn) -> bool:
   return bool(flags) and all(flags)
 
 
-def _describe(x: Any, node: Any) -> str:
-  """A short description of a tree node for error messages."""
-  if node is None:
-    return f'a leaf of type {type(x).__name__}'
-  if x is None:
-    return 'None'
-  if isinstance(x, dict):
-    return f'a dict with keys {sorted(x, key=repr)}'
-  if isinstance(x, (list, tuple)) and not hasattr(x, '_fields'):
-    return f'a {type(x).__name__} of length {len(x)}'
-  return f'a {type(x).__name__}'
-
-
-def _find_mismatch(prefix: Any, full: Any, path: tuple[Any, ...] = ()) -> Any:
-  """Finds where ``prefix`` stops being a prefix of ``full``.
-
-  Args:
-    prefix: the tree that should be a prefix of ``full``.
-    full: the full tree.
-    path: the key path of ``prefix`` and ``full`` in the trees they come
-      from.
-
-  Returns:
-    None if ``prefix`` is a prefix of ``full``, else the triple ``(path,
-    description of prefix there, description of full there)``.
-  """
-  prefix_children, prefix_node = utils.tree_one_level(prefix)
-  if prefix_node is None:
-    return None
-  full_children, full_node = utils.tree_one_level(full)
-  if full_node is None or prefix_node != full_node:
-    return (path, _describe(prefix, prefix_node), _describe(full, full_node))
-  for (key, prefix_child), (_, full_child) in zip(prefix_children,
-                                                  full_children):
-    found = _find_mismatch(prefix_child, full_child, path + (key,))
-    if found is not None:
-      return found
-  return None
-
-
 def _structure_error(
     fn_name: str, arg_name: str, prefix: Any, full: Any, error: Exception
 ) -> ValueError:
   """Builds the error raised when a mask does not match the params."""
-  found = _find_mismatch(prefix, full)
+  found = tree_structure.find_difference(prefix, full, prefix=True)
   if found is None:
     detail = str(error)
   else:
-    path, got, expected = found
-    where = jax.tree_util.keystr(path) if path else '(the root)'
+    where = found.where(root='(the root)')
     detail = (
-        f'at key path {where}, {arg_name} has {got} where the params have'
-        f' {expected}'
+        f'at key path {where}, {arg_name} has {found.first} where the'
+        f' params have {found.second}'
     )
   return ValueError(
       f'{fn_name}: {arg_name} must have the tree structure of the params, or'

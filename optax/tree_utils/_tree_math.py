@@ -30,43 +30,16 @@ import numpy as np
 
 from optax._src import base
 from optax._src import numerics
-from optax._src import utils
+from optax._src import tree_structure
 
 
 def _is_none(x: Any) -> bool:
   return x is None
 
 
-def check_moments_like_updates(fn: str, updates: Any, moments: Any) -> None:
-  """Raises if a tree of moments is not structured and shaped like updates.
-
-  The check runs at trace time (structures and shapes are static), so it
-  costs nothing in a jitted step.
-
-  Args:
-    fn: the calling function's name, for error messages.
-    updates: a pytree of updates (None leaves allowed).
-    moments: a pytree of moments that should match ``updates``.
-
-  Raises:
-    ValueError: naming the key path where the structures or the shapes
-      differ (typically, a state built by ``init`` for other params).
-  """
-  remedy = ('The optimizer state was built by init for other params; build'
-            ' it with params shaped like the gradients.')
-  difference = utils.tree_structure_difference(updates, moments,
-                                               is_leaf=_is_none)
-  if difference is not None:
-    raise ValueError(f'{fn}: the updates and the optimizer state differ in'
-                     f' structure {difference} (updates != state). {remedy}')
-  paths_and_updates, treedef = jax.tree_util.tree_flatten_with_path(
-      updates, is_leaf=_is_none)
-  for (path, g), m in zip(paths_and_updates, treedef.flatten_up_to(moments)):
-    if g is not None and jnp.shape(g) != jnp.shape(m):
-      raise ValueError(
-          f'{fn}: at {jax.tree_util.keystr(path)} the update has shape'
-          f' {jnp.shape(g)} but the optimizer state has shape'
-          f' {jnp.shape(m)}. {remedy}')
+# Kept under this name for the transformations that import it from here; the
+# check lives with the other structure comparisons.
+check_moments_like_updates = tree_structure.check_like_updates
 
 
 def _map_moments(fn: str, leaf_update: Any, updates: Any, moments: Any) -> Any:
