@@ -14,8 +14,6 @@
 # ==============================================================================
 """ACProp: an adaptive method with a centred, asynchronous second moment."""
 
-from typing import Any
-
 import jax
 import jax.numpy as jnp
 
@@ -23,18 +21,9 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import transform
+from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
-
-
-def _check_decay(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not 0.0 <= value < 1.0:
-    raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
-
-
-def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not value >= 0.0:
-    raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 
 def scale_by_acprop(
@@ -95,10 +84,10 @@ def scale_by_acprop(
   .. seealso:: :func:`acprop`, :func:`optax.scale_by_belief`
   """
   fn = 'scale_by_acprop'
-  _check_decay(fn, 'b1', b1)
-  _check_decay(fn, 'b2', b2)
-  _check_non_negative(fn, 'eps', eps)
-  _check_non_negative(fn, 'eps_root', eps_root)
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
 
   def init_fn(params):
     return transform.ScaleByBeliefState(

@@ -25,23 +25,9 @@ from optax._src import base
 from optax._src import numerics
 from optax._src import transform
 from optax._src import utils
+from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
-
-
-def _check_decay(fn: str, name: str, value: Any, *, closed: bool) -> None:
-  """Raises if a Python-number decay is outside [0, 1) (or [0, 1])."""
-  if not numerics.is_number(value):
-    return
-  if closed and not 0.0 <= value <= 1.0:
-    raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
-  if not closed and not 0.0 <= value < 1.0:
-    raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
-
-
-def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not value >= 0.0:
-    raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 
 def _correction(decay: jax.Array, count: jax.Array) -> jax.Array:
@@ -132,11 +118,11 @@ def scale_by_ademamix(
   .. seealso:: :func:`ademamix`, :func:`scale_by_simplified_ademamix`
   """
   fn = 'scale_by_ademamix'
-  _check_decay(fn, 'b1', b1, closed=False)
-  _check_decay(fn, 'b2', b2, closed=False)
-  _check_decay(fn, 'b3', b3, closed=True)
-  _check_non_negative(fn, 'eps', eps)
-  _check_non_negative(fn, 'eps_root', eps_root)
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_decay(fn, 'b3', b3, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -314,10 +300,10 @@ def scale_by_simplified_ademamix(
   .. seealso:: :func:`simplified_ademamix`, :func:`scale_by_ademamix`
   """
   fn = 'scale_by_simplified_ademamix'
-  _check_decay(fn, 'b1', b1, closed=True)
-  _check_decay(fn, 'b2', b2, closed=False)
-  _check_non_negative(fn, 'eps', eps)
-  _check_non_negative(fn, 'eps_root', eps_root)
+  validation.check_decay(fn, 'b1', b1, closed=True)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
 
   def init_fn(params):
     return ScaleBySimplifiedAdEMAMixState(

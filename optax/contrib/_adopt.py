@@ -24,17 +24,8 @@ from optax._src import base
 from optax._src import numerics
 from optax._src import transform
 from optax._src import utils
+from optax._src import validation
 from optax.transforms import _combining
-
-
-def _check_decay(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not 0.0 <= value <= 1.0:
-    raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
-
-
-def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not value >= 0.0:
-    raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 
 def _default_clip_value(count: jax.Array) -> jax.Array:
@@ -113,9 +104,9 @@ def scale_by_adopt(
   .. seealso:: :func:`adopt`, :func:`optax.scale_by_adam`
   """
   fn = 'scale_by_adopt'
-  _check_decay(fn, 'b1', b1)
-  _check_decay(fn, 'b2', b2)
-  _check_non_negative(fn, 'eps', eps)
+  validation.check_decay(fn, 'b1', b1, closed=True)
+  validation.check_decay(fn, 'b2', b2, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
   if use_clipping and not callable(clip_value_fn):
     raise ValueError(
         f'{fn}: clip_value_fn must be a function of the step count, got'

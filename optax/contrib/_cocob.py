@@ -14,7 +14,7 @@
 # ==============================================================================
 """COCOB: learning-rate-free training by coin betting."""
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -23,13 +23,9 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import transform
+from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
-
-
-def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not value >= 0.0:
-    raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 
 class COCOBState(NamedTuple):
@@ -104,8 +100,8 @@ def scale_by_cocob(
   .. seealso:: :func:`cocob`
   """
   fn = 'scale_by_cocob'
-  _check_non_negative(fn, 'alpha', alpha)
-  _check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'alpha', alpha)
+  validation.check_non_negative(fn, 'eps', eps)
 
   def init_fn(params):
     epsilon = numerics.as_hyperparameter(eps)
@@ -118,11 +114,8 @@ def scale_by_cocob(
         reward=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
-    if params is None:
-      raise ValueError(
-          f'{fn}: params must be given to update (got None); COCOB bets'
-          ' relative to the initial params. Remedy: call'
-          ' tx.update(updates, state, params).')
+    validation.require_params(
+        fn, params, 'COCOB bets relative to the initial params')
     bound = numerics.as_hyperparameter(alpha)
 
     def leaf_update(g, p, w1, theta, lmax, gsum, reward):

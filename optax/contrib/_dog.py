@@ -22,6 +22,7 @@ import jax.numpy as jnp
 from optax._src import base
 from optax._src import numerics
 from optax._src import transform
+from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
 
@@ -53,11 +54,10 @@ def _scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
   return jax.tree.map(leaf, updates)
 
 
-def _missing_params(fn: str) -> ValueError:
-  return ValueError(
-      f'{fn}: params must be given to update (got None); the step size'
-      ' depends on the distance from the initial params. Remedy: call'
-      ' tx.update(updates, state, params).')
+def _require_params(fn: str, params: Any) -> None:
+  validation.require_params(
+      fn, params,
+      'the step size depends on the distance from the initial params')
 
 
 class DoGState(NamedTuple):
@@ -103,8 +103,7 @@ def _scale_by_dog(
         sum_sq_norm_grads=jnp.zeros([], dtype))
 
   def update_fn(updates, state, params=None):
-    if params is None:
-      raise _missing_params('dog')
+    _require_params('dog', params)
     epsilon = numerics.as_hyperparameter(eps)
     hp = epsilon.dtype
     dist = jnp.sqrt(_sq_dist(params, state.init_params, hp))
@@ -191,12 +190,8 @@ def dog(
     raise ValueError(
         f'{fn}: init_step must be a pair (kind, value) with kind one of'
         f' {_INIT_STEP_TYPES}, got {init_step!r}')
-  if numerics.is_number(init_step[1]) and not init_step[1] > 0:
-    raise ValueError(
-        f'{fn}: the value of init_step must be positive, got'
-        f' {init_step[1]}')
-  if numerics.is_number(eps) and not eps >= 0:
-    raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
+  validation.check_positive(fn, 'init_step[1]', init_step[1])
+  validation.check_non_negative(fn, 'eps', eps)
   if weight_decay is None:
     decay = base.identity()
   else:
@@ -240,8 +235,7 @@ def _scale_by_dowg(
         estim_sq_dist=numerics.as_hyperparameter(first).astype(dtype))
 
   def update_fn(updates, state, params=None):
-    if params is None:
-      raise _missing_params('dowg')
+    _require_params('dowg', params)
     epsilon = numerics.as_hyperparameter(eps)
     hp = epsilon.dtype
     sq_dist = _sq_dist(params, state.init_params, hp)
@@ -317,12 +311,8 @@ def dowg(
   .. seealso:: :func:`dog`
   """
   fn = 'dowg'
-  if numerics.is_number(eps) and not eps >= 0:
-    raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
-  if numerics.is_number(init_estim_sq_dist) and not init_estim_sq_dist >= 0:
-    raise ValueError(
-        f'{fn}: init_estim_sq_dist must be non-negative, got'
-        f' {init_estim_sq_dist}')
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'init_estim_sq_dist', init_estim_sq_dist)
   if weight_decay is None:
     decay = base.identity()
   else:

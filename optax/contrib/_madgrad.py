@@ -22,6 +22,7 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
 
@@ -98,10 +99,8 @@ def scale_by_madgrad(
   .. seealso:: :func:`madgrad`
   """
   fn = 'scale_by_madgrad'
-  if numerics.is_number(momentum) and not 0.0 <= momentum <= 1.0:
-    raise ValueError(f'{fn}: momentum must be in [0, 1], got {momentum}')
-  if numerics.is_number(eps) and not eps >= 0.0:
-    raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
+  validation.check_decay(fn, 'momentum', momentum, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
 
   def init_fn(params):
     return MadgradState(
@@ -111,10 +110,7 @@ def scale_by_madgrad(
         x0=jax.tree.map(lambda p: jnp.array(p, copy=True), params))
 
   def update_fn(updates, state, params=None):
-    if params is None:
-      raise ValueError(
-          f'{fn}: params must be given to update (got None); MADGRAD averages'
-          ' iterates. Remedy: call tx.update(updates, state, params).')
+    validation.require_params(fn, params, 'MADGRAD averages iterates')
     epsilon = numerics.as_hyperparameter(eps)
     lr = numerics.as_hyperparameter(
         learning_rate(state.count) if callable(learning_rate)

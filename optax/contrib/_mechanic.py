@@ -29,6 +29,7 @@ import numpy as np
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 
 
 class MechanicState(NamedTuple):
@@ -130,14 +131,10 @@ def mechanize(
     <https://arxiv.org/abs/2306.00144>`_, 2023.
   """
   fn = 'mechanize'
-  if isinstance(num_betas, bool) or not isinstance(
-      num_betas, int) or num_betas < 1:
-    raise ValueError(
-        f'{fn}: num_betas must be a positive integer, got {num_betas!r}')
-  for name, value in (('weight_decay', weight_decay), ('eps', eps),
-                      ('s_init', s_init)):
-    if numerics.is_number(value) and value < 0:
-      raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
+  validation.check_positive_int(fn, 'num_betas', num_betas)
+  validation.check_non_negative(fn, 'weight_decay', weight_decay)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 's_init', s_init)
   base_optimizer = base.with_extra_args_support(base_optimizer)
   betas_np = 1.0 - 0.1 ** np.arange(1, num_betas + 1)
 
@@ -155,10 +152,8 @@ def mechanize(
     )
 
   def update_fn(updates, state, params=None, **extra_args):
-    if params is None:
-      raise ValueError(
-          f'{fn}: params must be given to update (got None). Remedy: call'
-          ' tx.update(grads, state, params).')
+    validation.require_params(
+        fn, params, call='tx.update(grads, state, params)')
     base_updates, base_state = base_optimizer.update(
         updates, state.base_optimizer_state, params, **extra_args)
     # The reference point is the params of the first update (they may have

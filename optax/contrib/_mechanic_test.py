@@ -154,9 +154,24 @@ class MechanizeTest(parameterized.TestCase):
       _mechanic.mechanize(alias.sgd(0.1), num_betas=0)
     with self.assertRaisesRegex(ValueError, 's_init must be non-negative'):
       _mechanic.mechanize(alias.sgd(0.1), s_init=-1.0)
+    with self.assertRaisesRegex(
+        ValueError, 'mechanize: num_betas must be a positive integer, got'
+        ' 2.0'):
+      _mechanic.mechanize(alias.sgd(0.1), num_betas=2.0)
     tx = _mechanic.mechanize(alias.sgd(0.1))
     with self.assertRaisesRegex(ValueError, 'params must be given'):
       tx.update(jnp.ones(2), tx.init(jnp.ones(2)))
+
+  def test_nan_hyperparameters_are_rejected(self):
+    # The old check (`value < 0`) let NaN through.
+    for name in ('weight_decay', 'eps', 's_init'):
+      with self.assertRaisesRegex(
+          ValueError, f'mechanize: {name} must be non-negative, got nan'):
+        _mechanic.mechanize(alias.sgd(0.1), **{name: float('nan')})
+
+  def test_numpy_integer_num_betas(self):
+    tx = _mechanic.mechanize(alias.sgd(0.1), num_betas=np.int32(3))
+    self.assertEqual(tx.init(jnp.ones(2)).s.shape, (3,))
 
   def test_builds_without_arrays(self):
     gc.collect()

@@ -26,15 +26,7 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
-
-
-def _check_decay(fn: str, name: str, value: Any, *, closed: bool) -> None:
-  if not numerics.is_number(value):
-    return
-  if closed and not 0.0 <= value <= 1.0:
-    raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
-  if not closed and not 0.0 <= value < 1.0:
-    raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
+from optax._src import validation
 
 
 def _vdot(tree_x: Any, tree_y: Any, dtype: jnp.dtype) -> jax.Array:
@@ -53,11 +45,10 @@ def _check_value(fn: str, value: Any) -> None:
         ' value=loss).')
 
 
-def _missing_params(fn: str) -> ValueError:
-  return ValueError(
-      f'{fn}: params must be given to update (got None); the model of the'
-      ' loss is built at the current params. Remedy: call'
-      ' tx.update(grads, state, params, value=loss).')
+def _require_params(fn: str, params: Any) -> None:
+  validation.require_params(
+      fn, params, 'the model of the loss is built at the current params',
+      'tx.update(grads, state, params, value=loss)')
 
 
 def _step_size(nom, sq_norm, lr):
@@ -175,7 +166,7 @@ def momo(
   .. seealso:: :func:`momo_adam`, :func:`optax.polyak_sgd`
   """
   fn = 'momo'
-  _check_decay(fn, 'beta', beta, closed=True)
+  validation.check_decay(fn, 'beta', beta, closed=True)
 
   def init_fn(params):
     dtype = numerics.scalar_state_dtype(params)
@@ -190,8 +181,7 @@ def momo(
 
   def update_fn(updates, state, params=None, *, value=None, **extra_args):
     del extra_args
-    if params is None:
-      raise _missing_params(fn)
+    _require_params(fn, params)
     _check_value(fn, value)
     count = state.count
     lr = numerics.as_hyperparameter(
@@ -338,10 +328,9 @@ def momo_adam(
   .. seealso:: :func:`momo`, :func:`optax.adam`
   """
   fn = 'momo_adam'
-  _check_decay(fn, 'b1', b1, closed=False)
-  _check_decay(fn, 'b2', b2, closed=False)
-  if numerics.is_number(eps) and not eps >= 0.0:
-    raise ValueError(f'{fn}: eps must be non-negative, got {eps}')
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_non_negative(fn, 'eps', eps)
 
   def init_fn(params):
     dtype = numerics.scalar_state_dtype(params)
@@ -357,8 +346,7 @@ def momo_adam(
 
   def update_fn(updates, state, params=None, *, value=None, **extra_args):
     del extra_args
-    if params is None:
-      raise _missing_params(fn)
+    _require_params(fn, params)
     _check_value(fn, value)
     count = state.count
     lr = numerics.as_hyperparameter(

@@ -30,6 +30,7 @@ import numpy as np
 from optax._src import base
 from optax._src import numerics
 from optax._src import transform
+from optax._src import validation
 from optax.transforms import _accumulation
 from optax.transforms import _clipping
 from optax.transforms import _combining
@@ -133,10 +134,8 @@ def differentially_private_aggregate(
   """
   fn = 'differentially_private_aggregate'
   make_key = _key_maker(fn, key, seed)
-  for name, value in (('l2_norm_clip', l2_norm_clip),
-                      ('noise_multiplier', noise_multiplier)):
-    if numerics.is_number(value) and value < 0:
-      raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
+  validation.check_non_negative(fn, 'l2_norm_clip', l2_norm_clip)
+  validation.check_non_negative(fn, 'noise_multiplier', noise_multiplier)
 
   def init_fn(params):
     del params

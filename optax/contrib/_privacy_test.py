@@ -118,6 +118,18 @@ class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError, 'l2_norm_clip must be non-neg'):
       make(-1.0, 1.0, key=0)
 
+  def test_nan_hyperparameters_are_rejected(self):
+    # The old check (`value < 0`) let NaN through.
+    make = _privacy.differentially_private_aggregate
+    nan = float('nan')
+    with self.assertRaisesRegex(
+        ValueError, 'differentially_private_aggregate: l2_norm_clip must be'
+        ' non-negative, got nan'):
+      make(nan, 1.0, key=0)
+    with self.assertRaisesRegex(
+        ValueError, 'noise_multiplier must be non-negative, got nan'):
+      make(1.0, nan, key=0)
+
   def test_bfloat16_and_state_type(self):
     tx = _privacy.differentially_private_aggregate(1.0, 0.5, key=0)
     grads = {'w': jnp.ones((2, 3), jnp.bfloat16)}

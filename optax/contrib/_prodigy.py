@@ -23,6 +23,7 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 
 
 class ProdigyState(NamedTuple):
@@ -133,16 +134,12 @@ def prodigy(
   if not isinstance(betas, (tuple, list)) or len(betas) != 2:
     raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
   b1, b2 = betas
-  for name, value in (('betas[0]', b1), ('betas[1]', b2)):
-    if numerics.is_number(value) and not 0.0 <= value < 1.0:
-      raise ValueError(f'{fn}: {name} must be in [0, 1), got {value}')
-  if numerics.is_number(beta3) and not 0.0 <= beta3 <= 1.0:
-    raise ValueError(f'{fn}: beta3 must be in [0, 1] or None, got {beta3}')
-  for name, value in (('eps', eps), ('estim_lr_coef', estim_lr_coef)):
-    if numerics.is_number(value) and not value >= 0.0:
-      raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
-  if numerics.is_number(estim_lr0) and not estim_lr0 > 0.0:
-    raise ValueError(f'{fn}: estim_lr0 must be positive, got {estim_lr0}')
+  validation.check_decay(fn, 'betas[0]', b1)
+  validation.check_decay(fn, 'betas[1]', b2)
+  validation.check_decay(fn, 'beta3', beta3, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'estim_lr_coef', estim_lr_coef)
+  validation.check_positive(fn, 'estim_lr0', estim_lr0)
 
   def init_fn(params):
     dtype = numerics.scalar_state_dtype(params, widest=True)
@@ -157,11 +154,7 @@ def prodigy(
 
   def update_fn(updates, state, params=None, **extra_args):
     del extra_args
-    if params is None:
-      raise ValueError(
-          f'{fn}: params must be given to update (got None); the distance'
-          ' estimate needs them. Remedy: call'
-          ' tx.update(updates, state, params).')
+    validation.require_params(fn, params, 'the distance estimate needs them')
     beta1 = numerics.as_hyperparameter(b1)
     beta2 = numerics.as_hyperparameter(b2)
     if beta3 is None:

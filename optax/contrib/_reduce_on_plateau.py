@@ -22,6 +22,7 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 
 
 class ReduceLROnPlateauState(NamedTuple):
@@ -119,12 +120,10 @@ def reduce_on_plateau(
     ``ReduceLROnPlateau`` callback.
   """
   fn = 'reduce_on_plateau'
-  if numerics.is_number(factor) and not 0.0 < factor < 1.0:
-    raise ValueError(f'{fn}: factor must be in (0, 1), got {factor}')
-  if numerics.is_number(rtol) and not 0.0 <= rtol <= 1.0:
-    raise ValueError(f'{fn}: rtol must be in [0, 1], got {rtol}')
-  if numerics.is_number(atol) and atol < 0:
-    raise ValueError(f'{fn}: atol must be non-negative, got {atol}')
+  validation.check_in_interval(fn, 'factor', factor, 0, 1,
+                               include_low=False, include_high=False)
+  validation.check_in_interval(fn, 'rtol', rtol, 0, 1)
+  validation.check_non_negative(fn, 'atol', atol)
   if (numerics.is_number(rtol) and numerics.is_number(atol)
       and rtol == 0 and atol == 0):
     raise ValueError(
@@ -136,8 +135,7 @@ def reduce_on_plateau(
     if numerics.is_number(value) and (value != int(value) or value < low):
       raise ValueError(
           f'{fn}: {name} must be an integer >= {low}, got {value}')
-  if numerics.is_number(min_scale) and min_scale < 0:
-    raise ValueError(f'{fn}: min_scale must be non-negative, got {min_scale}')
+  validation.check_non_negative(fn, 'min_scale', min_scale)
 
   def init_fn(params):
     dtype = otu.tree_dtype(params, 'lowest')

@@ -118,6 +118,10 @@ class ReduceOnPlateauTest(parameterized.TestCase):
       ({'cooldown': -1}, 'cooldown must be an integer >= 0'),
       ({'accumulation_size': 0}, 'accumulation_size must be an integer'),
       ({'min_scale': -0.1}, 'min_scale must be non-negative'),
+      # NaN: the old `value < 0` checks let it through.
+      ({'atol': float('nan')}, 'atol must be non-negative, got nan'),
+      ({'min_scale': float('nan')}, 'min_scale must be non-negative'),
+      ({'factor': float('nan')}, r'factor must be in \(0, 1\)'),
   )
   def test_invalid(self, kwargs, message):
     with self.assertRaisesRegex(ValueError, message):

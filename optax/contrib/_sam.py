@@ -29,6 +29,7 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 
 
 class SAMState(NamedTuple):
@@ -84,12 +85,6 @@ def normalize() -> base.GradientTransformation:
     return updates, state
 
   return base.GradientTransformation(base.init_empty_state, update_fn)
-
-
-def _cast_like(new: Any, old: Any) -> Any:
-  """Gives each leaf of ``new`` the dtype of the matching leaf of ``old``."""
-  return jax.tree.map(
-      lambda n, o: n if n.dtype == o.dtype else n.astype(o.dtype), new, old)
 
 
 def sam(
@@ -166,10 +161,7 @@ def sam(
     Generalization <https://arxiv.org/abs/2010.01412>`_, 2021.
   """
   fn = 'sam'
-  if isinstance(sync_period, bool) or not isinstance(
-      sync_period, int) or sync_period < 1:
-    raise ValueError(
-        f'{fn}: sync_period must be a positive integer, got {sync_period!r}')
+  validation.check_positive_int(fn, 'sync_period', sync_period)
   optimizer = base.with_extra_args_support(optimizer)
   adv_optimizer = base.with_extra_args_support(adv_optimizer)
 
@@ -186,8 +178,8 @@ def sam(
   def transparent_update(updates, state, params, extra_args):
     first = state.steps_since_sync == 0
     last = state.steps_since_sync == sync_period - 1
-    cache = _cast_like(otu.tree_where(first, params, state.cache),
-                       state.cache)
+    cache = otu.tree_cast_like(
+        otu.tree_where(first, params, state.cache), state.cache)
 
     def outer_step(_):
       opt_updates, opt_state = optimizer.update(
@@ -200,8 +192,8 @@ def sam(
         adv_state = adv_optimizer.init(params)
       else:
         adv_state = state.adv_state
-      return (new_updates, _cast_like(opt_state, state.opt_state),
-              _cast_like(adv_state, state.adv_state))
+      return (new_updates, otu.tree_cast_like(opt_state, state.opt_state),
+              otu.tree_cast_like(adv_state, state.adv_state))
 
     def adversarial_step(_):
       adv_updates, adv_state = adv_optimizer.update(
@@ -209,7 +201,7 @@ def sam(
       new_updates = jax.tree.map(lambda u, g: (-u).astype(g.dtype),
                                  adv_updates, updates)
       return (new_updates, state.opt_state,
-              _cast_like(adv_state, state.adv_state))
+              otu.tree_cast_like(adv_state, state.adv_state))
 
     new_updates, opt_state, adv_state = lax.cond(
         last, outer_step, adversarial_step, None)
@@ -234,15 +226,13 @@ def sam(
         grads, state.opt_state, params, **extra_args)
     return new_updates, SAMState(
         steps_since_sync=state.steps_since_sync, opt_state=opt_state,
-        adv_state=_cast_like(adv_state, state.adv_state), cache=None)
+        adv_state=otu.tree_cast_like(adv_state, state.adv_state), cache=None)
 
   def update_fn(updates, state, params=None, *,
                 grad_fn: Optional[Callable[[Any, int], Any]] = None,
                 **extra_args):
-    if params is None:
-      raise ValueError(
-          f'{fn}: params must be given to update (got None). Remedy: call'
-          ' tx.update(grads, state, params).')
+    validation.require_params(
+        fn, params, call='tx.update(grads, state, params)')
     if opaque_mode:
       if grad_fn is None:
         raise ValueError(

@@ -40,6 +40,7 @@ from optax._src import base
 from optax._src import numerics
 from optax._src import transform
 from optax._src import utils
+from optax._src import validation
 from optax.schedules import _schedule
 from optax.transforms import _adding
 from optax.transforms import _combining
@@ -68,19 +69,6 @@ class ScheduleFreeState(NamedTuple):
   max_lr: jax.Array
   base_optimizer_state: base.OptState
   z: base.Params
-
-
-def _check_b1(fn: str, b1: Any) -> None:
-  if numerics.is_number(b1) and not 0.0 < b1 <= 1.0:
-    raise ValueError(
-        f'{fn}: b1 must be in (0, 1], got {b1}; with b1 = 0 the averaged'
-        ' iterate could not be recovered from the params (use the base'
-        ' optimizer alone instead).')
-
-
-def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and value < 0:
-    raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
 
 
 def _find_state(state: Any) -> ScheduleFreeState:
@@ -207,8 +195,11 @@ def schedule_free(
   .. seealso:: :func:`schedule_free_adamw`, :func:`schedule_free_sgd`
   """
   fn = 'schedule_free'
-  _check_b1(fn, b1)
-  _check_non_negative(fn, 'weight_lr_power', weight_lr_power)
+  validation.check_in_interval(
+      fn, 'b1', b1, 0, 1, include_low=False,
+      hint='with b1 = 0 the averaged iterate could not be recovered from the'
+      ' params (use the base optimizer alone instead).')
+  validation.check_non_negative(fn, 'weight_lr_power', weight_lr_power)
   state_dtype = utils.canonicalize_dtype(state_dtype)
   base_optimizer = base.with_extra_args_support(base_optimizer)
 
@@ -230,11 +221,9 @@ def schedule_free(
     )
 
   def update_fn(updates, state, params=None, **extra_args):
-    if params is None:
-      raise ValueError(
-          f'{fn}: params must be given to update (got None); the update is'
-          ' computed from the current params. Remedy: call'
-          ' tx.update(grads, state, params).')
+    validation.require_params(
+        fn, params, 'the update is computed from the current params',
+        'tx.update(grads, state, params)')
     # Scalars, once per step, in at least the hyperparameter precision.
     if callable(learning_rate):
       lr = numerics.as_hyperparameter(learning_rate(state.step_count))
@@ -336,9 +325,9 @@ def schedule_free_sgd(
     <https://arxiv.org/abs/2405.15682>`_, 2024.
   """
   fn = 'schedule_free_sgd'
-  _check_non_negative(fn, 'learning_rate', learning_rate)
+  validation.check_non_negative(fn, 'learning_rate', learning_rate)
   if weight_decay is not None:
-    _check_non_negative(fn, 'weight_decay', weight_decay)
+    validation.check_non_negative(fn, 'weight_decay', weight_decay)
   learning_rate = _warmup(learning_rate, warmup_steps)
   optimizer = alias.sgd(learning_rate)
   if weight_decay is not None:
@@ -406,8 +395,8 @@ def schedule_free_adamw(
     <https://arxiv.org/abs/2405.15682>`_, 2024.
   """
   fn = 'schedule_free_adamw'
-  _check_non_negative(fn, 'learning_rate', learning_rate)
-  _check_non_negative(fn, 'weight_decay', weight_decay)
+  validation.check_non_negative(fn, 'learning_rate', learning_rate)
+  validation.check_non_negative(fn, 'weight_decay', weight_decay)
   learning_rate = _warmup(learning_rate, warmup_steps)
   optimizer = _combining.chain(
       transform.scale_by_rms(decay=b2, eps=eps, eps_in_sqrt=False,

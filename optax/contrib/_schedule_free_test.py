@@ -198,9 +198,30 @@ class ScheduleFreeTest(parameterized.TestCase):
       _schedule_free.schedule_free_sgd(b1=0.0)
     with self.assertRaisesRegex(ValueError, r'b1 must be in \(0, 1\]'):
       _schedule_free.schedule_free(alias.sgd(0.1), 0.1, b1=1.5)
+    with self.assertRaisesRegex(ValueError, 'base optimizer alone'):
+      _schedule_free.schedule_free(alias.sgd(0.1), 0.1, b1=0)
     tx = _schedule_free.schedule_free_adamw()
-    with self.assertRaisesRegex(ValueError, 'params must be given'):
+    with self.assertRaisesRegex(
+        ValueError, r'^schedule_free: params must be given to update'
+        r' \(got None\); the update is computed from the current params\.'
+        r' Remedy: call tx\.update\(grads, state, params\)\.$'):
       tx.update(jnp.ones(2), tx.init(jnp.ones(2)))
+
+  def test_nan_hyperparameters_are_rejected(self):
+    # The old non-negativity check (`value < 0`) let NaN through.
+    nan = float('nan')
+    with self.assertRaisesRegex(
+        ValueError, 'schedule_free: weight_lr_power must be non-negative,'
+        ' got nan'):
+      _schedule_free.schedule_free(alias.sgd(0.1), 0.1, weight_lr_power=nan)
+    with self.assertRaisesRegex(
+        ValueError, 'schedule_free_sgd: learning_rate must be non-negative'):
+      _schedule_free.schedule_free_sgd(learning_rate=nan)
+    with self.assertRaisesRegex(
+        ValueError, 'schedule_free_adamw: weight_decay must be non-negative'):
+      _schedule_free.schedule_free_adamw(weight_decay=nan)
+    with self.assertRaisesRegex(ValueError, r'b1 must be in \(0, 1\]'):
+      _schedule_free.schedule_free_sgd(b1=nan)
 
   def test_inject_hyperparams_identical(self):
     plain = _schedule_free.schedule_free_adamw(learning_rate=0.1, b1=0.8)

@@ -29,6 +29,7 @@ from optax._src import base
 from optax._src import numerics
 from optax._src import transform
 from optax._src import utils
+from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
 
@@ -118,11 +119,9 @@ def hutchinson_estimator_diag_hessian(
 
   def update_fn(updates, state, params=None, *, obj_fn=None, **extra_args):
     del updates, extra_args
-    if params is None:
-      raise ValueError(
-          f'{fn}: params must be given to update (got None); the Hessian is'
-          ' taken at the params. Remedy: call tx.update(updates, state,'
-          ' params, obj_fn=loss_fn).')
+    validation.require_params(
+        fn, params, 'the Hessian is taken at the params',
+        'tx.update(updates, state, params, obj_fn=loss_fn)')
     _check_obj_fn(fn, obj_fn)
     key, subkey = jax.random.split(state.key)
     probe = otu.tree_random_like(subkey, params, jax.random.rademacher)
@@ -181,11 +180,9 @@ def _scale_by_sophia(
         hessian_fn_state=hessian_fn.init(params))
 
   def update_fn(updates, state, params=None, *, obj_fn=None, **extra_args):
-    if params is None:
-      raise ValueError(
-          f'{fn}: params must be given to update (got None); the Hessian'
-          ' estimate is taken at the params. Remedy: call'
-          ' tx.update(grads, state, params, obj_fn=loss_fn).')
+    validation.require_params(
+        fn, params, 'the Hessian estimate is taken at the params',
+        'tx.update(grads, state, params, obj_fn=loss_fn)')
     _check_obj_fn(fn, obj_fn)
     beta1 = numerics.as_hyperparameter(b1)
     beta2 = numerics.as_hyperparameter(b2)
@@ -344,24 +341,14 @@ def sophia(
   .. seealso:: :func:`hutchinson_estimator_diag_hessian`
   """
   fn = 'sophia'
-  if numerics.is_number(b1) and not 0.0 <= b1 < 1.0:
-    raise ValueError(f'{fn}: b1 must be in [0, 1), got {b1}')
-  if numerics.is_number(b2) and not 0.0 <= b2 <= 1.0:
-    raise ValueError(f'{fn}: b2 must be in [0, 1], got {b2}')
-  for name, value in (('eps', eps), ('gamma', gamma),
-                      ('clip_threshold', clip_threshold)):
-    if numerics.is_number(value) and not value >= 0.0:
-      raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
-  if (not isinstance(update_interval, numbers.Integral)
-      or isinstance(update_interval, bool) or update_interval < 1):
-    raise ValueError(
-        f'{fn}: update_interval must be a positive int, got'
-        f' {update_interval!r}')
-  if (not isinstance(print_win_rate_every_n_steps, numbers.Integral)
-      or print_win_rate_every_n_steps < 0):
-    raise ValueError(
-        f'{fn}: print_win_rate_every_n_steps must be a non-negative int, got'
-        f' {print_win_rate_every_n_steps!r}')
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'gamma', gamma)
+  validation.check_non_negative(fn, 'clip_threshold', clip_threshold)
+  validation.check_positive_int(fn, 'update_interval', update_interval)
+  validation.check_non_negative_int(
+      fn, 'print_win_rate_every_n_steps', print_win_rate_every_n_steps)
   if not (hasattr(hessian_diagonal_fn, 'init')
           and hasattr(hessian_diagonal_fn, 'update')):
     raise ValueError(
