@@ -29,20 +29,13 @@ import numpy as np
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import tree_structure
 from optax._src import utils
-from optax.tree_utils import _tree_math
+from optax._src import validation
 
 
 def _is_none(x: Any) -> bool:
   return x is None
-
-
-def _split(treedef: Any, pairs: Any) -> tuple[Any, Any]:
-  """Splits a tree of pairs, with structure ``treedef`` above them, in two."""
-  flat = treedef.flatten_up_to(pairs)
-  first = [None if p is None else p[0] for p in flat]
-  second = [None if p is None else p[1] for p in flat]
-  return treedef.unflatten(first), treedef.unflatten(second)
 
 
 class TraceState(NamedTuple):
@@ -110,7 +103,7 @@ def trace(
 
   def update_fn(updates, state, params=None):
     del params
-    _tree_math.check_moments_like_updates('trace', updates, state.trace)
+    tree_structure.check_like_updates('trace', updates, state.trace)
     beta = numerics.as_hyperparameter(decay)
 
     def leaf_update(g, t):
@@ -123,9 +116,8 @@ def trace(
       u = x + b * new_t if nesterov else new_t
       return u.astype(g.dtype), new_t.astype(t.dtype)
 
-    treedef = jax.tree.structure(updates, is_leaf=_is_none)
     pairs = jax.tree.map(leaf_update, updates, state.trace, is_leaf=_is_none)
-    new_updates, new_trace = _split(treedef, pairs)
+    new_updates, new_trace = tree_structure.unzip(updates, pairs, 2)
     return new_updates, TraceState(trace=new_trace)
 
   return base.GradientTransformation(init_fn, update_fn)
@@ -187,9 +179,7 @@ def ema(
 
   .. seealso:: :func:`trace`
   """
-  if (isinstance(decay, (int, float, np.number))
-      and not isinstance(decay, bool) and not 0 <= decay <= 1):
-    raise ValueError(f'ema: decay must be in [0, 1], got {decay!r}')
+  validation.check_decay('ema', 'decay', decay, closed=True)
   accumulator_dtype = utils.canonicalize_dtype(accumulator_dtype)
 
   def init_fn(params):
@@ -309,20 +299,12 @@ def skip_large_updates(
   return should_skip, dict(should_skip=should_skip, norm_squared=norm_squared)
 
 
-def _check_shapes(updates: base.Updates, acc_grads: Any) -> None:
-  """Raises a ValueError if an update is not shaped like the accumulator."""
-  paths_and_leaves, treedef = jax.tree_util.tree_flatten_with_path(
-      updates, is_leaf=_is_none)
-  for (path, g), a in zip(paths_and_leaves, treedef.flatten_up_to(acc_grads)):
-    if g is not None and a is not None and jnp.shape(g) != jnp.shape(a):
-      raise ValueError(
-          f'MultiSteps: the update at {jax.tree_util.keystr(path)} has shape'
-          f' {jnp.shape(g)}, but the params given to init (and the'
-          f' accumulator) have shape {jnp.shape(a)}. MultiSteps accumulates'
-          ' gradients shaped like the params; per-example gradients (with a'
-          ' batch axis, as dpsgd expects) cannot be averaged across'
-          ' mini-batches. Remedy: clip and aggregate them within each'
-          ' mini-batch before accumulating.')
+_MULTI_STEPS_REMEDY = (
+    'The accumulator is shaped like the params given to init: MultiSteps'
+    ' accumulates gradients shaped like the params, and per-example gradients'
+    ' (with a batch axis, as dpsgd expects) cannot be averaged across'
+    ' mini-batches. Remedy: clip and aggregate them within each mini-batch'
+    ' before accumulating, or init with params shaped like the gradients.')
 
 
 def _describe(x: Any) -> str:
@@ -564,7 +546,9 @@ class MultiSteps:
       The updates (zeros except on the steps where the inner optimizer runs),
       of the dtype of ``updates``, and the new state.
     """
-    _check_shapes(updates, state.acc_grads)
+    tree_structure.check_like_updates(
+        'MultiSteps', updates, state.acc_grads, state_name='the accumulator',
+        remedy=_MULTI_STEPS_REMEDY)
     mini_step, gradient_step = state.mini_step, state.gradient_step
     k = self._every_k_schedule(gradient_step)
     if self._should_skip_update_fn is None:

@@ -202,9 +202,9 @@ class EmaTest(parameterized.TestCase):
     self.assertEqual(set(_dtypes(states[-1].ema)), {jnp.dtype(jnp.float32)})
     self.assertEqual(set(_dtypes(updates[-1])), {jnp.dtype(jnp.bfloat16)})
 
-  @parameterized.parameters(-0.1, 1.5)
+  @parameterized.parameters(-0.1, 1.5, float('nan'))
   def test_decay_validation(self, decay):
-    with self.assertRaisesRegex(ValueError, 'ema: decay'):
+    with self.assertRaisesRegex(ValueError, r'ema: decay must be in \[0, 1\]'):
       _accumulation.ema(decay)
 
 
@@ -394,7 +394,9 @@ class MultiStepsTest(parameterized.TestCase):
     params = _params()
     batched = jax.tree.map(lambda x: jnp.stack([x, x]), params)
     with self.assertRaisesRegex(
-        ValueError, r"MultiSteps: the update at \['b'\] has shape \(2, 3\)"):
+        ValueError,
+        r"^MultiSteps: at \['b'\] the update has shape \(2, 3\) but the"
+        r" accumulator has shape \(3,\)\. .*per-example gradients"):
       ms.update(batched, ms.init(params), params)
 
   def test_inner_state_dtype_change_cast_back_with_warning_regression(self):
