@@ -14,6 +14,7 @@
 # ==============================================================================
 """Reduce the learning rate when a monitored value stops improving."""
 
+import math
 from typing import NamedTuple
 
 import jax
@@ -132,9 +133,11 @@ def reduce_on_plateau(
   for name, value, low in (('patience', patience, 1),
                            ('cooldown', cooldown, 0),
                            ('accumulation_size', accumulation_size, 1)):
-    if numerics.is_number(value) and (value != int(value) or value < low):
+    # Whole numbers, as floats too, and inf (never reduce) are accepted.
+    if numerics.is_number(value) and not (
+        value >= low and (math.isinf(value) or value == int(value))):
       raise ValueError(
-          f'{fn}: {name} must be an integer >= {low}, got {value}')
+          f'{fn}: {name} must be an integer >= {low}, got {value!r}')
   validation.check_non_negative(fn, 'min_scale', min_scale)
 
   def init_fn(params):

@@ -118,14 +118,26 @@ class ReduceOnPlateauTest(parameterized.TestCase):
       ({'cooldown': -1}, 'cooldown must be an integer >= 0'),
       ({'accumulation_size': 0}, 'accumulation_size must be an integer'),
       ({'min_scale': -0.1}, 'min_scale must be non-negative'),
-      # NaN: the old `value < 0` checks let it through.
+      # NaN: the old `value < 0` checks let it through, and int(nan) raised
+      # an unrelated message.
       ({'atol': float('nan')}, 'atol must be non-negative, got nan'),
       ({'min_scale': float('nan')}, 'min_scale must be non-negative'),
       ({'factor': float('nan')}, r'factor must be in \(0, 1\)'),
+      ({'patience': float('nan')}, 'patience must be an integer >= 1'),
+      ({'patience': 2.5}, 'patience must be an integer >= 1'),
   )
   def test_invalid(self, kwargs, message):
     with self.assertRaisesRegex(ValueError, message):
       _reduce_on_plateau.reduce_on_plateau(**kwargs)
+
+  def test_infinite_patience_is_accepted(self):
+    # Upstream accepts patience=inf (the scale is never reduced); the
+    # integer check used to fail on it with an OverflowError.
+    tx = _reduce_on_plateau.reduce_on_plateau(patience=float('inf'))
+    state = tx.init(jnp.zeros(1))
+    for _ in range(3):
+      _, state = tx.update(jnp.ones(1), state, value=1.0)
+    self.assertEqual(float(state.scale), 1.0)
 
   @parameterized.parameters(jnp.float32, jnp.bfloat16)
   def test_dtypes_and_single_trace(self, dtype):
