@@ -23,19 +23,12 @@ import numpy as np
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 from optax.transforms import _masking
 
 
 def _is_none(x: Any) -> bool:
   return x is None
-
-
-def _missing_params_error(fn_name: str) -> ValueError:
-  return ValueError(
-      f'{fn_name}: params must be given to update (got None); this'
-      ' transformation needs the current parameters. Remedy: call'
-      ' tx.update(updates, state, params).'
-  )
 
 
 class WeightDecaySchedule(NamedTuple):
@@ -110,8 +103,9 @@ def add_decayed_weights(
       return WeightDecaySchedule(count=jnp.zeros([], jnp.int32))
 
     def update_fn(updates, state, params=None):
-      if params is None:
-        raise _missing_params_error('add_decayed_weights')
+      validation.require_params(
+          'add_decayed_weights', params,
+          'this transformation needs the current parameters')
       decay = numerics.as_hyperparameter(weight_decay(state.count))
       new_updates = add(updates, params, decay)
       return new_updates, WeightDecaySchedule(
@@ -122,8 +116,9 @@ def add_decayed_weights(
     init_fn = base.init_empty_state
 
     def update_fn(updates, state, params=None):
-      if params is None:
-        raise _missing_params_error('add_decayed_weights')
+      validation.require_params(
+          'add_decayed_weights', params,
+          'this transformation needs the current parameters')
       decay = numerics.as_hyperparameter(weight_decay)
       return add(updates, params, decay), state
 

@@ -35,24 +35,13 @@ import numpy as np
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 
 Axis = Union[int, tuple[int, ...], None]
 
 
 def _is_none(x: Any) -> bool:
   return x is None
-
-
-def _is_python_number(x: Any) -> bool:
-  return isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
-
-
-def _check_non_negative(fn_name: str, arg_name: str, value: Any) -> None:
-  """Raises a ValueError if ``value`` is a negative (or NaN) Python number."""
-  if _is_python_number(value) and not value >= 0:
-    raise ValueError(
-        f'{fn_name}: {arg_name} must be a non-negative number, got {value!r}'
-    )
 
 
 def _compute_dtype(dtype: Any) -> np.dtype:
@@ -64,14 +53,6 @@ def _compute_dtype(dtype: Any) -> np.dtype:
 def _upcast(x: jax.Array) -> jax.Array:
   x = jnp.asarray(x)
   return x.astype(_compute_dtype(x.dtype))
-
-
-def _missing_params_error(fn_name: str) -> ValueError:
-  return ValueError(
-      f'{fn_name}: params must be given to update (got None); this'
-      ' transformation needs the current parameters. Remedy: call'
-      ' tx.update(updates, state, params).'
-  )
 
 
 def clip(max_delta: base.Numeric) -> base.GradientTransformation:
@@ -101,7 +82,7 @@ def clip(max_delta: base.Numeric) -> base.GradientTransformation:
 
   .. seealso:: :func:`clip_by_global_norm`, :func:`clip_by_block_rms`
   """
-  _check_non_negative('clip', 'max_delta', max_delta)
+  validation.check_non_negative('clip', 'max_delta', max_delta)
 
   def update_fn(updates, state, params=None):
     del params
@@ -156,7 +137,7 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   .. seealso:: :func:`clip`, :func:`clip_by_block_rms`,
     :func:`adaptive_grad_clip`
   """
-  _check_non_negative('clip_by_global_norm', 'max_norm', max_norm)
+  validation.check_non_negative('clip_by_global_norm', 'max_norm', max_norm)
 
   def update_fn(updates, state, params=None):
     del params
@@ -205,7 +186,7 @@ def clip_by_block_rms(threshold: float) -> base.GradientTransformation:
 
   .. seealso:: :func:`clip_by_global_norm`
   """
-  _check_non_negative('clip_by_block_rms', 'threshold', threshold)
+  validation.check_non_negative('clip_by_block_rms', 'threshold', threshold)
 
   def update_fn(updates, state, params=None):
     del params
@@ -363,12 +344,13 @@ def adaptive_grad_clip(
     Brock et al., `High-Performance Large-Scale Image Recognition Without
     Normalization <https://arxiv.org/abs/2102.06171>`_, 2021.
   """
-  _check_non_negative('adaptive_grad_clip', 'clipping', clipping)
-  _check_non_negative('adaptive_grad_clip', 'eps', eps)
+  validation.check_non_negative('adaptive_grad_clip', 'clipping', clipping)
+  validation.check_non_negative('adaptive_grad_clip', 'eps', eps)
 
   def update_fn(updates, state, params=None):
-    if params is None:
-      raise _missing_params_error('adaptive_grad_clip')
+    validation.require_params(
+        'adaptive_grad_clip', params,
+        'this transformation needs the current parameters')
     lam = numerics.as_hyperparameter(clipping)
     floor = numerics.as_hyperparameter(eps)
 
@@ -474,7 +456,7 @@ def per_example_global_norm_clip(
   .. seealso:: :func:`per_example_layer_norm_clip`
   """
   fn_name = 'per_example_global_norm_clip'
-  _check_non_negative(fn_name, 'l2_norm_clip', l2_norm_clip)
+  validation.check_non_negative(fn_name, 'l2_norm_clip', l2_norm_clip)
   leaves = _check_batched(fn_name, grads)
   sums, num_clipped = _clip_examples(
       leaves, numerics.as_hyperparameter(l2_norm_clip))
@@ -535,7 +517,8 @@ def per_example_layer_norm_clip(
   .. seealso:: :func:`per_example_global_norm_clip`
   """
   fn_name = 'per_example_layer_norm_clip'
-  _check_non_negative(fn_name, 'global_l2_norm_clip', global_l2_norm_clip)
+  validation.check_non_negative(
+      fn_name, 'global_l2_norm_clip', global_l2_norm_clip)
   leaves = _check_batched(fn_name, grads)
   c = numerics.as_hyperparameter(global_l2_norm_clip)
   if uniform:

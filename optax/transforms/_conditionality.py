@@ -27,6 +27,7 @@ import jax.numpy as jnp
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 
 
 class ConditionFn(Protocol):
@@ -297,11 +298,8 @@ def apply_if_finite(
     >>> updates, state.notfinite_count
     (Array([-3., -1.], dtype=float32), Array(0, dtype=int32))
   """
-  if isinstance(max_consecutive_errors, (int, float)) and (
-      max_consecutive_errors < 0):
-    raise ValueError(
-        'apply_if_finite: max_consecutive_errors must be >= 0, got'
-        f' {max_consecutive_errors}.')
+  validation.check_non_negative(
+      'apply_if_finite', 'max_consecutive_errors', max_consecutive_errors)
   inner = base.with_extra_args_support(inner)
 
   def init_fn(params):

@@ -162,6 +162,13 @@ class ApplyIfFiniteTest(parameterized.TestCase):
                                 'apply_if_finite: max_consecutive_errors'):
       _conditionality.apply_if_finite(_momentum(), -1)
 
+  def test_nan_max_errors_is_rejected(self):
+    # The old check (`max_consecutive_errors < 0`) let NaN through.
+    with self.assertRaisesRegex(
+        ValueError, 'apply_if_finite: max_consecutive_errors must be'
+        ' non-negative, got nan'):
+      _conditionality.apply_if_finite(_momentum(), float('nan'))
+
   def test_init_on_shape_dtype_structs(self):
     tx = _conditionality.apply_if_finite(_momentum(), 2)
     shapes = jax.eval_shape(

@@ -21,6 +21,7 @@ import jax.numpy as jnp
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 
 NonNegativeParamsState = base.EmptyState
 
@@ -66,12 +67,9 @@ def keep_params_nonnegative() -> base.GradientTransformation:
   """
 
   def update_fn(updates, state, params=None):
-    if params is None:
-      raise ValueError(
-          'keep_params_nonnegative: params must be given to update (got'
-          ' None); this transformation needs the current parameters.'
-          ' Remedy: call tx.update(updates, state, params).'
-      )
+    validation.require_params(
+        'keep_params_nonnegative', params,
+        'this transformation needs the current parameters')
     new_updates = jax.tree.map(
         _nonnegative_leaf, updates, params, is_leaf=_is_none)
     return new_updates, state

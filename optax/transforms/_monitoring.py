@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Optional, Union
 import jax
 import jax.numpy as jnp
 
+from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import utils
@@ -43,12 +44,6 @@ class SnapshotState(NamedTuple):
   """
 
   measurement: dict[str, Any]
-
-
-def _cast_like(new: Any, old: Any) -> Any:
-  """Casts each leaf of ``new`` to the dtype of the leaf of ``old``."""
-  return jax.tree.map(lambda n, o: jnp.asarray(n).astype(jnp.result_type(o)),
-                      new, old)
 
 
 def snapshot(
@@ -85,7 +80,8 @@ def snapshot(
 
   def update_fn(updates, state, params=None):
     del params
-    value = _cast_like(measure(updates), state.measurement[measure_name])
+    value = otu.tree_cast_like(
+        measure(updates), state.measurement[measure_name])
     return updates, SnapshotState(measurement={measure_name: value})
 
   return base.GradientTransformation(init_fn, update_fn)
@@ -253,7 +249,7 @@ def monitor(
     measure_states = []
     for name, t, s in zip(names, transforms, state.measure_states):
       value, s = t.update(updates, s, params, **extra_args)
-      measurements[name] = _cast_like(value, state.measurements[name])
+      measurements[name] = otu.tree_cast_like(value, state.measurements[name])
       measure_states.append(s)
     return updates, MonitorState(measurements=measurements,
                                  measure_states=tuple(measure_states))

@@ -71,6 +71,20 @@ class SnapshotTest(parameterized.TestCase):
                        jax.tree.structure(new_state))
       state = new_state
 
+  def test_measurement_takes_the_stored_dtype(self):
+    tx = _monitoring.snapshot('sum', lambda u: jnp.sum(u['w']))
+    state = tx.init({'w': jnp.zeros(2, jnp.float32)})
+    _, state = tx.update({'w': jnp.ones(2, jnp.bfloat16)}, state)
+    self.assertEqual(state.measurement['sum'].dtype, jnp.float32)
+    self.assertEqual(float(state.measurement['sum']), 2.0)
+
+  def test_python_number_measure_is_kept_as_is(self):
+    # A measurement without a dtype has none to keep (as upstream does):
+    # the state holds the Python number, at init and after each update.
+    tx = _monitoring.snapshot('one', lambda u: 1.0)
+    _, state = tx.update(_grads(0), tx.init(_params()))
+    self.assertIsInstance(state.measurement['one'], float)
+
 
 class MeasureWithEmaTest(parameterized.TestCase):
   """Tests for measure_with_ema."""
