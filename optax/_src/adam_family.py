@@ -1,0 +1,861 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""The Adam family: first and second moments with bias correction.
+
+Adam (:func:`scale_by_adam`, NAdam with ``nesterov=True``) and its variants:
+Adamax, AMSGrad, Adan, AdaBelief, NovoGrad (layer-wise second moments), RAdam
+and Yogi. The helpers they share (bias corrections, the Adam ratio, NAdam's
+look-ahead moment, dtype lifting) live in :mod:`optax._src.moments`.
+
+Upstream Optax defines these in ``optax._src.transform``, which re-exports
+them and gives them that ``__module__`` so that pickles name the same module.
+"""
+
+from typing import Any, NamedTuple, Optional
+
+import jax
+import jax.numpy as jnp
+
+from optax import tree_utils as otu
+from optax._src import base
+from optax._src import moments
+from optax._src import numerics
+from optax._src import utils
+from optax._src import validation
+from optax.tree_utils import _tree_math
+
+_hp = numerics.as_hyperparameter  # Shorthand.
+
+
+class ScaleByAdamState(NamedTuple):
+  """State of :func:`scale_by_adam` (and of other Adam-like transforms).
+
+  Attributes:
+    count: int32 scalar, the number of updates done so far.
+    mu: first moment (EMA of the updates), shaped like the params, in
+      ``mu_dtype`` or the params' dtype.
+    nu: second moment (EMA of the squared moduli of the updates), shaped
+      like the params, in the params' (real) dtype.
+  """
+
+  count: jax.Array
+  mu: base.Updates
+  nu: base.Updates
+
+
+def scale_by_adam(
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    eps_root: float = 0.0,
+    mu_dtype: Optional[Any] = None,
+    *,
+    nesterov: bool = False,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the Adam rule.
+
+  With :math:`g_t` the incoming updates and :math:`t \geq 1` the step count,
+
+  .. math::
+
+    m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t, \\
+    v_t &= \beta_2 v_{t-1} + (1 - \beta_2) |g_t|^2, \\
+    \hat m_t &= m_t / (1 - \beta_1^t), \qquad
+    \hat v_t = v_t / (1 - \beta_2^t), \\
+    u_t &= \hat m_t / \left(\sqrt{\hat v_t + \epsilon_{\text{root}}}
+      + \epsilon\right).
+
+  With ``nesterov=True`` (NAdam), :math:`\hat m_t` is replaced by
+  :math:`\beta_1 m_t / (1 - \beta_1^{t+1}) + (1 - \beta_1) g_t /
+  (1 - \beta_1^t)`.
+
+  Args:
+    b1: decay rate :math:`\beta_1` of the first moment, in [0, 1).
+    b2: decay rate :math:`\beta_2` of the second moment, in [0, 1).
+    eps: term :math:`\epsilon` added to the denominator outside the root.
+    eps_root: term :math:`\epsilon_{\text{root}}` added inside the root (a
+      positive value keeps gradients finite when differentiating through
+      the update, e.g. in meta-learning).
+    mu_dtype: dtype of the first moment; ``None`` uses the params' dtype.
+    nesterov: whether to use the Nesterov momentum of NAdam.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
+
+  Raises:
+    ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1) or
+      ``eps`` or ``eps_root`` is negative.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_adam()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates
+    Array([ 1., -1.], dtype=float32)
+
+  References:
+    Kingma and Ba, `Adam: A Method for Stochastic Optimization
+    <https://arxiv.org/abs/1412.6980>`_, 2014.
+
+    Dozat, `Incorporating Nesterov Momentum into Adam
+    <https://openreview.net/pdf?id=OM0jvwB8jIp57ZJjtNEZ>`_, 2016.
+  """
+  fn = 'scale_by_adam'
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
+  mu_dtype = utils.canonicalize_dtype(mu_dtype)
+
+  def init_fn(params):
+    mu = otu.tree_zeros_like(params, dtype=mu_dtype)
+    nu = otu.tree_zeros_like(params)
+    return ScaleByAdamState(count=jnp.zeros([], jnp.int32), mu=mu, nu=nu)
+
+  def update_fn(updates, state, params=None):
+    del params
+    beta1, beta2 = _hp(b1), _hp(b2)
+    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    mu = otu.tree_update_moment(
+        updates, moments.widen_moments(state.mu, updates), beta1, 1)
+    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
+    count = numerics.safe_increment(state.count)
+    if nesterov:
+      mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)
+    else:
+      mu_hat = otu.tree_bias_correction(mu, beta1, count)
+    nu_hat = otu.tree_bias_correction(nu, beta2, count)
+    updates = jax.tree.map(
+        lambda g, m, v: moments.adam_ratio(g, m, v, epsilon_root, epsilon),
+        updates, mu_hat, nu_hat)
+    mu = moments.cast_like(mu, state.mu)
+    return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+def scale_by_adamax(
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the Adamax rule (Adam with an infinity norm).
+
+  .. math::
+
+    m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t, \\
+    v_t &= \max(\beta_2 v_{t-1}, |g_t| + \epsilon), \\
+    u_t &= \frac{m_t}{(1 - \beta_1^t)\, v_t}.
+
+  Args:
+    b1: decay rate :math:`\beta_1` of the first moment, in [0, 1).
+    b2: decay rate :math:`\beta_2` of the infinity norm, in [0, 1].
+    eps: term :math:`\epsilon` added to :math:`|g_t|` (keeps the
+      denominator away from zero).
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByAdamState`` (``nu``
+    holds the infinity norm).
+
+  Raises:
+    ValueError: for a Python-number ``b1`` outside [0, 1), ``b2`` outside
+      [0, 1] or a negative ``eps``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_adamax(eps=0.0)
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates
+    Array([ 1., -1.], dtype=float32)
+
+  References:
+    Kingma and Ba, `Adam: A Method for Stochastic Optimization
+    <https://arxiv.org/abs/1412.6980>`_, 2014 (section 7.1).
+  """
+  fn = 'scale_by_adamax'
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
+
+  def init_fn(params):
+    return ScaleByAdamState(
+        count=jnp.zeros([], jnp.int32),
+        mu=otu.tree_zeros_like(params),
+        nu=otu.tree_zeros_like(params))
+
+  def update_fn(updates, state, params=None):
+    del params
+    beta1, beta2 = _hp(b1), _hp(b2)
+    count = numerics.safe_increment(state.count)
+    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
+    nu = otu.tree_update_infinity_moment(updates, state.nu, beta2, _hp(eps))
+    bc1 = moments.bias_correction(beta1, count)
+    def direction(g, m, v):
+      m, v, bc = moments.lift(m, v, bc1)
+      return (m / bc / v).astype(g.dtype)
+
+    updates = jax.tree.map(direction, updates, mu, nu)
+    return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+class ScaleByAmsgradState(NamedTuple):
+  """State of :func:`scale_by_amsgrad`.
+
+  Attributes:
+    count: int32 scalar, the number of updates done so far.
+    mu: first moment, shaped like the params, in ``mu_dtype`` or the params'
+      dtype.
+    nu: second moment, shaped and typed like the params.
+    nu_max: running maximum of the (bias-corrected) second moment, shaped and
+      typed like the params.
+  """
+
+  count: jax.Array
+  mu: base.Updates
+  nu: base.Updates
+  nu_max: base.Updates
+
+
+def scale_by_amsgrad(
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    eps_root: float = 0.0,
+    mu_dtype: Optional[Any] = None,
+    bias_correction_mu: bool = True,
+    bias_correction_nu: bool = True,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the AMSGrad rule.
+
+  Adam whose denominator uses the running maximum of the second moment, so
+  the effective step size never increases:
+
+  .. math::
+
+    m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t, \qquad
+    v_t = \beta_2 v_{t-1} + (1 - \beta_2) |g_t|^2, \\
+    \hat v^{\max}_t &= \max(\hat v^{\max}_{t-1}, \hat v_t), \qquad
+    u_t = \hat m_t / \left(\sqrt{\hat v^{\max}_t + \epsilon_{\text{root}}}
+      + \epsilon\right),
+
+  where :math:`\hat m_t = m_t / (1 - \beta_1^t)` and
+  :math:`\hat v_t = v_t / (1 - \beta_2^t)` when the corresponding bias
+  correction is on (otherwise the raw moments are used).
+
+  Args:
+    b1: decay rate of the first moment, in [0, 1).
+    b2: decay rate of the second moment, in [0, 1).
+    eps: term added to the denominator outside the root.
+    eps_root: term added inside the root.
+    mu_dtype: dtype of the first moment; ``None`` uses the params' dtype.
+    bias_correction_mu: whether to bias-correct the first moment.
+    bias_correction_nu: whether to bias-correct the second moment.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByAmsgradState``.
+
+  Raises:
+    ValueError: for Python-number decay rates outside [0, 1) (or [0, 1] when
+      the matching bias correction is off) or negative ``eps``/``eps_root``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_amsgrad()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates
+    Array([ 1., -1.], dtype=float32)
+
+  References:
+    Reddi, Kale and Kumar, `On the Convergence of Adam and Beyond
+    <https://openreview.net/forum?id=ryQu7f-RZ>`_, 2018.
+  """
+  fn = 'scale_by_amsgrad'
+  validation.check_decay(fn, 'b1', b1, closed=not bias_correction_mu)
+  validation.check_decay(fn, 'b2', b2, closed=not bias_correction_nu)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
+  mu_dtype = utils.canonicalize_dtype(mu_dtype)
+
+  def init_fn(params):
+    return ScaleByAmsgradState(
+        count=jnp.zeros([], jnp.int32),
+        mu=otu.tree_zeros_like(params, dtype=mu_dtype),
+        nu=otu.tree_zeros_like(params),
+        nu_max=otu.tree_zeros_like(params))
+
+  def update_fn(updates, state, params=None):
+    del params
+    beta1, beta2 = _hp(b1), _hp(b2)
+    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    mu = otu.tree_update_moment(
+        updates, moments.widen_moments(state.mu, updates), beta1, 1)
+    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
+    count = numerics.safe_increment(state.count)
+    mu_hat = (otu.tree_bias_correction(mu, beta1, count)
+              if bias_correction_mu else mu)
+    nu_hat = (otu.tree_bias_correction(nu, beta2, count)
+              if bias_correction_nu else nu)
+    nu_max = jax.tree.map(
+        lambda vm, v: jnp.maximum(vm, v.astype(vm.dtype)), state.nu_max,
+        nu_hat)
+    updates = jax.tree.map(
+        lambda g, m, v: moments.adam_ratio(g, m, v, epsilon_root, epsilon),
+        updates, mu_hat, nu_max)
+    mu = moments.cast_like(mu, state.mu)
+    return updates, ScaleByAmsgradState(
+        count=count, mu=mu, nu=nu, nu_max=nu_max)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+class ScaleByAdanState(NamedTuple):
+  """State of :func:`scale_by_adan`.
+
+  Attributes:
+    m: EMA of the gradients, shaped and typed like the params.
+    v: EMA of the gradient differences, shaped and typed like the params.
+    n: EMA of the squared look-ahead gradients, shaped and typed like the
+      params.
+    g: the previous gradient, shaped and typed like the params.
+    t: int32 scalar, the number of updates done so far.
+  """
+
+  m: base.Updates
+  v: base.Updates
+  n: base.Updates
+  g: base.Updates
+  t: jax.Array
+
+
+def scale_by_adan(
+    b1: float = 0.98,
+    b2: float = 0.92,
+    b3: float = 0.99,
+    eps: float = 1e-8,
+    eps_root: float = 0.0,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the Adan (adaptive Nesterov momentum) rule.
+
+  With :math:`\Delta_t = g_t - g_{t-1}` (zero at the first step),
+
+  .. math::
+
+    m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t, \\
+    v_t &= \beta_2 v_{t-1} + (1 - \beta_2) \Delta_t, \\
+    n_t &= \beta_3 n_{t-1} + (1 - \beta_3) |g_t + (1 - \beta_2) \Delta_t|^2,
+      \\
+    u_t &= \frac{\hat m_t + (1 - \beta_2) \hat v_t}
+      {\sqrt{\hat n_t + \epsilon_{\text{root}}} + \epsilon},
+
+  where the hats denote bias-corrected moments
+  (:math:`\hat m_t = m_t / (1 - \beta_1^t)` and likewise with
+  :math:`\beta_2`, :math:`\beta_3`). The decay rates are the complements of
+  the paper's :math:`\beta`'s (``b1 = 1 - beta1_paper``).
+
+  Args:
+    b1: decay rate of the gradient EMA, in [0, 1).
+    b2: decay rate of the gradient-difference EMA, in [0, 1).
+    b3: decay rate of the squared look-ahead gradient EMA, in [0, 1).
+    eps: term added to the denominator outside the root.
+    eps_root: term added inside the root.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByAdanState``.
+
+  Raises:
+    ValueError: for Python-number decay rates outside [0, 1) or negative
+      ``eps``/``eps_root``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_adan()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates
+    Array([ 1., -1.], dtype=float32)
+
+  References:
+    Xie, Zhou, Li, Lin and Yan, `Adan: Adaptive Nesterov Momentum Algorithm
+    for Faster Optimizing Deep Models <https://arxiv.org/abs/2208.06677>`_,
+    2022.
+  """
+  fn = 'scale_by_adan'
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_decay(fn, 'b3', b3)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
+
+  def init_fn(params):
+    return ScaleByAdanState(
+        m=otu.tree_zeros_like(params),
+        v=otu.tree_zeros_like(params),
+        n=otu.tree_zeros_like(params),
+        g=otu.tree_zeros_like(params),
+        t=jnp.zeros([], jnp.int32))
+
+  def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates('scale_by_adan', updates, state.m)
+    del params
+    beta1, beta2, beta3 = _hp(b1), _hp(b2), _hp(b3)
+    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    one_minus_b2 = 1 - beta2
+    first = state.t == 0
+    diff = jax.tree.map(
+        lambda g, prev: jnp.where(
+            first, jnp.zeros_like(g), g - prev.astype(g.dtype)),
+        updates, state.g)
+
+    def look_ahead(g, d):
+      g, d, c = moments.lift(g, d, one_minus_b2)
+      return g + c * d
+
+    lookahead = jax.tree.map(look_ahead, updates, diff)
+    m = otu.tree_update_moment(updates, state.m, beta1, 1)
+    v = otu.tree_update_moment(diff, state.v, beta2, 1)
+    n = otu.tree_update_moment_per_elem_norm(lookahead, state.n, beta3, 2)
+    t = numerics.safe_increment(state.t)
+    m_hat = otu.tree_bias_correction(m, beta1, t)
+    v_hat = otu.tree_bias_correction(v, beta2, t)
+    n_hat = otu.tree_bias_correction(n, beta3, t)
+
+    def direction(g, mh, vh, nh):
+      mh, vh, c = moments.lift(mh, vh, one_minus_b2)
+      return moments.adam_ratio(g, mh + c * vh, nh, epsilon_root, epsilon)
+
+    new_updates = jax.tree.map(direction, updates, m_hat, v_hat, n_hat)
+    prev = jax.tree.map(lambda g, p: g.astype(p.dtype), updates, state.g)
+    return new_updates, ScaleByAdanState(m=m, v=v, n=n, g=prev, t=t)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+class ScaleByBeliefState(NamedTuple):
+  """State of :func:`scale_by_belief`.
+
+  Attributes:
+    count: int32 scalar, the number of updates done so far.
+    mu: EMA of the gradients, shaped and typed like the params.
+    nu: EMA of the squared prediction errors :math:`|g_t - m_t|^2` (plus
+      ``eps_root``), shaped and typed like the params.
+  """
+
+  count: jax.Array
+  mu: base.Updates
+  nu: base.Updates
+
+
+def scale_by_belief(
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-16,
+    eps_root: float = 1e-16,
+    *,
+    nesterov: bool = False,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the AdaBelief rule.
+
+  The second moment tracks the "belief" in the gradient, its deviation from
+  the first moment:
+
+  .. math::
+
+    m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t, \\
+    s_t &= \beta_2 s_{t-1} + (1 - \beta_2) |g_t - m_t|^2
+      + \epsilon_{\text{root}}, \\
+    u_t &= \hat m_t / (\sqrt{\hat s_t} + \epsilon),
+
+  with :math:`\hat m_t = m_t / (1 - \beta_1^t)` (or the NAdam look-ahead
+  of :func:`scale_by_adam` when ``nesterov=True``) and
+  :math:`\hat s_t = s_t / (1 - \beta_2^t)`.
+
+  Args:
+    b1: decay rate of the first moment, in [0, 1).
+    b2: decay rate of the second moment, in [0, 1).
+    eps: term added to the denominator outside the root.
+    eps_root: term added to the second moment at every step.
+    nesterov: whether to use Nesterov momentum.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByBeliefState``.
+
+  Raises:
+    ValueError: for Python-number decay rates outside [0, 1) or negative
+      ``eps``/``eps_root``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_belief()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates
+    Array([ 1.1111112, -1.1111112], dtype=float32)
+
+  References:
+    Zhuang, Tang, Ding, Tatikonda, Dvornek, Papademetris and Duncan,
+    `AdaBelief Optimizer: Adapting Stepsizes by the Belief in Observed
+    Gradients <https://arxiv.org/abs/2010.07468>`_, 2020.
+  """
+  fn = 'scale_by_belief'
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
+
+  def init_fn(params):
+    return ScaleByBeliefState(
+        count=jnp.zeros([], jnp.int32),
+        mu=otu.tree_zeros_like(params),
+        nu=otu.tree_zeros_like(params))
+
+  def update_fn(updates, state, params=None):
+    del params
+    beta1, beta2 = _hp(b1), _hp(b2)
+    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
+    error = jax.tree.map(lambda g, m: g - m.astype(g.dtype), updates, mu)
+    nu = otu.tree_update_moment_per_elem_norm(error, state.nu, beta2, 2)
+    nu = jax.tree.map(
+        lambda v: jnp.add(*moments.lift(v, epsilon_root)).astype(v.dtype), nu)
+    count = numerics.safe_increment(state.count)
+    if nesterov:
+      mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)
+    else:
+      mu_hat = otu.tree_bias_correction(mu, beta1, count)
+    nu_hat = otu.tree_bias_correction(nu, beta2, count)
+    updates = jax.tree.map(
+        lambda g, m, v: moments.adam_ratio(g, m, v, jnp.zeros_like(epsilon),
+                                    epsilon),
+        updates, mu_hat, nu_hat)
+    return updates, ScaleByBeliefState(count=count, mu=mu, nu=nu)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+class ScaleByNovogradState(NamedTuple):
+  """State of :func:`scale_by_novograd`.
+
+  Attributes:
+    count: int32 scalar, the number of updates done so far.
+    mu: the momentum of the normalized gradients, shaped like the params, in
+      ``mu_dtype`` or the params' dtype.
+    nu: one scalar per leaf, the EMA of the squared norm of that leaf's
+      gradient, in the params' dtype.
+  """
+
+  count: jax.Array
+  mu: base.Updates
+  nu: base.Updates
+
+
+def scale_by_novograd(
+    b1: float = 0.9,
+    b2: float = 0.25,
+    eps: float = 1e-8,
+    eps_root: float = 0.0,
+    weight_decay: float = 0.0,
+    mu_dtype: Optional[Any] = None,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the NovoGrad rule (layer-wise second moments).
+
+  For each leaf (layer) :math:`l`,
+
+  .. math::
+
+    v^l_t &= \beta_2 v^l_{t-1} + (1 - \beta_2) \|g^l_t\|^2
+      \quad (v^l_1 = \|g^l_1\|^2), \\
+    m^l_t &= \beta_1 m^l_{t-1} + \frac{g^l_t}{\sqrt{v^l_t +
+      \epsilon_{\text{root}}} + \epsilon} + \lambda \theta^l_t
+      \quad (m^l_0 = 0), \\
+    u^l_t &= m^l_t.
+
+  Args:
+    b1: decay rate of the momentum, in [0, 1].
+    b2: decay rate of the layer-wise second moment, in [0, 1].
+    eps: term added to the denominator outside the root.
+    eps_root: term added inside the root.
+    weight_decay: coefficient :math:`\lambda` of the weight decay added to
+      the normalized gradient (needs ``params`` in ``update`` when non-zero).
+    mu_dtype: dtype of the momentum; ``None`` uses the params' dtype.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByNovogradState``.
+
+  Raises:
+    ValueError: for Python-number decay rates outside [0, 1] or negative
+      ``eps``/``eps_root``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_novograd()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([3.0, -4.0]), state)
+    >>> updates
+    Array([ 0.6, -0.8], dtype=float32)
+
+  References:
+    Ginsburg, Castonguay, Hrinchuk, Kuchaiev, Lavrukhin, Leary, Li, Nguyen,
+    Zhang and Cohen, `Stochastic Gradient Methods with Layer-wise Adaptive
+    Moments for Training of Deep Networks
+    <https://arxiv.org/abs/1905.11286>`_, 2019.
+  """
+  fn = 'scale_by_novograd'
+  validation.check_decay(fn, 'b1', b1, closed=True)
+  validation.check_decay(fn, 'b2', b2, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
+  mu_dtype = utils.canonicalize_dtype(mu_dtype)
+  no_decay = numerics.is_number(weight_decay) and weight_decay == 0
+
+  def init_fn(params):
+    return ScaleByNovogradState(
+        count=jnp.zeros([], jnp.int32),
+        mu=otu.tree_zeros_like(params, dtype=mu_dtype),
+        nu=jax.tree.map(
+            lambda p: jnp.zeros([], jnp.finfo(p.dtype).dtype), params))
+
+  def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates(
+        'scale_by_novograd', updates, state.mu)
+    beta1, beta2 = _hp(b1), _hp(b2)
+    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    decay = _hp(weight_decay)
+    first = state.count == 0
+    if params is None:
+      if not no_decay:
+        raise validation.missing_params_error(fn)
+      params = jax.tree.map(lambda _: None, updates)
+
+    def new_nu(g, v):
+      sq, v_, b = moments.lift(jnp.sum(numerics.abs_sq(g)), v, beta2)
+      ema = (1 - b) * sq + b * v_
+      return jnp.where(first, sq, ema).astype(v.dtype)
+
+    nu = jax.tree.map(new_nu, updates, state.nu)
+
+    def new_mu(g, m, v, p):
+      x, v, e_root, e = moments.lift(g, v, epsilon_root, epsilon)
+      step = x / (jnp.sqrt(v + e_root) + e)
+      if p is not None:
+        step, lam, p = moments.lift(step, decay, p)
+        step = step + lam * p
+      step, b, m_ = moments.lift(step, beta1, m)
+      return jnp.where(first, step, b * m_ + step).astype(m.dtype)
+
+    mu = jax.tree.map(
+        new_mu, updates, state.mu, nu, params,
+        is_leaf=lambda x: x is None)
+    new_updates = jax.tree.map(lambda g, m: m.astype(g.dtype), updates, mu)
+    return new_updates, ScaleByNovogradState(
+        count=numerics.safe_increment(state.count), mu=mu, nu=nu)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+def scale_by_radam(
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    eps_root: float = 0.0,
+    threshold: float = 5.0,
+    *,
+    nesterov: bool = False,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the Rectified Adam (RAdam) rule.
+
+  With :math:`\rho_\infty = 2 / (1 - \beta_2) - 1` and
+  :math:`\rho_t = \rho_\infty - 2 t \beta_2^t / (1 - \beta_2^t)` the length
+  of the approximated simple moving average,
+
+  .. math::
+
+    u_t = \begin{cases}
+      r_t \, \hat m_t / (\sqrt{\hat v_t + \epsilon_{\text{root}}} + \epsilon)
+        & \text{if } \rho_t \geq \tau, \\
+      \hat m_t & \text{otherwise},
+    \end{cases} \qquad
+    r_t = \sqrt{\frac{(\rho_t - 4)(\rho_t - 2)\rho_\infty}
+      {(\rho_\infty - 4)(\rho_\infty - 2)\rho_t}},
+
+  where :math:`\hat m_t`, :math:`\hat v_t` are Adam's bias-corrected moments
+  (see :func:`scale_by_adam`, including ``nesterov``) and :math:`\tau` is
+  ``threshold``. Both branches are computed and selected with ``jnp.where``
+  (no ``lax.cond``, which kept extra buffers alive, upstream issue #969).
+
+  Args:
+    b1: decay rate of the first moment, in [0, 1).
+    b2: decay rate of the second moment, in [0, 1).
+    eps: term added to the denominator outside the root.
+    eps_root: term added inside the root.
+    threshold: the value :math:`\tau` of :math:`\rho_t` from which the
+      adaptive (rectified) step is used.
+    nesterov: whether to use Nesterov momentum.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
+
+  Raises:
+    ValueError: for Python-number decay rates outside [0, 1) or negative
+      ``eps``/``eps_root``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_radam()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates  # rho_1 < threshold: plain bias-corrected momentum.
+    Array([ 2. , -0.5], dtype=float32)
+
+  References:
+    Liu, Jiang, He, Chen, Liu, Gao and Han, `On the Variance of the Adaptive
+    Learning Rate and Beyond <https://arxiv.org/abs/1908.03265>`_, 2020.
+  """
+  fn = 'scale_by_radam'
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
+
+  def init_fn(params):
+    return ScaleByAdamState(
+        count=jnp.zeros([], jnp.int32),
+        mu=otu.tree_zeros_like(params),
+        nu=otu.tree_zeros_like(params))
+
+  def update_fn(updates, state, params=None):
+    del params
+    beta1, beta2 = _hp(b1), _hp(b2)
+    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    rho_inf = 2 / (1 - beta2) - 1
+    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
+    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
+    count = numerics.safe_increment(state.count)
+    t = count.astype(beta2.dtype)
+    b2t = beta2 ** t
+    rho = rho_inf - 2 * t * b2t / (1 - b2t)
+    rect = jnp.sqrt((rho - 4) * (rho - 2) * rho_inf
+                    / ((rho_inf - 4) * (rho_inf - 2) * rho))
+    use_rect = rho >= _hp(threshold)
+    if nesterov:
+      mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)
+    else:
+      mu_hat = otu.tree_bias_correction(mu, beta1, count)
+    nu_hat = otu.tree_bias_correction(nu, beta2, count)
+
+    def direction(g, m, v):
+      m, v, r, e_root, e = moments.lift(m, v, rect, epsilon_root, epsilon)
+      adaptive = r * m / (jnp.sqrt(v + e_root) + e)
+      return jnp.where(use_rect, adaptive, m).astype(g.dtype)
+
+    new_updates = jax.tree.map(direction, updates, mu_hat, nu_hat)
+    return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+def scale_by_yogi(
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-3,
+    eps_root: float = 0.0,
+    initial_accumulator_value: float = 1e-6,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the Yogi rule (additive second-moment updates).
+
+  .. math::
+
+    m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t, \\
+    v_t &= v_{t-1} - (1 - \beta_2) \operatorname{sign}(v_{t-1} - |g_t|^2)
+      |g_t|^2, \\
+    u_t &= \hat m_t / \left(\sqrt{\hat v_t + \epsilon_{\text{root}}}
+      + \epsilon\right),
+
+  with both moments started at ``initial_accumulator_value`` and
+  bias-corrected as in Adam.
+
+  Args:
+    b1: decay rate of the first moment, in [0, 1).
+    b2: decay rate of the second moment, in [0, 1).
+    eps: term added to the denominator outside the root.
+    eps_root: term added inside the root.
+    initial_accumulator_value: the initial value of both moments.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
+
+  Raises:
+    ValueError: for Python-number decay rates outside [0, 1) or negative
+      ``eps``/``eps_root``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_yogi(eps=0.0, initial_accumulator_value=0.0)
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates
+    Array([ 1., -1.], dtype=float32)
+
+  References:
+    Zaheer, Reddi, Sachan, Kale and Kumar, `Adaptive Methods for Nonconvex
+    Optimization
+    <https://papers.nips.cc/paper/8186-adaptive-methods-for-nonconvex-optimization>`_,
+    2018.
+  """
+  fn = 'scale_by_yogi'
+  validation.check_decay(fn, 'b1', b1)
+  validation.check_decay(fn, 'b2', b2)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_non_negative(fn, 'eps_root', eps_root)
+
+  def init_fn(params):
+    return ScaleByAdamState(
+        count=jnp.zeros([], jnp.int32),
+        mu=otu.tree_full_like(params, initial_accumulator_value),
+        nu=otu.tree_full_like(params, initial_accumulator_value))
+
+  def update_fn(updates, state, params=None):
+    del params
+    beta1, beta2 = _hp(b1), _hp(b2)
+    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    one_minus_b2 = 1 - beta2
+    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
+
+    def new_nu(g, v):
+      v_, g2, c = moments.lift(v, numerics.abs_sq(g), one_minus_b2)
+      return (v_ - c * jnp.sign(v_ - g2) * g2).astype(v.dtype)
+
+    nu = jax.tree.map(new_nu, updates, state.nu)
+    count = numerics.safe_increment(state.count)
+    mu_hat = otu.tree_bias_correction(mu, beta1, count)
+    nu_hat = otu.tree_bias_correction(nu, beta2, count)
+    new_updates = jax.tree.map(
+        lambda g, m, v: moments.adam_ratio(g, m, v, epsilon_root, epsilon),
+        updates, mu_hat, nu_hat)
+    return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
+
+  return base.GradientTransformation(init_fn, update_fn)

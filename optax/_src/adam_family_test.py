@@ -1,0 +1,68 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for `adam_family.py` beyond those of `transform_test.py`.
+
+The transformations' values, dtypes and states are tested through their
+upstream names in `transform_test.py`; this file covers the validation that
+the family shares through `validation.py`.
+"""
+
+from absl.testing import absltest
+from absl.testing import parameterized
+
+from optax._src import adam_family
+
+_NAN = float('nan')
+
+
+class ValidationTest(parameterized.TestCase):
+
+  @parameterized.parameters(
+      ({'eps': _NAN}, 'scale_by_adam: eps must be non-negative, got nan'),
+      ({'eps_root': _NAN},
+       'scale_by_adam: eps_root must be non-negative, got nan'),
+      ({'b1': _NAN}, r'scale_by_adam: b1 must be in \[0, 1\), got nan'),
+      ({'b2': 1.0}, r'scale_by_adam: b2 must be in \[0, 1\), got 1.0'),
+  )
+  def test_scale_by_adam_rejects_nan_and_out_of_range(self, kwargs, message):
+    # The checks of validation.py compare with `not value >= 0`, so that NaN
+    # fails them (the copy formerly in transform.py accepted a NaN eps).
+    with self.assertRaisesRegex(ValueError, message):
+      adam_family.scale_by_adam(**kwargs)
+
+  @parameterized.named_parameters(
+      ('adamax', adam_family.scale_by_adamax),
+      ('amsgrad', adam_family.scale_by_amsgrad),
+      ('adan', adam_family.scale_by_adan),
+      ('belief', adam_family.scale_by_belief),
+      ('novograd', adam_family.scale_by_novograd),
+      ('radam', adam_family.scale_by_radam),
+      ('yogi', adam_family.scale_by_yogi),
+  )
+  def test_nan_eps_rejected_by_every_member(self, factory):
+    with self.assertRaisesRegex(ValueError, 'eps must be non-negative'):
+      factory(eps=_NAN)
+
+  def test_closed_decay_interval_where_documented(self):
+    # Adamax's infinity-norm decay and NovoGrad's decays may be 1.
+    adam_family.scale_by_adamax(b2=1.0)
+    adam_family.scale_by_novograd(b1=1.0, b2=1.0)
+    adam_family.scale_by_amsgrad(b1=1.0, bias_correction_mu=False)
+    with self.assertRaisesRegex(ValueError, r'b1 must be in \[0, 1\)'):
+      adam_family.scale_by_amsgrad(b1=1.0)
+
+
+if __name__ == '__main__':
+  absltest.main()

@@ -1,0 +1,203 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Per-leaf (parameter block) scaling by norms of the params.
+
+Each leaf of the updates is rescaled by a statistic of the matching leaf of
+the params: the trust ratio of LARS/LAMB (:func:`scale_by_trust_ratio`), the
+norm (:func:`scale_by_param_block_norm`) or the root mean square
+(:func:`scale_by_param_block_rms`). All need ``params`` in ``update``.
+
+Upstream Optax defines these in ``optax._src.transform``, which re-exports
+them and gives them that ``__module__`` so that pickles name the same module.
+"""
+
+
+import jax
+import jax.numpy as jnp
+
+from optax._src import base
+from optax._src import moments
+from optax._src import numerics
+from optax._src import validation
+
+_hp = numerics.as_hyperparameter  # Shorthand.
+
+
+def scale_by_trust_ratio(
+    min_norm: float = 0.0,
+    trust_coefficient: float = 1.0,
+    eps: float = 0.0,
+) -> base.GradientTransformation:
+  r"""Rescales each leaf's update by its layer-wise trust ratio (LARS/LAMB).
+
+  .. math::
+
+    u^l_t = \begin{cases}
+      \eta \frac{\|\theta^l\|}{\|g^l_t\| + \epsilon} g^l_t
+        & \|\theta^l\| > 0 \text{ and } \|g^l_t\| > 0, \\
+      g^l_t & \text{otherwise},
+    \end{cases}
+
+  where :math:`\eta` is ``trust_coefficient`` and both norms are floored at
+  ``min_norm``.
+
+  Args:
+    min_norm: the lower bound of the norms.
+    trust_coefficient: the factor :math:`\eta`.
+    eps: term added to the update norm.
+
+  Returns:
+    A stateless ``GradientTransformation`` (state
+    ``ScaleByTrustRatioState()``); ``update`` needs ``params``.
+
+  Raises:
+    ValueError: for Python-number negative ``min_norm`` or ``eps``, and in
+      ``update`` when ``params`` is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_trust_ratio()
+    >>> params = jnp.array([3.0, 4.0])
+    >>> updates, _ = tx.update(jnp.array([0.0, 0.5]), tx.init(params), params)
+    >>> updates
+    Array([0., 5.], dtype=float32)
+
+  References:
+    You, Gitman and Ginsburg, `Large Batch Training of Convolutional
+    Networks <https://arxiv.org/abs/1708.03888>`_, 2017.
+
+    You, Li, Reddi, Hseu, Kumar, Bhojanapalli, Song, Demmel, Keutzer and
+    Hsieh, `Large Batch Optimization for Deep Learning: Training BERT in 76
+    minutes <https://arxiv.org/abs/1904.00962>`_, 2020.
+  """
+  fn = 'scale_by_trust_ratio'
+  validation.check_non_negative(fn, 'min_norm', min_norm)
+  validation.check_non_negative(fn, 'eps', eps)
+
+  def update_fn(updates, state, params=None):
+    validation.require_params(fn, params)
+    floor, coefficient, epsilon = _hp(min_norm), _hp(trust_coefficient), _hp(
+        eps)
+
+    def leaf(u, p):
+      x, p, floor_, coefficient_, epsilon_ = moments.lift(
+          u, p, floor, coefficient, epsilon)
+      param_norm = numerics.safe_norm(p, floor_)
+      update_norm = numerics.safe_norm(x, floor_)
+      ratio = coefficient_ * param_norm / (update_norm + epsilon_)
+      zero = jnp.logical_or(param_norm == 0, update_norm == 0)
+      ratio = jnp.where(zero, jnp.ones_like(ratio), ratio)
+      return (x * ratio).astype(u.dtype)
+
+    return jax.tree.map(leaf, updates, params), state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
+def scale_by_param_block_norm(
+    min_scale: float = 1e-3,
+) -> base.GradientTransformation:
+  r"""Scales each leaf's update by the norm of that leaf of the params.
+
+  .. math::
+
+    u^l_t = \max(\|\theta^l\|, s_{\min}) \, g^l_t.
+
+  Args:
+    min_scale: the floor :math:`s_{\min}` of the norms.
+
+  Returns:
+    A stateless ``GradientTransformation``; ``update`` needs ``params``.
+
+  Raises:
+    ValueError: for a Python-number negative ``min_scale``, and in
+      ``update`` when ``params`` is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_param_block_norm()
+    >>> params = jnp.array([3.0, 4.0])
+    >>> updates, _ = tx.update(jnp.array([1.0, -1.0]), tx.init(params), params)
+    >>> updates
+    Array([ 5., -5.], dtype=float32)
+
+  .. seealso:: :func:`scale_by_param_block_rms`
+  """
+  fn = 'scale_by_param_block_norm'
+  validation.check_non_negative(fn, 'min_scale', min_scale)
+
+  def update_fn(updates, state, params=None):
+    validation.require_params(fn, params)
+    floor = _hp(min_scale)
+    def leaf(u, p):
+      x, p, floor_ = moments.lift(u, p, floor)
+      return (x * numerics.safe_norm(p, floor_)).astype(u.dtype)
+
+    new_updates = jax.tree.map(leaf, updates, params)
+    return new_updates, state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
+def scale_by_param_block_rms(
+    min_scale: float = 1e-3,
+) -> base.GradientTransformation:
+  r"""Scales each leaf's update by the RMS of that leaf of the params.
+
+  .. math::
+
+    u^l_t = \max\left(\sqrt{\operatorname{mean}((\theta^l)^2)},
+      s_{\min}\right) g^l_t.
+
+  Args:
+    min_scale: the floor :math:`s_{\min}` of the root mean squares.
+
+  Returns:
+    A stateless ``GradientTransformation``; ``update`` needs ``params``.
+
+  Raises:
+    ValueError: for a Python-number negative ``min_scale``, and in
+      ``update`` when ``params`` is None.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_param_block_rms()
+    >>> params = jnp.array([1.0, -1.0])
+    >>> updates, _ = tx.update(jnp.array([2.0, 3.0]), tx.init(params), params)
+    >>> updates
+    Array([2., 3.], dtype=float32)
+
+  .. seealso:: :func:`scale_by_param_block_norm`
+  """
+  fn = 'scale_by_param_block_rms'
+  validation.check_non_negative(fn, 'min_scale', min_scale)
+
+  def update_fn(updates, state, params=None):
+    validation.require_params(fn, params)
+    floor = _hp(min_scale)
+    def leaf(u, p):
+      x, p, floor_ = moments.lift(u, p, floor)
+      # The RMS of a complex parameter is real: the floor stays real too.
+      floor_ = floor_.real
+      rms = numerics.safe_root_mean_squares(p, floor_).astype(x.dtype)
+      return (x * rms).astype(u.dtype)
+
+    new_updates = jax.tree.map(leaf, updates, params)
+    return new_updates, state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)

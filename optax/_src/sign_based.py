@@ -1,0 +1,297 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Transformations driven by the signs of the updates.
+
+:func:`scale_by_sign` (signSGD), :func:`scale_by_lion` (the sign of an
+interpolated momentum) and :func:`scale_by_rprop` (per-coordinate step sizes
+that grow or shrink with sign agreement).
+
+Upstream Optax defines these in ``optax._src.transform``, which re-exports
+them and gives them that ``__module__`` so that pickles name the same module.
+"""
+
+from typing import Any, NamedTuple, Optional
+
+import jax
+import jax.numpy as jnp
+
+from optax import tree_utils as otu
+from optax._src import base
+from optax._src import moments
+from optax._src import numerics
+from optax._src import utils
+from optax._src import validation
+from optax.tree_utils import _tree_math
+
+_hp = numerics.as_hyperparameter  # Shorthand.
+
+
+def scale_by_sign() -> base.GradientTransformation:
+  r"""Replaces each update entry by its sign.
+
+  .. math::
+
+    u_t = \operatorname{sign}(g_t)
+
+  (0 where :math:`g_t = 0`; :math:`g_t / |g_t|` for complex entries). This
+  is signSGD once chained with a learning rate.
+
+  Returns:
+    A stateless ``GradientTransformation``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_sign()
+    >>> updates, _ = tx.update(jnp.array([2.0, 0.0, -0.5]), tx.init(None))
+    >>> updates
+    Array([ 1.,  0., -1.], dtype=float32)
+
+  References:
+    Bernstein, Wang, Azizzadenesheli and Anandkumar, `signSGD: Compressed
+    Optimisation for Non-Convex Problems <https://arxiv.org/abs/1802.04434>`_,
+    2018.
+  """
+
+  def update_fn(updates, state, params=None):
+    del params
+    return jax.tree.map(jnp.sign, updates), state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
+class ScaleByLionState(NamedTuple):
+  """State of :func:`scale_by_lion`.
+
+  Attributes:
+    count: int32 scalar, the number of updates done so far.
+    mu: EMA of the gradients (decay ``b2``), shaped like the params, in
+      ``mu_dtype`` or the params' dtype.
+  """
+
+  count: jax.Array
+  mu: base.Updates
+
+
+_LION_MODES = ('hard', 'smooth', 'refined')
+
+
+def scale_by_lion(
+    b1: float = 0.9,
+    b2: float = 0.99,
+    mu_dtype: Optional[Any] = None,
+    *,
+    mode: str = 'hard',
+    smooth_beta: float = 1.0,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the Lion rule (the sign of an interpolated momentum).
+
+  .. math::
+
+    c_t &= (1 - \beta_1) g_t + \beta_1 m_{t-1}, \\
+    u_t &= \phi(c_t), \\
+    m_t &= \beta_2 m_{t-1} + (1 - \beta_2) g_t,
+
+  where :math:`\phi` is :math:`\operatorname{sign}` (``mode='hard'``),
+  :math:`\tanh(\gamma \cdot)` with :math:`\gamma` = ``smooth_beta``
+  (``mode='smooth'``) or the clipping to :math:`[-1, 1]`
+  (``mode='refined'``).
+
+  Args:
+    b1: interpolation rate between the momentum and the gradient, in [0, 1].
+    b2: decay rate of the momentum, in [0, 1].
+    mu_dtype: dtype of the momentum; ``None`` uses the params' dtype.
+    mode: ``'hard'``, ``'smooth'`` or ``'refined'`` (see above).
+    smooth_beta: sharpness :math:`\gamma` of the ``'smooth'`` mode.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByLionState``.
+
+  Raises:
+    ValueError: for Python-number decay rates outside [0, 1]; an unknown
+      ``mode`` is reported by ``update``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_lion()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates
+    Array([ 1., -1.], dtype=float32)
+
+  References:
+    Chen, Liang, Huang, Real, Wang, Liu, Pham, Dong, Luong, Hsieh, Lu and
+    Le, `Symbolic Discovery of Optimization Algorithms
+    <https://arxiv.org/abs/2302.06675>`_, 2023.
+  """
+  fn = 'scale_by_lion'
+  # As upstream, an unknown mode is reported by update, not here: building
+  # the transformation and init succeed.
+  validation.check_decay(fn, 'b1', b1, closed=True)
+  validation.check_decay(fn, 'b2', b2, closed=True)
+  mu_dtype = utils.canonicalize_dtype(mu_dtype)
+
+  def init_fn(params):
+    return ScaleByLionState(
+        count=jnp.zeros([], jnp.int32),
+        mu=otu.tree_zeros_like(params, dtype=mu_dtype))
+
+  def update_fn(updates, state, params=None):
+    if mode not in _LION_MODES:
+      raise ValueError(
+          f'{fn}: mode must be one of {_LION_MODES}, got {mode!r}')
+    _tree_math.check_moments_like_updates('scale_by_lion', updates, state.mu)
+    del params
+    beta1, beta2 = _hp(b1), _hp(b2)
+    gamma = _hp(smooth_beta)
+
+    def direction(g, m):
+      x, y, b, sharp = moments.lift(g, m, beta1, gamma)
+      c = (1 - b) * x + b * y
+      if mode == 'hard':
+        out = jnp.sign(c)
+      elif mode == 'smooth':
+        out = jnp.tanh(sharp * c)
+      else:
+        out = jnp.clip(c, -1, 1)
+      return out.astype(g.dtype)
+
+    new_updates = jax.tree.map(direction, updates, state.mu)
+    mu = otu.tree_update_moment(updates, state.mu, beta2, 1)
+    return new_updates, ScaleByLionState(
+        count=numerics.safe_increment(state.count), mu=mu)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+class ScaleByRpropState(NamedTuple):
+  """State of :func:`scale_by_rprop`.
+
+  Attributes:
+    step_sizes: the per-coordinate step sizes, shaped and typed like the
+      params.
+    prev_updates: the signed steps computed at the previous update (zero
+      where the gradient changed sign), shaped and typed like the params.
+  """
+
+  step_sizes: base.Updates
+  prev_updates: base.Updates
+
+
+def scale_by_rprop(
+    learning_rate: float,
+    eta_minus: float = 0.5,
+    eta_plus: float = 1.2,
+    min_step_size: float = 1e-6,
+    max_step_size: float = 50.0,
+) -> base.GradientTransformation:
+  r"""Rescales updates by the resilient backpropagation (iRprop-) rule.
+
+  Each coordinate keeps its own step size :math:`\Delta`, which grows by
+  ``eta_plus`` while the gradient keeps its sign and shrinks by
+  ``eta_minus`` when it flips (clipped to ``[min_step_size,
+  max_step_size]``); where the sign flips the step is skipped. With
+  :math:`s = g_t \cdot p_{t-1}` (:math:`p` the previous signed step),
+
+  .. math::
+
+    \Delta_t &= \begin{cases}
+      \operatorname{clip}(\eta^+ \Delta_{t-1}) & s > 0, \\
+      \operatorname{clip}(\eta^- \Delta_{t-1}) & s < 0, \\
+      \Delta_{t-1} & s = 0,
+    \end{cases} \qquad
+    p_t = \begin{cases} 0 & s < 0, \\
+      \operatorname{sign}(g_t) \Delta_t & \text{otherwise}, \end{cases} \\
+    u_t &= \begin{cases} 0 & s < 0, \\ p_{t-1} & \text{otherwise}.
+    \end{cases}
+
+  As in Optax 0.2.8, the emitted update is the signed step computed at the
+  previous call (one step behind; zero at the first step).
+
+  Args:
+    learning_rate: the initial step size :math:`\Delta_0`.
+    eta_minus: the factor applied to the step size after a sign flip.
+    eta_plus: the factor applied to the step size while the sign is kept.
+    min_step_size: the lower bound of the step sizes.
+    max_step_size: the upper bound of the step sizes.
+
+  Returns:
+    A ``GradientTransformation`` whose state is a ``ScaleByRpropState``.
+
+  Raises:
+    ValueError: for Python-number negative ``learning_rate``, ``eta_minus``,
+      ``eta_plus`` or ``min_step_size``, or ``min_step_size >
+      max_step_size``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import transform
+    >>> tx = transform.scale_by_rprop(learning_rate=0.1)
+    >>> state = tx.init(jnp.zeros(2))
+    >>> for _ in range(2):
+    ...   updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates
+    Array([ 0.1, -0.1], dtype=float32)
+
+  References:
+    Riedmiller and Braun, `A Direct Adaptive Method for Faster
+    Backpropagation Learning: The RPROP Algorithm
+    <https://doi.org/10.1109/ICNN.1993.298623>`_, 1993.
+
+    Igel and Hüsken, `Improving the Rprop Learning Algorithm
+    <https://citeseerx.ist.psu.edu/document?doi=10.1.1.17.1332>`_, 2000.
+  """
+  fn = 'scale_by_rprop'
+  for name, value in (('learning_rate', learning_rate),
+                      ('eta_minus', eta_minus), ('eta_plus', eta_plus),
+                      ('min_step_size', min_step_size)):
+    validation.check_non_negative(fn, name, value)
+  if (numerics.is_number(min_step_size) and numerics.is_number(max_step_size)
+      and min_step_size > max_step_size):
+    raise ValueError(
+        f'{fn}: min_step_size must not exceed max_step_size, got'
+        f' {min_step_size} > {max_step_size}')
+
+  def init_fn(params):
+    return ScaleByRpropState(
+        step_sizes=otu.tree_full_like(params, learning_rate),
+        prev_updates=otu.tree_zeros_like(params))
+
+  def update_fn(updates, state, params=None):
+    _tree_math.check_moments_like_updates(
+        'scale_by_rprop', updates, state.step_sizes)
+    del params
+    up, down = _hp(eta_plus), _hp(eta_minus)
+    low, high = _hp(min_step_size), _hp(max_step_size)
+
+    def leaf(g, step, prev):
+      s = jnp.sign(g * prev.astype(g.dtype))
+      step_, up_, down_, low_, high_ = moments.lift(step, up, down, low, high)
+      grown = jnp.clip(step_ * up_, low_, high_)
+      shrunk = jnp.clip(step_ * down_, low_, high_)
+      new_step = jnp.where(s > 0, grown, jnp.where(s < 0, shrunk, step_))
+      new_step = new_step.astype(step.dtype)
+      signed = jnp.sign(g).astype(step.dtype) * new_step
+      new_prev = jnp.where(s < 0, 0, signed).astype(prev.dtype)
+      out = jnp.where(s < 0, 0, prev).astype(g.dtype)
+      return out, new_step, new_prev
+
+    triples = jax.tree.map(
+        leaf, updates, state.step_sizes, state.prev_updates)
+    out, steps, prevs = moments.unzip(updates, triples, 3)
+    return out, ScaleByRpropState(step_sizes=steps, prev_updates=prevs)
+
+  return base.GradientTransformation(init_fn, update_fn)
