@@ -29,7 +29,7 @@ import jax.numpy as jnp
 from optax._src import base
 from optax._src import numerics
 from optax._src import transform
-from optax.contrib import _muon
+from optax.contrib import _matrix_helpers
 from optax.transforms import _adding
 from optax.transforms import _combining
 
@@ -92,13 +92,13 @@ def _compute_galore_reshape(
   Raises:
     ValueError: if the axes are invalid or do not cover every axis.
   """
-  reduction, output = _muon._normalize_axes(x, dim_nums)  # pylint: disable=protected-access
+  reduction, output = _matrix_helpers.normalize_axes(x, dim_nums)
   if len(reduction) + len(output) != len(x.shape):
     raise ValueError(
         f'GaLoreDimensionNumbers: every axis must be a reduction or an'
         f' output axis, got {dim_nums} for a tensor of shape'
         f' {tuple(x.shape)}')
-  to_matrices, from_matrices = _muon._compute_muon_reshape(x, dim_nums)  # pylint: disable=protected-access
+  to_matrices, from_matrices = _matrix_helpers.matrix_reshape(x, dim_nums)
   return (lambda y: to_matrices(y)[0],
           lambda y: from_matrices(y[None]))
 
@@ -135,7 +135,7 @@ def _plans(fn: str, spec: DimNums, tree: Any, rank: int) -> list[_Plan]:
     # One for every leaf means every leaf of rank 2 or more, as upstream.
     single = spec
     spec = jax.tree.map(lambda x: single if len(x.shape) >= 2 else None, tree)
-  dims = _muon._leafwise_dim_nums(  # pylint: disable=protected-access
+  dims = _matrix_helpers.leafwise_dim_nums(
       fn, spec, tree, dims_type=GaLoreDimensionNumbers,
       default=_default_dim_nums)
   plans = []
@@ -144,7 +144,7 @@ def _plans(fn: str, spec: DimNums, tree: Any, rank: int) -> list[_Plan]:
       plans.append(_Plan(None, 0, 0, 0))
       continue
     _compute_galore_reshape(x, d)  # Checks the axes.
-    rows, cols = _muon._fan_in_out(x, d)  # pylint: disable=protected-access
+    rows, cols = _matrix_helpers.fan_in_out(x, d)
     plans.append(_Plan(d, rows, cols, min(rank, rows, cols)))
   return plans
 
@@ -257,7 +257,7 @@ def scale_by_galore(
     # Each matrix gradient, whole (gathered if sharded) and 2-D.
     matrices, shardings = {}, {}
     for i in projected:
-      g, shardings[i] = _muon._gather(leaves[i])  # pylint: disable=protected-access
+      g, shardings[i] = _matrix_helpers.gather(leaves[i])
       matrices[i] = _compute_galore_reshape(g, plans[i].dim_nums)[0](g)
 
     def fresh_projectors(_):
@@ -297,7 +297,7 @@ def scale_by_galore(
       back = n @ p.T if plans[i].right else p @ n
       back = numerics.as_hyperparameter(scale).astype(dtype) * back
       inverse_fn = _compute_galore_reshape(g, plans[i].dim_nums)[1]
-      new_leaves[i] = _muon._scatter(  # pylint: disable=protected-access
+      new_leaves[i] = _matrix_helpers.scatter(
           inverse_fn(back), shardings[i]).astype(g.dtype)
     new_projector = list(old_projectors)
     for i in projected:

@@ -49,6 +49,7 @@ from optax._src import base
 from optax._src import numerics
 from optax._src import transform
 from optax._src import utils
+from optax.contrib import _matrix_helpers
 from optax.transforms import _adding
 from optax.transforms import _combining
 
@@ -185,141 +186,16 @@ def _check_non_negative(fn: str, name: str, value: Any) -> None:
 # ------------------------------------------------------------------------------
 
 
-def _is_dim_nums_leaf(x: Any) -> bool:
-  return x is None or isinstance(x, MuonDimensionNumbers)
-
-
-def _as_axes(axes: Union[Sequence[int], int]) -> tuple[int, ...]:
-  if isinstance(axes, (int, np.integer)):
-    return (int(axes),)
-  return tuple(int(a) for a in axes)
-
-
-def _normalize_axes(
-    x: Any, dim_nums: MuonDimensionNumbers
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-  """Returns the (reduction, output) axes of ``x``, non-negative, checked."""
-  ndim = len(x.shape)
-  reduction, output = (_as_axes(dim_nums.reduction_axis),
-                       _as_axes(dim_nums.output_axis))
-  for name, axes in (('reduction_axis', reduction), ('output_axis', output)):
-    if not axes:
-      raise ValueError(
-          f'{type(dim_nums).__name__}: {name} must name at least one axis,'
-          f' got {dim_nums}')
-    for a in axes:
-      if not -ndim <= a < ndim:
-        raise ValueError(
-            f'{type(dim_nums).__name__}: {name} {a} is out of range for a'
-            f' tensor of shape {tuple(x.shape)}')
-  reduction = tuple(a % ndim for a in reduction)
-  output = tuple(a % ndim for a in output)
-  if len(set(reduction + output)) != len(reduction + output):
-    raise ValueError(
-        f'{type(dim_nums).__name__}: reduction_axis and output_axis must be'
-        f' distinct axes, got {dim_nums} for a tensor of shape'
-        f' {tuple(x.shape)}')
-  return reduction, output
-
-
-def _fan_in_out(x: Any, dim_nums: MuonDimensionNumbers) -> tuple[int, int]:
-  """The sizes of the reduction (fan-in) and output (fan-out) dimensions."""
-  reduction, output = _normalize_axes(x, dim_nums)
-  return (math.prod(x.shape[a] for a in reduction),
-          math.prod(x.shape[a] for a in output))
-
-
-def _compute_muon_reshape(
-    x: jax.Array, dim_nums: MuonDimensionNumbers
-) -> tuple[Callable[[jax.Array], jax.Array], Callable[[jax.Array],
-                                                     jax.Array]]:
-  """Functions viewing ``x`` as a batch of matrices, and back.
-
-  Args:
-    x: an array (or anything with a ``shape``).
-    dim_nums: which axes form the rows and the columns of the matrices.
-
-  Returns:
-    ``(reshape_fn, inverse_fn)``: ``reshape_fn`` maps an array shaped like
-    ``x`` to shape ``(batch, fan_in, fan_out)`` (batch axes in their order,
-    then the reduction axes, then the output axes, each group in the order
-    given); ``inverse_fn`` undoes it.
-  """
-  reduction, output = _normalize_axes(x, dim_nums)
-  shape = tuple(x.shape)
-  batch = tuple(a for a in range(len(shape)) if a not in reduction + output)
-  perm = batch + reduction + output
-  inverse_perm = tuple(int(i) for i in np.argsort(perm))
-  permuted_shape = tuple(shape[a] for a in perm)
-  matrices_shape = (math.prod(shape[a] for a in batch),
-                    math.prod(shape[a] for a in reduction),
-                    math.prod(shape[a] for a in output))
-
-  def reshape_fn(y: jax.Array) -> jax.Array:
-    return jnp.transpose(y, perm).reshape(matrices_shape)
-
-  def inverse_fn(y: jax.Array) -> jax.Array:
-    return jnp.transpose(y.reshape(permuted_shape), inverse_perm)
-
-  return reshape_fn, inverse_fn
-
-
-class _Box:
-  """Holds a value as a pytree leaf."""
-
-  def __init__(self, value: Any):
-    self.value = value
-
-
-def _leafwise_dim_nums(
-    fn: str,
-    spec: Any,
-    tree: Any,
-    dims_type: type[Any] = MuonDimensionNumbers,
-    default: Optional[Callable[[Any], Any]] = None,
-) -> list[Any]:
-  """One dimension-numbers entry (or None) per array leaf of ``tree``.
-
-  Args:
-    fn: the name of the calling function, for error messages.
-    spec: None (each leaf gets ``default(leaf)``, by default
-      ``dims_type()``), a single ``dims_type``, a tree (a prefix of
-      ``tree``) of them and of None, or a function of ``tree`` returning
-      one of these.
-    tree: the params or updates.
-    dims_type: the NamedTuple class of the dimension numbers.
-    default: the dimension numbers of a leaf when ``spec`` is None.
-
-  Returns:
-    A list with an entry per leaf of ``jax.tree.leaves(tree)``.
-  """
-  if callable(spec):
-    spec = spec(tree)
-  if spec is None:
-    if default is None:
-      return [dims_type()] * len(jax.tree.leaves(tree))
-    return [default(x) for x in jax.tree.leaves(tree)]
-  try:
-    # Each leaf of the params becomes an opaque box (a pytree leaf) holding
-    # the entry of its subtree: a list would be confused with a list node
-    # of the params, and None or a NamedTuple would not stay leaves.
-    boxed = jax.tree.map(
-        lambda d, sub: jax.tree.map(lambda _: _Box(d), sub), spec, tree,
-        is_leaf=lambda x: x is None or isinstance(x, dims_type))
-  except ValueError as e:
-    raise ValueError(
-        f'{fn}: the weight dimension numbers must be a'
-        f' {dims_type.__name__}, or a tree of them (and None) with the'
-        ' structure of the params (or a prefix of it); they do not match'
-        f' the params: {e}') from e
-  return [box.value for box in jax.tree.leaves(boxed)]
+# Kept under its upstream name (upstream's tests import it from here).
+_compute_muon_reshape = _matrix_helpers.matrix_reshape
 
 
 def _matrix_dim_nums(
     fn: str, spec: WeightDimNums, tree: Any
 ) -> list[MuonDimensionNumbers]:
-  """Like :func:`_leafwise_dim_nums`, checking every leaf can be Muon'd."""
-  dims = _leafwise_dim_nums(fn, spec, tree)
+  """Like ``leafwise_dim_nums``, checking every leaf can be Muon'd."""
+  dims = _matrix_helpers.leafwise_dim_nums(
+      fn, spec, tree, MuonDimensionNumbers)
   leaves = jax.tree_util.tree_leaves_with_path(tree)
   for (path, x), d in zip(leaves, dims):
     where = (f'leaf {jax.tree_util.keystr(path)}' if path
@@ -340,41 +216,13 @@ def _matrix_dim_nums(
           f'{fn}: Muon transforms tensors of rank >= 2, but {where} has'
           f' shape {shape}. Remedy: give it None dimension numbers in'
           ' optax.contrib.muon so that Adam handles it.')
-    _normalize_axes(x, d)
+    _matrix_helpers.normalize_axes(x, d)
   return dims
 
 
 # ------------------------------------------------------------------------------
 # Newton-Schulz iterations.
 # ------------------------------------------------------------------------------
-
-
-def _gather(x: jax.Array) -> tuple[jax.Array, Any]:
-  """Replicates an array whose type carries an explicit sharding.
-
-  Matrix products and decompositions of such an array would contract or
-  split sharded axes (an error under explicit sharding); Muon and GaLore
-  need each matrix whole anyway.
-
-  Args:
-    x: an array.
-
-  Returns:
-    ``(x, None)`` when ``x`` has no explicit sharding, else ``x``
-    replicated and its original sharding (for :func:`_scatter`).
-  """
-  sharding = jax.typeof(x).sharding
-  spec = getattr(sharding, 'spec', ())
-  if not any(s is not None for s in spec):
-    return x, None
-  replicated = jax.sharding.NamedSharding(sharding.mesh,
-                                          jax.sharding.PartitionSpec())
-  return jax.sharding.reshard(x, replicated), sharding
-
-
-def _scatter(x: jax.Array, sharding: Any) -> jax.Array:
-  """Gives ``x`` back the sharding removed by :func:`_gather`."""
-  return x if sharding is None else jax.sharding.reshard(x, sharding)
 
 
 def _gram(x: jax.Array) -> jax.Array:
@@ -516,7 +364,7 @@ def orthogonalize_via_newton_schulz(
     raise ValueError(
         f'{fn}: ns_coeffs must have shape (3,) or (n, 3), got'
         f' {tuple(coeffs.shape)}')
-  x, sharding = _gather(jnp.asarray(x))
+  x, sharding = _matrix_helpers.gather(jnp.asarray(x))
   dtype = numerics.promote_dtypes(x.dtype, coeffs.dtype)
   if not jnp.issubdtype(dtype, jnp.inexact):
     dtype = numerics.hyperparameter_dtype()
@@ -534,13 +382,14 @@ def orthogonalize_via_newton_schulz(
           ' dimension_numbers=None')
     out = orthogonalize(x.astype(dtype))
   else:
-    reshape_fn, inverse_fn = _compute_muon_reshape(x, dimension_numbers)
+    reshape_fn, inverse_fn = _matrix_helpers.matrix_reshape(
+        x, dimension_numbers)
     matrices = reshape_fn(x.astype(dtype))
     if matrices.shape[0] == 1:
       out = inverse_fn(orthogonalize(matrices[0])[None])
     else:
       out = inverse_fn(jax.vmap(orthogonalize)(matrices))
-  return _scatter(out, sharding)
+  return _matrix_helpers.scatter(out, sharding)
 
 
 # ------------------------------------------------------------------------------
@@ -700,7 +549,7 @@ def _scale_by_shape(
   fn = 'muon'
 
   def factor(x, dim_nums):
-    fan_in, fan_out = _fan_in_out(x, dim_nums)
+    fan_in, fan_out = _matrix_helpers.fan_in_out(x, dim_nums)
     if consistent_rms is None:
       return numerics.as_hyperparameter(math.sqrt(max(1.0, fan_out / fan_in)))
     return numerics.as_hyperparameter(consistent_rms) * math.sqrt(
@@ -709,7 +558,8 @@ def _scale_by_shape(
   def update_fn(updates, state, params=None):
     del params
     leaves, treedef = jax.tree.flatten(updates)
-    dims = _leafwise_dim_nums(fn, weight_dimension_numbers, updates)
+    dims = _matrix_helpers.leafwise_dim_nums(
+        fn, weight_dimension_numbers, updates, MuonDimensionNumbers)
     new_leaves = []
     for g, dim_nums in zip(leaves, dims):
       f = factor(g, dim_nums)
@@ -858,7 +708,8 @@ def muon(
     treedef = jax.tree.structure(params)
     if spec is None:  # A root None: every leaf goes to Adam.
       return jax.tree.unflatten(treedef, ['adam'] * treedef.num_leaves)
-    dims = _leafwise_dim_nums(fn, spec, params)
+    dims = _matrix_helpers.leafwise_dim_nums(
+        fn, spec, params, MuonDimensionNumbers)
     return jax.tree.unflatten(
         treedef, ['adam' if d is None else 'muon' for d in dims])
 
