@@ -46,6 +46,7 @@ import numpy as np
 from optax import tree_utils as otu
 from optax._src import alias
 from optax._src import base
+from optax._src import moments
 from optax._src import numerics
 from optax._src import transform
 from optax._src import utils
@@ -505,8 +506,7 @@ def scale_by_muon(
     count = numerics.safe_increment(state.count)
     mu = otu.tree_update_moment(updates, state.mu, beta_, 1)
     if nesterov:
-      mu_hat = transform._nesterov_first_moment(  # pylint: disable=protected-access
-          updates, mu, beta_, count)
+      mu_hat = moments.nesterov_first_moment(updates, mu, beta_, count)
     else:
       mu_hat = otu.tree_bias_correction(mu, beta_, count)
     coeffs = state.ns_coeffs
