@@ -39,6 +39,7 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import validation
 from optax.tree_utils import _tree_math
 
 
@@ -77,21 +78,11 @@ _STRATEGIES = ('keep', 'one')
 # ------------------------------------------------------------------------------
 
 
-def _check_nonnegative(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not value >= 0:
-    raise ValueError(f'{fn}: {name} must be >= 0, got {value}')
-
-
-def _check_positive(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not value > 0:
-    raise ValueError(f'{fn}: {name} must be > 0, got {value}')
-
-
-def _check_steps(fn: str, name: str, value: Any) -> None:
-  if isinstance(value, bool) or (
-      isinstance(value, (int, float)) and not value >= 0):
-    raise ValueError(
-        f'{fn}: {name} must be a non-negative integer, got {value!r}')
+def _require_params(fn: str, params: Any) -> None:
+  validation.require_params(
+      fn, params, 'the search starts from the current parameters',
+      'tx.update(updates, state, params, value=value, grad=grad,'
+      ' value_fn=value_fn)')
 
 
 def _extract_fns_kwargs(
@@ -179,10 +170,6 @@ def _moved(params: base.Params, step: base.Updates) -> base.Params:
     return (p.astype(ct) + s.astype(ct)).astype(p.dtype)
 
   return jax.tree.map(leaf, params, step)
-
-
-def _cast_like(tree: Any, like: Any) -> Any:
-  return jax.tree.map(lambda x, y: x.astype(y.dtype), tree, like)
 
 
 def _as_scalar(x: Any, dtype) -> jax.Array:
@@ -342,15 +329,17 @@ def scale_by_backtracking_linesearch(
     :func:`value_and_grad_from_state`.
   """
   fn = 'scale_by_backtracking_linesearch'
-  _check_steps(fn, 'max_backtracking_steps', max_backtracking_steps)
-  _check_nonnegative(fn, 'slope_rtol', slope_rtol)
-  if numerics.is_number(decrease_factor) and not 0 < decrease_factor < 1:
-    raise ValueError(
-        f'{fn}: decrease_factor must be in (0, 1), got {decrease_factor}')
-  _check_positive(fn, 'increase_factor', increase_factor)
-  _check_positive(fn, 'max_learning_rate', max_learning_rate)
-  _check_nonnegative(fn, 'atol', atol)
-  _check_nonnegative(fn, 'rtol', rtol)
+  # A step count may be a float, or an array inside inject_hyperparams: only
+  # its sign is checked.
+  validation.check_non_negative(
+      fn, 'max_backtracking_steps', max_backtracking_steps)
+  validation.check_non_negative(fn, 'slope_rtol', slope_rtol)
+  validation.check_in_interval(fn, 'decrease_factor', decrease_factor, 0, 1,
+                               include_low=False, include_high=False)
+  validation.check_positive(fn, 'increase_factor', increase_factor)
+  validation.check_positive(fn, 'max_learning_rate', max_learning_rate)
+  validation.check_non_negative(fn, 'atol', atol)
+  validation.check_non_negative(fn, 'rtol', rtol)
 
   def init_fn(params: base.Params) -> ScaleByBacktrackingLinesearchState:
     dtype = _scalar_dtype()
@@ -373,8 +362,7 @@ def scale_by_backtracking_linesearch(
       value_fn: Callable[..., base.Numeric],
       **extra_args: Any,
   ) -> tuple[base.Updates, ScaleByBacktrackingLinesearchState]:
-    if params is None:
-      raise ValueError(f'{fn}: update needs params (the current parameters).')
+    _require_params(fn, params)
     fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
     # Entries set by hand (``optax.tree_utils.tree_set(state,
     # learning_rate=1.0)``) may be Python numbers.
@@ -388,7 +376,7 @@ def scale_by_backtracking_linesearch(
     r_tol = numerics.as_hyperparameter(rtol)
 
     value_init = _as_scalar(value, dtype)
-    grad_init = _cast_like(grad, state.grad) if store_grad else None
+    grad_init = otu.tree_cast_like(grad, state.grad) if store_grad else None
     slope_init = _tree_math.real_vdot(updates, grad, dtype)
     guess = jnp.minimum(gamma * state.learning_rate.astype(dtype), eta_max)
     # The target of the decrease condition, up to the term of the slope.
@@ -399,7 +387,7 @@ def scale_by_backtracking_linesearch(
       if store_grad:
         new_value, new_grad = jax.value_and_grad(value_fn)(
             new_params, **fn_kwargs)
-        new_grad = _cast_like(new_grad, state.grad)
+        new_grad = otu.tree_cast_like(new_grad, state.grad)
       else:
         new_value, new_grad = value_fn(new_params, **fn_kwargs), None
       return _as_scalar(new_value, dtype), new_grad
@@ -727,14 +715,15 @@ def scale_by_zoom_linesearch(
     :func:`value_and_grad_from_state`, :func:`optax.lbfgs`.
   """
   fn = 'scale_by_zoom_linesearch'
-  _check_steps(fn, 'max_linesearch_steps', max_linesearch_steps)
+  validation.check_non_negative(
+      fn, 'max_linesearch_steps', max_linesearch_steps)
   if max_learning_rate is not None:
-    _check_positive(fn, 'max_learning_rate', max_learning_rate)
-  _check_nonnegative(fn, 'tol', tol)
-  _check_positive(fn, 'increase_factor', increase_factor)
-  _check_nonnegative(fn, 'slope_rtol', slope_rtol)
-  _check_nonnegative(fn, 'curv_rtol', curv_rtol)
-  _check_nonnegative(fn, 'stepsize_precision', stepsize_precision)
+    validation.check_positive(fn, 'max_learning_rate', max_learning_rate)
+  validation.check_non_negative(fn, 'tol', tol)
+  validation.check_positive(fn, 'increase_factor', increase_factor)
+  validation.check_non_negative(fn, 'slope_rtol', slope_rtol)
+  validation.check_non_negative(fn, 'curv_rtol', curv_rtol)
+  validation.check_non_negative(fn, 'stepsize_precision', stepsize_precision)
   if initial_guess_strategy not in _STRATEGIES:
     raise ValueError(
         f'{fn}: initial_guess_strategy must be one of {_STRATEGIES}, got '
@@ -761,8 +750,7 @@ def scale_by_zoom_linesearch(
       value_fn: Callable[..., base.Numeric],
       **extra_args: Any,
   ) -> tuple[base.Updates, ScaleByZoomLinesearchState]:
-    if params is None:
-      raise ValueError(f'{fn}: update needs params (the current parameters).')
+    _require_params(fn, params)
     fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
     # Entries set by hand (``optax.tree_utils.tree_set(state,
     # learning_rate=1.0)``) may be Python numbers.
@@ -783,7 +771,7 @@ def scale_by_zoom_linesearch(
       return stepsize if eta_max is None else jnp.minimum(stepsize, eta_max)
 
     value_init = _as_scalar(value, dtype)
-    grad_init = _cast_like(grad, state.grad)
+    grad_init = otu.tree_cast_like(grad, state.grad)
     slope_init = _tree_math.real_vdot(updates, grad_init, dtype)
     if initial_guess_strategy == 'one':
       guess = capped(jnp.ones([], dtype))
@@ -794,7 +782,7 @@ def scale_by_zoom_linesearch(
       new_params = _moved(params, _scaled(updates, stepsize))
       new_value, new_grad = jax.value_and_grad(value_fn)(
           new_params, **fn_kwargs)
-      new_grad = _cast_like(new_grad, state.grad)
+      new_grad = otu.tree_cast_like(new_grad, state.grad)
       return (_as_scalar(new_value, dtype), new_grad,
               _tree_math.real_vdot(updates, new_grad, dtype))
 
@@ -1076,7 +1064,7 @@ def value_and_grad_from_state(
       new_value, new_grad = jax.value_and_grad(value_fn)(
           params, *fn_args, **fn_kwargs)
       return (jnp.asarray(new_value).astype(value.dtype),
-              _cast_like(new_grad, grad))
+              otu.tree_cast_like(new_grad, grad))
 
     return jax.lax.cond(jnp.isfinite(value), lambda: (value, grad), compute)
 

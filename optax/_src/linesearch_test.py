@@ -606,6 +606,27 @@ class BacktrackingLinesearchTest(parameterized.TestCase):
         ValueError, f'scale_by_backtracking_linesearch: {name}'):
       linesearch.scale_by_backtracking_linesearch(3, **kwargs)
 
+  @parameterized.parameters(
+      (linesearch.scale_by_backtracking_linesearch,
+       'scale_by_backtracking_linesearch'),
+      (linesearch.scale_by_zoom_linesearch, 'scale_by_zoom_linesearch'))
+  def test_missing_params_and_nan_steps(self, factory, name):
+    def fun(x):
+      return jnp.sum(x ** 2)
+
+    tx = factory(3)
+    x = jnp.ones(2)
+    value, grad = jax.value_and_grad(fun)(x)
+    with self.assertRaisesRegex(
+        ValueError, f'^{name}: params must be given to update \\(got None\\);'
+        ' the search starts from the current parameters. Remedy: call'):
+      tx.update(-grad, tx.init(x), None, value=value, grad=grad,
+                value_fn=fun)
+    with self.assertRaisesRegex(
+        ValueError, f'^{name}: max_[a-z]+_steps must be non-negative, got'
+        ' nan$'):
+      factory(float('nan'))
+
 
 # ------------------------------------------------------------------------------
 # Properties shared by both searches.
