@@ -50,6 +50,7 @@ from optax._src import moments
 from optax._src import numerics
 from optax._src import transform
 from optax._src import utils
+from optax._src import validation
 from optax.contrib import _matrix_helpers
 from optax.transforms import _adding
 from optax.transforms import _combining
@@ -166,20 +167,9 @@ def _check_preconditioning(fn: str, preconditioning: str) -> None:
 
 
 def _check_ns_steps(fn: str, ns_steps: Any) -> None:
-  if isinstance(ns_steps, bool) or (
-      isinstance(ns_steps, (int, np.integer)) and ns_steps < 0):
-    raise ValueError(
-        f'{fn}: ns_steps must be a non-negative integer, got {ns_steps!r}')
-
-
-def _check_decay(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and not 0.0 <= value <= 1.0:
-    raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
-
-
-def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  if numerics.is_number(value) and value < 0:
-    raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
+  # An array (or a tracer from inject_hyperparams) is not checked.
+  if isinstance(ns_steps, (bool, int, np.integer)):
+    validation.check_non_negative_int(fn, 'ns_steps', ns_steps)
 
 
 # ------------------------------------------------------------------------------
@@ -459,8 +449,9 @@ def scale_by_muon(
   Raises:
     ValueError: when built, if ``ns_coeffs`` has a shape other than
       ``(3,)`` or ``(n, 3)`` or names no preset, or if ``preconditioning``,
-      ``ns_steps`` or a Python-number ``beta`` / ``eps`` is invalid; in
-      ``init``, if a leaf is not a matrix and has no dimension numbers.
+      ``ns_steps`` or a Python-number ``beta`` / ``eps`` is invalid (NaN
+      included); in ``init``, if a leaf is not a matrix and has no
+      dimension numbers.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -486,8 +477,8 @@ def scale_by_muon(
   coeffs_config = _resolve_ns_coeffs(fn, ns_coeffs)
   _check_ns_steps(fn, ns_steps)
   _check_preconditioning(fn, preconditioning)
-  _check_decay(fn, 'beta', beta)
-  _check_non_negative(fn, 'eps', eps)
+  validation.check_decay(fn, 'beta', beta, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -661,8 +652,9 @@ def muon(
 
   Raises:
     ValueError: when built, for invalid ``ns_coeffs``, ``ns_steps`` or
-      ``preconditioning``; in ``init``, if a Muon parameter has rank below
-      two.
+      ``preconditioning``, or a Python-number ``beta`` outside ``[0, 1]``,
+      negative ``eps`` or non-positive ``consistent_rms`` (NaN included);
+      in ``init``, if a Muon parameter has rank below two.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -693,9 +685,9 @@ def muon(
   _resolve_ns_coeffs(fn, ns_coeffs)
   _check_ns_steps(fn, ns_steps)
   _check_preconditioning(fn, preconditioning)
-  if numerics.is_number(consistent_rms) and consistent_rms <= 0:
-    raise ValueError(
-        f'{fn}: consistent_rms must be positive or None, got {consistent_rms}')
+  validation.check_decay(fn, 'beta', beta, closed=True)
+  validation.check_non_negative(fn, 'eps', eps)
+  validation.check_positive(fn, 'consistent_rms', consistent_rms)
   if muon_weight_dimension_numbers is None:
     dim_nums = _default_muon_dim_nums
   else:

@@ -319,6 +319,28 @@ class ScaleByMuonTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError, r'beta must be in \[0, 1\]'):
       _muon.scale_by_muon(beta=1.5)
 
+  @parameterized.named_parameters(
+      ('beta', {'beta': float('nan')}, r'beta must be in \[0, 1\], got nan'),
+      ('eps', {'eps': float('nan')}, r'eps must be non-negative, got nan'),
+      ('negative_eps', {'eps': -1.0},
+       r'eps must be non-negative, got -1\.0'),
+  )
+  def test_nan_hyperparameters_raise_when_built(self, kwargs, message):
+    # Upstream 0.2.8 validates none of these: muon(eps=nan) or
+    # muon(beta=nan) builds, and its updates are NaN. The old check here
+    # (value < 0) let a NaN eps through as well.
+    with self.assertRaisesRegex(ValueError, 'scale_by_muon: ' + message):
+      _muon.scale_by_muon(**kwargs)
+    with self.assertRaisesRegex(ValueError, '^muon: ' + message):
+      _muon.muon(0.1, **kwargs)
+
+  def test_consistent_rms_must_be_positive(self):
+    for value in (0.0, -0.2, float('nan')):
+      with self.assertRaisesRegex(
+          ValueError, f'^muon: consistent_rms must be positive, got {value}'):
+        _muon.muon(0.1, consistent_rms=value)
+    _muon.muon(0.1, consistent_rms=None)
+
   def test_rejects_vectors(self):
     tx = _muon.scale_by_muon()
     with self.assertRaisesRegex(ValueError, r"\['b'\] has shape \(3,\)"):
