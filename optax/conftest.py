@@ -27,6 +27,22 @@ if _FLAG not in os.environ.get('XLA_FLAGS', ''):
       os.environ.get('XLA_FLAGS', '') + f' {_FLAG}=8').strip()
 
 
+SLOW_MARKER = ('slow: long loops (live-buffer checks, OPTAX_TEST_FULL\'s '
+               'extra dtypes); run by default, deselect with -m "not slow"')
+
+
+def pytest_configure(config):
+  """Registers the ``slow`` marker.
+
+  pyproject.toml registers it too, but a run of the installed package from
+  outside the repository does not read that file.
+
+  Args:
+    config: pytest's configuration.
+  """
+  config.addinivalue_line('markers', SLOW_MARKER)
+
+
 def pytest_terminal_summary(terminalreporter):
   """Reports how many combinations the composition suite checks."""
   try:

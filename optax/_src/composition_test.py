@@ -58,6 +58,7 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from optax._src import base
 from optax._src import composition_registry as registry
@@ -220,8 +221,8 @@ _MIXED_LANE = ('multisteps', 'inject_hyperparams', 'flatten')
 _BFLOAT16_LANE = ('alone', 'multisteps')
 
 
-def _dtype_lanes(wrapper: str) -> tuple[str, ...]:
-  if FULL:
+def _dtype_lanes(wrapper: str, full: bool) -> tuple[str, ...]:
+  if full:
     return tuple(DTYPES)
   lanes = ['float32']
   if wrapper in _MIXED_LANE:
@@ -231,13 +232,13 @@ def _dtype_lanes(wrapper: str) -> tuple[str, ...]:
   return tuple(lanes)
 
 
-def combinations():
+def combinations(full: bool = FULL):
   """Yields (entry name, wrapper name, dtype name) of every combination."""
   for entry in registry.ENTRIES:
     for wrapper in WRAPPERS:
       if meaningless_reason(entry, wrapper) is not None:
         continue
-      for dtype in _dtype_lanes(wrapper):
+      for dtype in _dtype_lanes(wrapper, full):
         yield entry.name, wrapper, dtype
 
 
@@ -247,6 +248,9 @@ MEANINGLESS = {
     if meaningless_reason(entry, wrapper) is not None
 }
 COMBINATIONS = tuple(combinations())
+# The default lane, and what OPTAX_TEST_FULL=1 adds to it (marked slow).
+DEFAULT_COMBINATIONS = tuple(combinations(full=False))
+FULL_LANE_ONLY = tuple(sorted(set(COMBINATIONS) - set(DEFAULT_COMBINATIONS)))
 
 
 # The problem: a quadratic bowl over a matrix and a vector leaf.
@@ -475,11 +479,24 @@ def _test_name(combination):
 class CompositionTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
-      (_test_name(c), *c) for c in COMBINATIONS)
+      (_test_name(c), *c) for c in DEFAULT_COMBINATIONS)
   def test_combination(self, entry_name, wrapper_name, dtype_name):
     run_combination(self, entry_name, wrapper_name, dtype_name)
 
 
+if FULL_LANE_ONLY:
+
+  @pytest.mark.slow
+  class FullLaneCompositionTest(parameterized.TestCase):
+    """The dtypes that only OPTAX_TEST_FULL=1 runs through each wrapper."""
+
+    @parameterized.named_parameters(
+        (_test_name(c), *c) for c in FULL_LANE_ONLY)
+    def test_combination(self, entry_name, wrapper_name, dtype_name):
+      run_combination(self, entry_name, wrapper_name, dtype_name)
+
+
+@pytest.mark.slow
 class LiveBuffersTest(parameterized.TestCase):
   """Live device buffers stay flat over a long jitted loop."""
 

@@ -26,6 +26,7 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from optax._src import alias
 from optax._src import base
@@ -1024,6 +1025,7 @@ class RegressionTest(parameterized.TestCase):
     updates, _ = tx.update(-g, state)
     self.assertTrue(np.all(np.isfinite(np.asarray(updates))))
 
+  @pytest.mark.slow
   def test_radam_live_buffers_flat_issue_969(self):
     # Upstream #969: RAdam selected its rectified step with lax.cond and
     # leaked device buffers step after step. The number of live arrays must
