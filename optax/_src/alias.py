@@ -26,46 +26,17 @@ import warnings
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from optax._src import base
 from optax._src import factorized
 from optax._src import numerics
 from optax._src import transform
+from optax._src import validation
 from optax.transforms import _accumulation
 from optax.transforms import _adding
 from optax.transforms import _clipping
 from optax.transforms import _combining
 from optax.transforms import _masking
-
-# ------------------------------------------------------------------------------
-# Validation of Python-number hyperparameters at construction.
-# ------------------------------------------------------------------------------
-
-
-def _check_in_unit_interval(fn: str, name: str, value: Any) -> None:
-  """Raises if a Python-number decay is outside [0, 1]."""
-  if numerics.is_number(value) and not 0.0 <= value <= 1.0:
-    raise ValueError(f'{fn}: {name} must be in [0, 1], got {value}')
-
-
-def _check_non_negative(fn: str, name: str, value: Any) -> None:
-  """Raises if a Python-number hyperparameter is negative (or NaN)."""
-  if numerics.is_number(value) and not value >= 0:
-    raise ValueError(f'{fn}: {name} must be non-negative, got {value}')
-
-
-def _check_learning_rate(fn: str, value: Any) -> None:
-  """Raises if a Python-number learning rate is NaN or infinite."""
-  if numerics.is_number(value) and not np.isfinite(value):
-    raise ValueError(f'{fn}: learning_rate must be finite, got {value}')
-
-
-def _check_weight_decay(fn: str, name: str, value: Any) -> None:
-  """Raises if a Python-number weight decay is NaN or infinite."""
-  if numerics.is_number(value) and not np.isfinite(value):
-    raise ValueError(f'{fn}: {name} must be finite, got {value}')
-
 
 def _maybe_momentum(
     momentum: Optional[float],
@@ -133,7 +104,7 @@ def adabelief(
 
   .. seealso:: :func:`adam`
   """
-  _check_learning_rate('adabelief', learning_rate)
+  validation.check_finite('adabelief', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_belief(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov),
@@ -191,8 +162,8 @@ def adadelta(
     Zeiler, `ADADELTA: an adaptive learning rate method
     <https://arxiv.org/abs/1212.5701>`_, 2012.
   """
-  _check_learning_rate('adadelta', learning_rate)
-  _check_weight_decay('adadelta', 'weight_decay', weight_decay)
+  validation.check_finite('adadelta', 'learning_rate', learning_rate)
+  validation.check_finite('adadelta', 'weight_decay', weight_decay)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask=weight_decay_mask),
       transform.scale_by_adadelta(rho=rho, eps=eps),
@@ -279,16 +250,17 @@ def adafactor(
     memory cost <https://arxiv.org/abs/1804.04235>`_, 2018.
   """
   fn = 'adafactor'
-  _check_learning_rate(fn, learning_rate)
-  _check_non_negative(fn, 'decay_rate', decay_rate)
-  _check_non_negative(fn, 'min_dim_size_to_factor', min_dim_size_to_factor)
-  _check_non_negative(fn, 'eps', eps)
+  validation.check_finite(fn, 'learning_rate', learning_rate)
+  validation.check_non_negative(fn, 'decay_rate', decay_rate)
+  validation.check_non_negative(
+      fn, 'min_dim_size_to_factor', min_dim_size_to_factor)
+  validation.check_non_negative(fn, 'eps', eps)
   if clipping_threshold is not None:
-    _check_non_negative(fn, 'clipping_threshold', clipping_threshold)
+    validation.check_non_negative(fn, 'clipping_threshold', clipping_threshold)
   if momentum is not None:
-    _check_in_unit_interval(fn, 'momentum', momentum)
+    validation.check_decay(fn, 'momentum', momentum, closed=True)
   if weight_decay_rate is not None:
-    _check_weight_decay(fn, 'weight_decay_rate', weight_decay_rate)
+    validation.check_finite(fn, 'weight_decay_rate', weight_decay_rate)
 
   parts = [
       factorized.scale_by_factored_rms(
@@ -359,7 +331,7 @@ def adagrad(
     stochastic optimization
     <https://jmlr.org/papers/v12/duchi11a.html>`_, 2011.
   """
-  _check_learning_rate('adagrad', learning_rate)
+  validation.check_finite('adagrad', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_rss(
           initial_accumulator_value=initial_accumulator_value, eps=eps),
@@ -424,7 +396,7 @@ def adam(
 
   .. seealso:: :func:`adamw`, :func:`nadam`
   """
-  _check_learning_rate('adam', learning_rate)
+  validation.check_finite('adam', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_adam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -513,8 +485,8 @@ def adamw(
 
   .. seealso:: :func:`adam`, :func:`nadamw`
   """
-  _check_learning_rate('adamw', learning_rate)
-  _check_weight_decay('adamw', 'weight_decay', weight_decay)
+  validation.check_finite('adamw', 'learning_rate', learning_rate)
+  validation.check_finite('adamw', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -588,7 +560,7 @@ def adamax(
 
   .. seealso:: :func:`adamaxw`
   """
-  _check_learning_rate('adamax', learning_rate)
+  validation.check_finite('adamax', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_adamax(b1=b1, b2=b2, eps=eps),
       transform.scale_by_learning_rate(learning_rate),
@@ -639,8 +611,8 @@ def adamaxw(
     Loshchilov and Hutter, `Decoupled weight decay regularization
     <https://arxiv.org/abs/1711.05101>`_, 2019.
   """
-  _check_learning_rate('adamaxw', learning_rate)
-  _check_weight_decay('adamaxw', 'weight_decay', weight_decay)
+  validation.check_finite('adamaxw', 'learning_rate', learning_rate)
+  validation.check_finite('adamaxw', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adamax(b1=b1, b2=b2, eps=eps),
       _adding.add_decayed_weights(weight_decay, mask),
@@ -706,8 +678,8 @@ def adan(
     Xie et al., `Adan: adaptive Nesterov momentum algorithm for faster
     optimizing deep models <https://arxiv.org/abs/2208.06677>`_, 2022.
   """
-  _check_learning_rate('adan', learning_rate)
-  _check_weight_decay('adan', 'weight_decay', weight_decay)
+  validation.check_finite('adan', 'learning_rate', learning_rate)
+  validation.check_finite('adan', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adan(
           b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root),
@@ -764,7 +736,7 @@ def amsgrad(
     Reddi et al., `On the convergence of Adam and beyond
     <https://openreview.net/forum?id=ryQu7f-RZ>`_, 2018.
   """
-  _check_learning_rate('amsgrad', learning_rate)
+  validation.check_finite('amsgrad', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_amsgrad(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -799,10 +771,8 @@ def _fromage_shrink(learning_rate: Any) -> base.GradientTransformation:
   """Stateless ``u -> u + (1 / sqrt(1 + lr ** 2) - 1) * params``."""
 
   def update_fn(updates, state, params=None):
-    if params is None:
-      raise ValueError(
-          'fromage: update needs the current `params`; call '
-          'update(updates, state, params).')
+    validation.require_params(
+        'fromage', params, 'the shrinkage is applied to the current params')
     _, mult = _fromage_multiplier(learning_rate)
     decay = mult - 1
     updates = jax.tree.map(
@@ -849,8 +819,8 @@ def fromage(
     Bernstein et al., `On the distance between two neural networks and the
     stability of learning <https://arxiv.org/abs/2002.03432>`_, 2020.
   """
-  _check_learning_rate('fromage', learning_rate)
-  _check_non_negative('fromage', 'min_norm', min_norm)
+  validation.check_finite('fromage', 'learning_rate', learning_rate)
+  validation.check_non_negative('fromage', 'min_norm', min_norm)
   if callable(learning_rate):
     schedule = learning_rate
 
@@ -924,8 +894,8 @@ def lamb(
     You et al., `Large batch optimization for deep learning: training BERT
     in 76 minutes <https://arxiv.org/abs/1904.00962>`_, 2020.
   """
-  _check_learning_rate('lamb', learning_rate)
-  _check_weight_decay('lamb', 'weight_decay', weight_decay)
+  validation.check_finite('lamb', 'learning_rate', learning_rate)
+  validation.check_finite('lamb', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adam(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
       _adding.add_decayed_weights(weight_decay=weight_decay, mask=mask),
@@ -986,9 +956,9 @@ def lars(
     You et al., `Large batch training of convolutional networks
     <https://arxiv.org/abs/1708.03888>`_, 2017.
   """
-  _check_learning_rate('lars', learning_rate)
-  _check_weight_decay('lars', 'weight_decay', weight_decay)
-  _check_in_unit_interval('lars', 'momentum', momentum)
+  validation.check_finite('lars', 'learning_rate', learning_rate)
+  validation.check_finite('lars', 'weight_decay', weight_decay)
+  validation.check_decay('lars', 'momentum', momentum, closed=True)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask=weight_decay_mask),
       _masking.masked(
@@ -1090,9 +1060,8 @@ def lbfgs(
     Liu and Nocedal, `On the limited memory BFGS method for large scale
     optimization <https://doi.org/10.1007/BF01589116>`_, 1989.
   """
-  _check_learning_rate('lbfgs', learning_rate)
-  if numerics.is_number(memory_size) and memory_size < 1:
-    raise ValueError(f'lbfgs: memory_size must be >= 1, got {memory_size}')
+  validation.check_finite('lbfgs', 'learning_rate', learning_rate)
+  validation.check_positive_int('lbfgs', 'memory_size', memory_size)
   if learning_rate is None:
     base_scaling = transform.scale(-1.0)
   else:
@@ -1155,8 +1124,8 @@ def lion(
     Chen et al., `Symbolic discovery of optimization algorithms
     <https://arxiv.org/abs/2302.06675>`_, 2023.
   """
-  _check_learning_rate('lion', learning_rate)
-  _check_weight_decay('lion', 'weight_decay', weight_decay)
+  validation.check_finite('lion', 'learning_rate', learning_rate)
+  validation.check_finite('lion', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_lion(b1=b1, b2=b2, mu_dtype=mu_dtype),
       _adding.add_decayed_weights(weight_decay, mask),
@@ -1207,8 +1176,8 @@ def noisy_sgd(
     Neelakantan et al., `Adding gradient noise improves learning for very
     deep networks <https://arxiv.org/abs/1511.06807>`_, 2015.
   """
-  _check_learning_rate('noisy_sgd', learning_rate)
-  _check_non_negative('noisy_sgd', 'eta', eta)
+  validation.check_finite('noisy_sgd', 'learning_rate', learning_rate)
+  validation.check_non_negative('noisy_sgd', 'eta', eta)
   return _combining.chain(
       _adding.add_noise(eta, gamma, key, seed=seed),
       transform.scale_by_learning_rate(learning_rate),
@@ -1263,8 +1232,8 @@ def novograd(
     moments for training of deep networks
     <https://arxiv.org/abs/1905.11286>`_, 2019.
   """
-  _check_learning_rate('novograd', learning_rate)
-  _check_weight_decay('novograd', 'weight_decay', weight_decay)
+  validation.check_finite('novograd', 'learning_rate', learning_rate)
+  validation.check_finite('novograd', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_novograd(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root,
@@ -1311,7 +1280,8 @@ def optimistic_gradient_descent(
     gradient methods for saddle point problems
     <https://arxiv.org/abs/1901.08511>`_, 2019.
   """
-  _check_learning_rate('optimistic_gradient_descent', learning_rate)
+  validation.check_finite(
+      'optimistic_gradient_descent', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_optimistic_gradient(alpha=alpha, beta=beta),
       transform.scale_by_learning_rate(learning_rate),
@@ -1388,7 +1358,7 @@ def optimistic_adam(
     raise ValueError(
         'optimistic_adam: this version of `optimistic_adam` does not support'
         ' learning rate schedules but `optimistic_adam_v2` does.')
-  _check_learning_rate('optimistic_adam', learning_rate)
+  validation.check_finite('optimistic_adam', 'learning_rate', learning_rate)
   if optimism is None:
     optimism = learning_rate
   return _combining.chain(
@@ -1449,7 +1419,7 @@ def optimistic_adam_v2(
     Daskalakis et al., `Training GANs with optimism
     <https://arxiv.org/abs/1711.00141>`_, 2018.
   """
-  _check_learning_rate('optimistic_adam_v2', learning_rate)
+  validation.check_finite('optimistic_adam_v2', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_adam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -1512,8 +1482,9 @@ def polyak_sgd(
   if variant not in ('sps', 'sps+'):
     raise ValueError(
         f"polyak_sgd: variant must be 'sps' or 'sps+', got {variant!r}")
-  _check_non_negative('polyak_sgd', 'max_learning_rate', max_learning_rate)
-  _check_non_negative('polyak_sgd', 'eps', eps)
+  validation.check_non_negative(
+      'polyak_sgd', 'max_learning_rate', max_learning_rate)
+  validation.check_non_negative('polyak_sgd', 'eps', eps)
   return _combining.chain(
       sgd(learning_rate=scaling),
       transform.scale_by_polyak(
@@ -1577,7 +1548,7 @@ def radam(
     Liu et al., `On the variance of the adaptive learning rate and beyond
     <https://arxiv.org/abs/1908.03265>`_, 2020.
   """
-  _check_learning_rate('radam', learning_rate)
+  validation.check_finite('radam', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_radam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, threshold=threshold,
@@ -1644,9 +1615,9 @@ def rmsprop(
     Graves, `Generating sequences with recurrent neural networks
     <https://arxiv.org/abs/1308.0850>`_, 2013.
   """
-  _check_learning_rate('rmsprop', learning_rate)
+  validation.check_finite('rmsprop', 'learning_rate', learning_rate)
   if momentum is not None:
-    _check_in_unit_interval('rmsprop', 'momentum', momentum)
+    validation.check_decay('rmsprop', 'momentum', momentum, closed=True)
   scale_by = transform.scale_by_stddev if centered else transform.scale_by_rms
   return _combining.chain(
       scale_by(
@@ -1710,13 +1681,13 @@ def rprop(
     algorithms <https://doi.org/10.1016/S0925-2312(01)00700-7>`_, 2003.
   """
   fn = 'rprop'
-  _check_learning_rate(fn, learning_rate)
-  _check_non_negative(fn, 'learning_rate', learning_rate)
-  if numerics.is_number(eta_minus) and not 0 < eta_minus <= 1:
-    raise ValueError(f'{fn}: eta_minus must be in (0, 1], got {eta_minus}')
+  validation.check_finite(fn, 'learning_rate', learning_rate)
+  validation.check_non_negative(fn, 'learning_rate', learning_rate)
+  validation.check_in_interval(fn, 'eta_minus', eta_minus, 0, 1,
+                               include_low=False)
   if numerics.is_number(eta_plus) and not eta_plus >= 1:
     raise ValueError(f'{fn}: eta_plus must be >= 1, got {eta_plus}')
-  _check_non_negative(fn, 'min_step_size', min_step_size)
+  validation.check_non_negative(fn, 'min_step_size', min_step_size)
   if (numerics.is_number(min_step_size) and numerics.is_number(max_step_size)
       and not max_step_size >= min_step_size):
     raise ValueError(
@@ -1771,9 +1742,9 @@ def sgd(
     deep learning <http://proceedings.mlr.press/v28/sutskever13.pdf>`_,
     2013.
   """
-  _check_learning_rate('sgd', learning_rate)
+  validation.check_finite('sgd', 'learning_rate', learning_rate)
   if momentum is not None:
-    _check_in_unit_interval('sgd', 'momentum', momentum)
+    validation.check_decay('sgd', 'momentum', momentum, closed=True)
   return _combining.chain(
       _maybe_momentum(momentum, nesterov, accumulator_dtype),
       transform.scale_by_learning_rate(learning_rate),
@@ -1811,7 +1782,7 @@ def sign_sgd(
 
   .. seealso:: :func:`signum`
   """
-  _check_learning_rate('sign_sgd', learning_rate)
+  validation.check_finite('sign_sgd', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_sign(),
       transform.scale_by_learning_rate(learning_rate),
@@ -1855,8 +1826,8 @@ def signum(
 
   .. seealso:: :func:`sign_sgd`
   """
-  _check_learning_rate('signum', learning_rate)
-  _check_in_unit_interval('signum', 'beta', beta)
+  validation.check_finite('signum', 'learning_rate', learning_rate)
+  validation.check_decay('signum', 'beta', beta, closed=True)
   return _combining.chain(
       _accumulation.ema(
           decay=beta, debias=False, accumulator_dtype=accumulator_dtype),
@@ -1904,8 +1875,8 @@ def sm3(
     Anil et al., `Memory-efficient adaptive optimization
     <https://arxiv.org/abs/1901.11150>`_, 2019.
   """
-  _check_learning_rate('sm3', learning_rate)
-  _check_in_unit_interval('sm3', 'momentum', momentum)
+  validation.check_finite('sm3', 'learning_rate', learning_rate)
+  validation.check_decay('sm3', 'momentum', momentum, closed=True)
   return _combining.chain(
       transform.scale_by_sm3(momentum),
       transform.scale_by_learning_rate(learning_rate),
@@ -1953,7 +1924,7 @@ def yogi(
     <https://papers.nips.cc/paper/8186-adaptive-methods-for-nonconvex-optimization>`_,
     2018.
   """
-  _check_learning_rate('yogi', learning_rate)
+  validation.check_finite('yogi', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_yogi(b1=b1, b2=b2, eps=eps),
       transform.scale_by_learning_rate(learning_rate),
