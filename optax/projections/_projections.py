@@ -64,7 +64,13 @@ def _compute_dtype(x: Any) -> jnp.dtype:
   return jnp.promote_types(_out_dtype(x), jnp.float32)
 
 
-def _cast_like(new_tree: Any, tree: Any) -> Any:
+def _cast_to_out_dtype(new_tree: Any, tree: Any) -> Any:
+  """Casts each leaf of ``new_tree`` to :func:`_out_dtype` of ``tree``'s leaf.
+
+  Not ``otu.tree_cast_like``: an integer leaf of ``tree`` gives a float
+  result, since these projections (onto simplices, spheres, balls and affine
+  sets) are not integer-valued.
+  """
   return jax.tree.map(
       lambda y, x: jnp.asarray(y).astype(_out_dtype(x)), new_tree, tree)
 
@@ -191,7 +197,7 @@ def _flat_simplex(tree: Any, scale: Any) -> Any:
   if flat.size == 0:
     return tree
   projected = scale * _unit_simplex(flat / scale)
-  return _cast_like(unravel(projected.astype(flat.dtype)), tree)
+  return _cast_to_out_dtype(unravel(projected.astype(flat.dtype)), tree)
 
 
 def projection_simplex(tree: base.Params, scale: Any = 1) -> base.Params:
@@ -259,7 +265,7 @@ def projection_l1_sphere(tree: base.Params, scale: Any = 1) -> base.Params:
   """
   abs_tree = jax.tree.map(jnp.abs, tree)
   projected = _flat_simplex(abs_tree, scale)
-  return _cast_like(
+  return _cast_to_out_dtype(
       jax.tree.map(lambda x, p: jnp.sign(x) * p, tree, projected), tree)
 
 
@@ -295,7 +301,7 @@ def projection_l1_ball(tree: base.Params, scale: Any = 1) -> base.Params:
   """
   inside = otu.tree_norm(tree, ord=1) <= scale
   on_sphere = projection_l1_sphere(tree, scale)
-  return _cast_like(
+  return _cast_to_out_dtype(
       jax.tree.map(lambda x, p: jnp.where(inside, x, p), tree, on_sphere),
       tree)
 
@@ -323,7 +329,7 @@ def projection_l2_sphere(tree: base.Params, scale: Any = 1) -> base.Params:
     A pytree like ``tree`` with :math:`\ell_2` norm ``scale``.
   """
   factor = scale / otu.tree_norm(tree)
-  return _cast_like(jax.tree.map(lambda x: x * factor, tree), tree)
+  return _cast_to_out_dtype(jax.tree.map(lambda x: x * factor, tree), tree)
 
 
 def projection_l2_ball(tree: base.Params, scale: Any = 1) -> base.Params:
@@ -355,7 +361,7 @@ def projection_l2_ball(tree: base.Params, scale: Any = 1) -> base.Params:
       positive, jnp.sqrt(jnp.where(positive, squared_norm, 1)), 0)
   inside = norm <= scale
   factor = jnp.where(inside, 1, scale / jnp.where(inside, 1, norm))
-  return _cast_like(jax.tree.map(lambda x: x * factor, tree), tree)
+  return _cast_to_out_dtype(jax.tree.map(lambda x: x * factor, tree), tree)
 
 
 def projection_hyperplane(x: base.Params, a: base.Params, b: Any
@@ -382,7 +388,7 @@ def projection_hyperplane(x: base.Params, a: base.Params, b: Any
     A pytree like ``x``.
   """
   coef = (otu.tree_vdot(a, x) - b) / otu.tree_vdot(a, a)
-  return _cast_like(
+  return _cast_to_out_dtype(
       jax.tree.map(lambda xi, ai: xi - coef * ai, x, a), x)
 
 
@@ -413,7 +419,7 @@ def projection_halfspace(x: base.Params, a: base.Params, b: Any
   gap = otu.tree_vdot(a, x) - b
   active = gap > 0
   coef = jax.nn.relu(gap) / otu.tree_vdot(a, a)
-  return _cast_like(
+  return _cast_to_out_dtype(
       jax.tree.map(
           lambda xi, ai: jnp.where(active, xi - coef * ai, xi), x, a),
       x)
@@ -441,4 +447,4 @@ def projection_vector(x: base.Params, a: base.Params) -> base.Params:
     A pytree like ``x``.
   """
   coef = otu.tree_vdot(a, x) / otu.tree_vdot(a, a)
-  return _cast_like(jax.tree.map(lambda ai: coef * ai, a), x)
+  return _cast_to_out_dtype(jax.tree.map(lambda ai: coef * ai, a), x)
