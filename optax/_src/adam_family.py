@@ -32,9 +32,9 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import moments
 from optax._src import numerics
+from optax._src import tree_structure
 from optax._src import utils
 from optax._src import validation
-from optax.tree_utils import _tree_math
 
 _hp = numerics.as_hyperparameter  # Shorthand.
 
@@ -416,7 +416,7 @@ def scale_by_adan(
         t=jnp.zeros([], jnp.int32))
 
   def update_fn(updates, state, params=None):
-    _tree_math.check_moments_like_updates('scale_by_adan', updates, state.m)
+    tree_structure.check_like_updates('scale_by_adan', updates, state.m)
     del params
     beta1, beta2, beta3 = _hp(b1), _hp(b2), _hp(b3)
     epsilon, epsilon_root = _hp(eps), _hp(eps_root)
@@ -638,7 +638,7 @@ def scale_by_novograd(
             lambda p: jnp.zeros([], jnp.finfo(p.dtype).dtype), params))
 
   def update_fn(updates, state, params=None):
-    _tree_math.check_moments_like_updates(
+    tree_structure.check_like_updates(
         'scale_by_novograd', updates, state.mu)
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon, epsilon_root = _hp(eps), _hp(eps_root)

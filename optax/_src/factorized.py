@@ -24,6 +24,7 @@ import numpy as np
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import tree_structure
 from optax._src import utils
 
 
@@ -93,7 +94,7 @@ def _check_state_matches(init_fn: Any, updates: Any, state: Any) -> None:
   remedy = ('The optimizer state was built by init for other params; build'
             ' it with params shaped like the gradients.')
   expected = jax.eval_shape(init_fn, updates)
-  difference = utils.tree_structure_difference(state, expected)
+  difference = tree_structure.structure_difference(state, expected)
   if difference is not None:
     raise ValueError(f'{fn}: the optimizer state does not match the updates:'
                      f' {difference} (state != expected). {remedy}')

@@ -29,8 +29,8 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import moments
 from optax._src import numerics
+from optax._src import tree_structure
 from optax._src import validation
-from optax.tree_utils import _tree_math
 
 
 class ScaleByLBFGSState(NamedTuple):
@@ -104,7 +104,7 @@ def _precondition_by_lbfgs(
     return jax.tree.map(leaf, vec, x)
 
   def weighted_dot(idx, a, b):
-    dot = _tree_math.real_vdot(a, b, weights_memory.dtype)
+    dot = numerics.real_vdot(a, b, weights_memory.dtype)
     return weights_memory[idx] * dot
 
   def backward(vec, idx):
@@ -195,7 +195,7 @@ def scale_by_lbfgs(
                                  numerics.hyperparameter_dtype()))
 
   def update_fn(updates, state, params=None):
-    _tree_math.check_moments_like_updates(
+    tree_structure.check_like_updates(
         'scale_by_lbfgs', updates, state.updates)
     validation.require_params(fn, params)
     count = state.count
@@ -211,7 +211,7 @@ def scale_by_lbfgs(
                                jnp.zeros_like(g)),
         updates, state.updates)
     w_dtype = state.weights_memory.dtype
-    curvature = _tree_math.real_vdot(diff_updates, diff_params, w_dtype)
+    curvature = numerics.real_vdot(diff_updates, diff_params, w_dtype)
     safe_curvature = jnp.where(curvature == 0, 1, curvature)
     weight = jnp.where(curvature == 0, 0, 1 / safe_curvature)
     diff_params_memory = jax.tree.map(

@@ -40,7 +40,6 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import validation
-from optax.tree_utils import _tree_math
 
 
 # Messages of the zoom line search, printed (with ``verbose=True``) when it
@@ -377,7 +376,7 @@ def scale_by_backtracking_linesearch(
 
     value_init = _as_scalar(value, dtype)
     grad_init = otu.tree_cast_like(grad, state.grad) if store_grad else None
-    slope_init = _tree_math.real_vdot(updates, grad, dtype)
+    slope_init = numerics.real_vdot(updates, grad, dtype)
     guess = jnp.minimum(gamma * state.learning_rate.astype(dtype), eta_max)
     # The target of the decrease condition, up to the term of the slope.
     target = value_init + r_tol * value_init
@@ -772,7 +771,7 @@ def scale_by_zoom_linesearch(
 
     value_init = _as_scalar(value, dtype)
     grad_init = otu.tree_cast_like(grad, state.grad)
-    slope_init = _tree_math.real_vdot(updates, grad_init, dtype)
+    slope_init = numerics.real_vdot(updates, grad_init, dtype)
     if initial_guess_strategy == 'one':
       guess = capped(jnp.ones([], dtype))
     else:
@@ -784,7 +783,7 @@ def scale_by_zoom_linesearch(
           new_params, **fn_kwargs)
       new_grad = otu.tree_cast_like(new_grad, state.grad)
       return (_as_scalar(new_value, dtype), new_grad,
-              _tree_math.real_vdot(updates, new_grad, dtype))
+              numerics.real_vdot(updates, new_grad, dtype))
 
     def errors(stepsize, new_value, new_slope):
       # A point where the value or the slope is NaN fails both conditions

@@ -22,8 +22,7 @@ all have different dtypes. The helpers here keep that arithmetic explicit:
   (moments widened to the updates' dtype within a step), :func:`cast_like`
   (moments rounded back to their stored dtype), :func:`scale_leaves`;
 * moment formulas: :func:`bias_correction`, :func:`adam_ratio`,
-  :func:`nesterov_first_moment`;
-* tree plumbing: :func:`unzip`.
+  :func:`nesterov_first_moment`.
 """
 
 from typing import Any
@@ -33,7 +32,7 @@ import jax.numpy as jnp
 
 from optax._src import base
 from optax._src import numerics
-from optax.tree_utils import _tree_math
+from optax._src import tree_structure
 
 
 def lift(*xs: Any) -> tuple[jax.Array, ...]:
@@ -113,29 +112,6 @@ def adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
       jnp.result_type(g))
 
 
-def unzip(like: Any, tree_of_tuples: Any, n: int) -> tuple[Any, ...]:
-  """Splits a tree of n-tuples into n trees.
-
-  Args:
-    like: a tree whose leaves sit where the tuples sit in
-      ``tree_of_tuples`` (the tuples themselves are not split into leaves).
-    tree_of_tuples: the tree, shaped like ``like``, of n-tuples.
-    n: the length of the tuples.
-
-  Returns:
-    A tuple of n trees shaped like ``like``, the i-th holding the i-th
-    entries of the tuples.
-
-  Examples:
-    >>> from optax._src import moments
-    >>> moments.unzip({'a': 0, 'b': 0}, {'a': (1, 2), 'b': (3, 4)}, 2)
-    ({'a': 1, 'b': 3}, {'a': 2, 'b': 4})
-  """
-  return tuple(
-      jax.tree.map(lambda _, tup, i=i: tup[i], like, tree_of_tuples)
-      for i in range(n))
-
-
 def widen_moments(moments: Any, updates: Any) -> Any:
   """Casts moments to their promotion with the updates' dtypes.
 
@@ -155,7 +131,7 @@ def widen_moments(moments: Any, updates: Any) -> Any:
     ValueError: when the trees do not match (the message names the key
       path).
   """
-  _tree_math.check_moments_like_updates('optimizer update', updates, moments)
+  tree_structure.check_like_updates('optimizer update', updates, moments)
   # jnp.result_type also reads the dtype of a Python number (params and
   # gradients may be plain ints or floats).
   return jax.tree.map(

@@ -79,14 +79,6 @@ class MomentFormulasTest(absltest.TestCase):
 
 class TreeHelpersTest(absltest.TestCase):
 
-  def test_unzip(self):
-    like = {'a': jnp.zeros(1), 'b': [jnp.zeros(2)]}
-    tuples = {'a': (1, 'x', None), 'b': [(2, 'y', None)]}
-    first, second, third = moments.unzip(like, tuples, 3)
-    self.assertEqual(first, {'a': 1, 'b': [2]})
-    self.assertEqual(second, {'a': 'x', 'b': ['y']})
-    self.assertEqual(third, {'a': None, 'b': [None]})
-
   def test_widen_moments_promotes_to_updates_dtype(self):
     mu = {'a': jnp.zeros(2, jnp.bfloat16), 'b': jnp.zeros(2)}
     updates = {'a': jnp.ones(2), 'b': jnp.ones(2, jnp.bfloat16)}

@@ -232,3 +232,60 @@ def as_hyperparameter(value: base.Numeric) -> jax.Array:
     # the barrier keeps the two computations the same, bit for bit.
     array = jax.lax.optimization_barrier(array)
   return array
+
+
+def real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
+  """Real part of ``optax.tree.vdot``, accumulated in at least ``dtype``.
+
+  Each leaf's product is computed in the promotion of the two leaves'
+  dtypes and ``dtype`` and its sum cast to ``dtype`` before the leaves are
+  added, so trees mixing float32 and bfloat16 leaves work under strict
+  promotion.
+
+  Args:
+    tree_x: a pytree (conjugated).
+    tree_y: a pytree with the structure of ``tree_x``.
+    dtype: the dtype of the result.
+
+  Returns:
+    A scalar of dtype ``dtype``.
+  """
+
+  def leaf(x, y):
+    ct = promote_dtypes(x.dtype, y.dtype, dtype)
+    return jnp.real(leaf_vdot(x.astype(ct), y.astype(ct))).astype(dtype)
+
+  terms = jax.tree.leaves(jax.tree.map(leaf, tree_x, tree_y))
+  return sum(terms, jnp.zeros([], dtype))
+
+
+@jax.jit
+def leaf_vdot(a: Any, b: Any) -> jax.Array:
+  """``jnp.vdot`` of two leaves of one shape, without flattening them.
+
+  A full contraction (``tensordot`` over every axis) keeps the leaves'
+  layout: no reshape, hence no resharding of sharded leaves. It is jitted,
+  as ``jnp.vdot`` is, so that the conjugation fuses into the contraction
+  and the result rounds as ``jnp.vdot``'s does also outside ``jax.jit``.
+  Under explicit sharding the scalar result is asked for replicated (the
+  output sharding of a contraction over sharded axes is otherwise
+  ambiguous). ``HIGHEST`` precision keeps float32 products
+  out of reduced-precision (TF32, bfloat16 pass) matmul units.
+
+  Args:
+    a: an array-like (conjugated).
+    b: an array-like of the shape of ``a``.
+
+  Returns:
+    A scalar array.
+  """
+  a = jnp.asarray(a)
+  b = jnp.asarray(b)
+  if jnp.issubdtype(a.dtype, jnp.complexfloating):
+    a = jnp.conj(a)
+  mesh = jax.typeof(a).sharding.mesh
+  out_sharding = None
+  if not mesh.empty and mesh.explicit_axes:
+    out_sharding = jax.sharding.NamedSharding(mesh, jax.P())
+  return jnp.tensordot(a, b, a.ndim, precision=jax.lax.Precision.HIGHEST,
+                       out_sharding=out_sharding)

@@ -28,7 +28,7 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import moments
 from optax._src import numerics
-from optax.tree_utils import _tree_math
+from optax._src import tree_structure
 
 _hp = numerics.as_hyperparameter  # Shorthand.
 
@@ -93,7 +93,7 @@ def scale_by_optimistic_gradient(
         previous_gradient=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
-    _tree_math.check_moments_like_updates(
+    tree_structure.check_like_updates(
         'scale_by_optimistic_gradient', updates, state.previous_gradient)
     del params
     a, b = _hp(alpha), _hp(beta)

@@ -31,9 +31,9 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import moments
 from optax._src import numerics
+from optax._src import tree_structure
 from optax._src import utils
 from optax._src import validation
-from optax.tree_utils import _tree_math
 
 _hp = numerics.as_hyperparameter  # Shorthand.
 
@@ -321,7 +321,7 @@ def scale_by_rss(
 
   def update_fn(updates, state, params=None):
     del params
-    _tree_math.check_moments_like_updates(fn, updates, state.sum_of_squares)
+    tree_structure.check_like_updates(fn, updates, state.sum_of_squares)
     epsilon = _hp(eps)
     sums = jax.tree.map(
         lambda g, s: jnp.add(
@@ -431,7 +431,7 @@ def scale_by_sm3(
         nu=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
-    _tree_math.check_moments_like_updates('scale_by_sm3', updates, state.nu)
+    tree_structure.check_like_updates('scale_by_sm3', updates, state.nu)
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon = _hp(eps)
@@ -461,7 +461,7 @@ def scale_by_sm3(
         ]
       return scaled, new_acc
 
-    scaled, mu = moments.unzip(
+    scaled, mu = tree_structure.unzip(
         updates, jax.tree.map(leaf, updates, state.mu), 2)
     nu = otu.tree_update_moment(scaled, state.nu, beta1, 1)
     new_updates = jax.tree.map(lambda g, n: n.astype(g.dtype), updates, nu)
@@ -528,7 +528,7 @@ def scale_by_adadelta(
         e_g=otu.tree_zeros_like(params), e_x=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
-    _tree_math.check_moments_like_updates(
+    tree_structure.check_like_updates(
         'scale_by_adadelta', updates, state.e_g)
     del params
     decay, epsilon = _hp(rho), _hp(eps)

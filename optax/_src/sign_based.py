@@ -31,9 +31,9 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import moments
 from optax._src import numerics
+from optax._src import tree_structure
 from optax._src import utils
 from optax._src import validation
-from optax.tree_utils import _tree_math
 
 _hp = numerics.as_hyperparameter  # Shorthand.
 
@@ -153,7 +153,7 @@ def scale_by_lion(
     if mode not in _LION_MODES:
       raise ValueError(
           f'{fn}: mode must be one of {_LION_MODES}, got {mode!r}')
-    _tree_math.check_moments_like_updates('scale_by_lion', updates, state.mu)
+    tree_structure.check_like_updates('scale_by_lion', updates, state.mu)
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     gamma = _hp(smooth_beta)
@@ -271,7 +271,7 @@ def scale_by_rprop(
         prev_updates=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
-    _tree_math.check_moments_like_updates(
+    tree_structure.check_like_updates(
         'scale_by_rprop', updates, state.step_sizes)
     del params
     up, down = _hp(eta_plus), _hp(eta_minus)
@@ -291,7 +291,7 @@ def scale_by_rprop(
 
     triples = jax.tree.map(
         leaf, updates, state.step_sizes, state.prev_updates)
-    out, steps, prevs = moments.unzip(updates, triples, 3)
+    out, steps, prevs = tree_structure.unzip(updates, triples, 3)
     return out, ScaleByRpropState(step_sizes=steps, prev_updates=prevs)
 
   return base.GradientTransformation(init_fn, update_fn)

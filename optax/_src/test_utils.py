@@ -28,7 +28,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import utils
+from optax._src import tree_structure
 
 
 def _to_numpy(x: Any) -> np.ndarray:
@@ -53,7 +53,7 @@ def _message(what: str, path: Any, detail: str, err_msg: Optional[str]) -> str:
 def _assert_same_structure(
     what: str, actual: Any, desired: Any, err_msg: Optional[str] = None
 ) -> None:
-  difference = utils.tree_structure_difference(actual, desired)
+  difference = tree_structure.structure_difference(actual, desired)
   if difference is not None:
     text = (f'{what}: the trees have different structures, {difference}'
             ' (actual != desired)')

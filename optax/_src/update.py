@@ -21,7 +21,7 @@ import jax.numpy as jnp
 
 from optax._src import base
 from optax._src import numerics
-from optax._src import utils
+from optax._src import tree_structure
 
 
 def _is_none(x: Any) -> bool:
@@ -80,7 +80,7 @@ def apply_updates(params: base.Params, updates: base.Updates) -> base.Params:
     return jax.tree_util.tree_map_with_path(
         apply_leaf, params, updates, is_leaf=_is_none)
   except ValueError as e:
-    difference = utils.tree_structure_difference(
+    difference = tree_structure.structure_difference(
         params, updates, is_leaf=_is_none)
     if difference is None:
       raise

@@ -30,13 +30,11 @@ import numpy as np
 
 from optax._src import base
 from optax._src import numerics
-from optax._src import tree_structure
 
-# Re-exported for code that looks for them here; they live in numerics and
-# tree_structure.
+# Re-exported for code that looks for them here (upstream's names); they live
+# in numerics.
 safe_norm = numerics.safe_norm
 safe_int32_increment = numerics.safe_int32_increment
-tree_structure_difference = tree_structure.structure_difference
 
 
 def canonicalize_dtype(dtype: Optional[Any]) -> Optional[np.dtype]:

@@ -22,7 +22,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import tree_structure
 from optax._src import utils
 
 
@@ -271,14 +270,6 @@ class X64PrecisionTest(absltest.TestCase):
 
     self.assertEqual(dtype(), jnp.float64)
     self.assertFalse(jax.config.jax_enable_x64)
-
-
-class ReExportTest(absltest.TestCase):
-  """Names kept here for code that looks for them in utils."""
-
-  def test_tree_structure_difference_is_the_tree_structure_one(self):
-    self.assertIs(utils.tree_structure_difference,
-                  tree_structure.structure_difference)
 
 
 if __name__ == '__main__':

@@ -37,7 +37,7 @@ import numpy as np
 from optax import tree
 from optax._src import base
 from optax._src import numerics
-from optax._src import utils
+from optax._src import tree_structure
 from optax.transforms import _combining
 
 PerElementUpdates = base.ArrayTree
@@ -232,7 +232,7 @@ def accumulate_avg_updates(
 
   def update_fn(updates, state, params=None):
     del params
-    difference = utils.tree_structure_difference(updates, state.avg_grad)
+    difference = tree_structure.structure_difference(updates, state.avg_grad)
     if difference is not None:
       raise ValueError(
           'accumulate_avg_updates: the updates do not have the structure of'

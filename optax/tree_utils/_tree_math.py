@@ -37,14 +37,9 @@ def _is_none(x: Any) -> bool:
   return x is None
 
 
-# Kept under this name for the transformations that import it from here; the
-# check lives with the other structure comparisons.
-check_moments_like_updates = tree_structure.check_like_updates
-
-
 def _map_moments(fn: str, leaf_update: Any, updates: Any, moments: Any) -> Any:
   """``jax.tree.map(leaf_update, updates, moments)`` after checking them."""
-  check_moments_like_updates(fn, updates, moments)
+  tree_structure.check_like_updates(fn, updates, moments)
   return jax.tree.map(leaf_update, updates, moments, is_leaf=_is_none)
 
 
@@ -195,63 +190,6 @@ def _common_dtype(values: list[Any]) -> list[Any]:
   return [jnp.asarray(v).astype(dtype) for v in values]
 
 
-def real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
-  """Real part of :func:`tree_vdot`, accumulated in at least ``dtype``.
-
-  Each leaf's product is computed in the promotion of the two leaves'
-  dtypes and ``dtype`` and its sum cast to ``dtype`` before the leaves are
-  added, so trees mixing float32 and bfloat16 leaves work under strict
-  promotion.
-
-  Args:
-    tree_x: a pytree (conjugated).
-    tree_y: a pytree with the structure of ``tree_x``.
-    dtype: the dtype of the result.
-
-  Returns:
-    A scalar of dtype ``dtype``.
-  """
-
-  def leaf(x, y):
-    ct = numerics.promote_dtypes(x.dtype, y.dtype, dtype)
-    return jnp.real(_vdot(x.astype(ct), y.astype(ct))).astype(dtype)
-
-  terms = jax.tree.leaves(jax.tree.map(leaf, tree_x, tree_y))
-  return sum(terms, jnp.zeros([], dtype))
-
-
-@jax.jit
-def _vdot(a: Any, b: Any) -> jax.Array:
-  """``jnp.vdot`` of two leaves of one shape, without flattening them.
-
-  A full contraction (``tensordot`` over every axis) keeps the leaves'
-  layout: no reshape, hence no resharding of sharded leaves. It is jitted,
-  as ``jnp.vdot`` is, so that the conjugation fuses into the contraction
-  and the result rounds as ``jnp.vdot``'s does also outside ``jax.jit``.
-  Under explicit sharding the scalar result is asked for replicated (the
-  output sharding of a contraction over sharded axes is otherwise
-  ambiguous). ``HIGHEST`` precision keeps float32 products
-  out of reduced-precision (TF32, bfloat16 pass) matmul units.
-
-  Args:
-    a: an array-like (conjugated).
-    b: an array-like of the shape of ``a``.
-
-  Returns:
-    A scalar array.
-  """
-  a = jnp.asarray(a)
-  b = jnp.asarray(b)
-  if jnp.issubdtype(a.dtype, jnp.complexfloating):
-    a = jnp.conj(a)
-  mesh = jax.typeof(a).sharding.mesh
-  out_sharding = None
-  if not mesh.empty and mesh.explicit_axes:
-    out_sharding = jax.sharding.NamedSharding(mesh, jax.P())
-  return jnp.tensordot(a, b, a.ndim, precision=jax.lax.Precision.HIGHEST,
-                       out_sharding=out_sharding)
-
-
 def tree_vdot(tree_x: Any, tree_y: Any) -> Union[jax.Array, int]:
   r"""Inner product of two pytrees, :math:`\sum_i \mathrm{vdot}(x_i, y_i)`.
 
@@ -272,7 +210,7 @@ def tree_vdot(tree_x: Any, tree_y: Any) -> Union[jax.Array, int]:
   Returns:
     A scalar (the integer ``0`` for trees without leaves).
   """
-  vdots = jax.tree.leaves(jax.tree.map(_vdot, tree_x, tree_y))
+  vdots = jax.tree.leaves(jax.tree.map(numerics.leaf_vdot, tree_x, tree_y))
   return sum(_common_dtype(vdots))
 
 

@@ -309,18 +309,6 @@ class ReductionTest(parameterized.TestCase):
       self.assertEqual(result.dtype, jnp.float32, name)
       np.testing.assert_allclose(result, expected, rtol=1e-6, err_msg=name)
 
-  def test_real_vdot_accumulates_in_the_given_dtype(self):
-    x = {'a': jnp.array([1 + 2j, 3j], jnp.complex64),
-         'b': jnp.array([256.0, 1.0], jnp.bfloat16)}
-    y = {'a': jnp.array([2 - 1j, 1 + 1j], jnp.complex64),
-         'b': jnp.array([1.0, 1.0], jnp.bfloat16)}
-    with jax.numpy_dtype_promotion('strict'):
-      result = tm.real_vdot(x, y, jnp.float32)
-    self.assertEqual(result.dtype, jnp.float32)
-    # Re(conj(1+2j)(2-1j) + conj(3j)(1+1j)) = 0 + 3; 256 + 1 is exact in
-    # float32 (in bfloat16 it would round to 256).
-    np.testing.assert_allclose(result, 3.0 + 257.0, rtol=1e-6)
-
   def test_norm_ignores_none(self):
     tree = {'a': jnp.array([3.0, 4.0]), 'n': None}
     np.testing.assert_allclose(tm.tree_norm(tree), 5.0)
