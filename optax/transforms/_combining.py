@@ -26,8 +26,8 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
+from optax._src import params_placeholder
 from optax.transforms import _masking
-from optax.tree_utils import _state_utils
 
 
 def _check_transformation(
@@ -293,7 +293,7 @@ def partition(
     )
 
   def init_fn(params):
-    if isinstance(params, _state_utils._ParamsPlaceholder):  # pylint: disable=protected-access
+    if params_placeholder.is_params_placeholder(params):
       # tree_map_params: no labels can be read off a placeholder, and every
       # group's inner state holds the (masked) params where its transform
       # puts them.

@@ -26,8 +26,8 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
+from optax._src import params_placeholder
 from optax._src import tree_structure
-from optax.tree_utils import _state_utils
 
 
 class MaskedNode(NamedTuple):
@@ -206,7 +206,7 @@ def masked(
   inner = base.with_extra_args_support(inner)
 
   def init_fn(params):
-    if isinstance(params, _state_utils._ParamsPlaceholder):  # pylint: disable=protected-access
+    if params_placeholder.is_params_placeholder(params):
       # tree_map_params asks where the params sit in the state: they sit
       # wherever the inner state holds them, whatever the mask.
       return MaskedState(inner_state=inner.init(params))

@@ -27,6 +27,8 @@ from typing import Any, Optional
 
 import jax
 
+from optax._src import params_placeholder
+
 _KeyPath = tuple[Any, ...]
 _Filter = Callable[[_KeyPath, Any], bool]
 
@@ -312,29 +314,8 @@ def tree_set(
   return visit((), tree)
 
 
-class _ParamsPlaceholder:
-  """Stands for the params when :func:`tree_map_params` calls ``init``.
-
-  It is a pytree node without children, so ``jax.tree.map(fn, placeholder)``
-  returns a placeholder: every params-shaped part of the state built by
-  ``init`` is a placeholder. Wrappers whose ``init`` must look at the
-  structure of the params (e.g. to apply a mask) should check
-  ``isinstance(params, _ParamsPlaceholder)`` and pass it on unchanged.
-  """
-
-  def __repr__(self) -> str:
-    return '_ParamsPlaceholder()'
-
-
-jax.tree_util.register_pytree_node(
-    _ParamsPlaceholder,
-    lambda _: ((), None),
-    lambda _aux, _children: _ParamsPlaceholder(),
-)
-
-
-def _is_placeholder(x: Any) -> bool:
-  return isinstance(x, _ParamsPlaceholder)
+# Upstream's private name, kept for code that reaches for it here.
+_ParamsPlaceholder = params_placeholder.ParamsPlaceholder
 
 
 def tree_map_params(
@@ -384,17 +365,18 @@ def tree_map_params(
     The transformed state.
   """
   init_fn = getattr(initable, 'init', initable)
-  template = init_fn(_ParamsPlaceholder())
+  template = init_fn(params_placeholder.ParamsPlaceholder())
 
   def map_part(template_part, state_part):
-    if _is_placeholder(template_part):
+    if params_placeholder.is_params_placeholder(template_part):
       return jax.tree.map(f, state_part, *rest, is_leaf=is_leaf)
     if transform_non_params is None:
       return state_part
     return jax.tree.map(transform_non_params, state_part)
 
   try:
-    return jax.tree.map(map_part, template, state, is_leaf=_is_placeholder)
+    return jax.tree.map(map_part, template, state,
+                        is_leaf=params_placeholder.is_params_placeholder)
   except ValueError as e:
     if hasattr(e, 'add_note'):
       e.add_note(
