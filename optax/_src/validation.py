@@ -26,6 +26,7 @@ got <value>'``, so that a user sees which call and which argument to fix.
 
 from typing import Any
 
+import jax.numpy as jnp
 import numpy as np
 
 from optax._src import numerics
@@ -200,6 +201,65 @@ def check_positive_int(fn: str, name: str, value: Any) -> None:
   if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
       or value < 1):
     _fail(fn, name, 'a positive integer', value)
+
+
+def check_floating_dtype(fn: str, name: str, x: Any) -> None:
+  """Raises a TypeError unless the array ``x`` has a real floating dtype.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import validation
+    >>> validation.check_floating_dtype(  # doctest: +ELLIPSIS
+    ...     'l2_loss', 'predictions', jnp.arange(3))
+    Traceback (most recent call last):
+    ...
+    TypeError: l2_loss: predictions must have a floating dtype, got int32. ...
+
+  Args:
+    fn: the public function called, for the message.
+    name: the argument's name.
+    x: an array (anything with a ``dtype``).
+
+  Raises:
+    TypeError: for an integer, boolean or complex dtype.
+  """
+  if not jnp.issubdtype(x.dtype, jnp.floating):
+    raise TypeError(
+        f'{fn}: {name} must have a floating dtype, got {x.dtype}.'
+        f' Cast it first, e.g. {name}.astype(jnp.float32).')
+
+
+def check_same_shape(fn: str, name_a: str, a: Any, name_b: str,
+                     b: Any) -> None:
+  """Raises a ValueError unless ``a`` and ``b`` have the same shape.
+
+  For arguments combined elementwise where broadcasting would hide a
+  mistake (predictions against targets).
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import validation
+    >>> validation.check_same_shape(  # doctest: +ELLIPSIS
+    ...     'f', 'predictions', jnp.zeros(3), 'targets', jnp.zeros((3, 1)))
+    Traceback (most recent call last):
+    ...
+    ValueError: f: Shape mismatch: predictions has shape (3,) but ...
+
+  Args:
+    fn: the public function called, for the message.
+    name_a: the first argument's name.
+    a: the first array.
+    name_b: the second argument's name.
+    b: the second array.
+
+  Raises:
+    ValueError: when the shapes differ.
+  """
+  if a.shape != b.shape:
+    raise ValueError(
+        f'{fn}: Shape mismatch: {name_a} has shape {a.shape} but'
+        f' {name_b} has shape {b.shape}; they must be equal (no'
+        ' broadcasting).')
 
 
 def missing_params_error(fn: str, why: str = '',

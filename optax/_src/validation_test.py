@@ -135,5 +135,27 @@ class MissingParamsTest(absltest.TestCase):
       validation.require_params('dog', None)
 
 
+class ArrayArgumentTest(parameterized.TestCase):
+
+  @parameterized.parameters(jnp.float32, jnp.bfloat16, jnp.float16)
+  def test_floating_dtypes_pass(self, dtype):
+    validation.check_floating_dtype('f', 'x', jnp.zeros(2, dtype))
+
+  @parameterized.parameters(jnp.int32, jnp.bool_, jnp.complex64)
+  def test_other_dtypes_raise_naming_the_argument(self, dtype):
+    with self.assertRaisesRegex(
+        TypeError, r'^f: x must have a floating dtype, got \w+\. Cast it'):
+      validation.check_floating_dtype('f', 'x', jnp.zeros(2, dtype))
+
+  def test_same_shape(self):
+    validation.check_same_shape('f', 'a', jnp.zeros((2, 3)), 'b',
+                                jnp.ones((2, 3)))
+    with self.assertRaisesRegex(
+        ValueError,
+        r'^f: Shape mismatch: a has shape \(3,\) but b has shape \(1, 3\)'):
+      validation.check_same_shape('f', 'a', jnp.zeros(3), 'b',
+                                  jnp.zeros((1, 3)))
+
+
 if __name__ == '__main__':
   absltest.main()

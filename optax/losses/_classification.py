@@ -31,11 +31,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import deprecations
-from optax.losses import _regression
+from optax._src import validation
 
 Axis = Union[int, tuple[int, ...]]
 
-_check_floating = _regression._check_floating  # pylint: disable=protected-access
 
 
 def _check_integer(fn_name: str, arg_name: str, x: jax.Array) -> None:
@@ -146,7 +145,7 @@ def softmax_cross_entropy(
   """
   logits = jnp.asarray(logits)
   labels = jnp.asarray(labels)
-  _check_floating('softmax_cross_entropy', 'logits', logits)
+  validation.check_floating_dtype('softmax_cross_entropy', 'logits', logits)
   where = _class_mask(where, logits, axis)
   log_probs = jax.nn.log_softmax(logits, axis=axis, where=where)
   terms = _weighted_log_probs(log_probs, labels, where)
@@ -186,7 +185,8 @@ def safe_softmax_cross_entropy(
   .. seealso:: :func:`softmax_cross_entropy`
   """
   logits = jnp.asarray(logits)
-  _check_floating('safe_softmax_cross_entropy', 'logits', logits)
+  validation.check_floating_dtype(
+      'safe_softmax_cross_entropy', 'logits', logits)
   return softmax_cross_entropy(logits, labels)
 
 
@@ -248,7 +248,7 @@ def softmax_cross_entropy_with_integer_labels(
   fn = 'softmax_cross_entropy_with_integer_labels'
   logits = jnp.asarray(logits)
   labels = jnp.asarray(labels)
-  _check_floating(fn, 'logits', logits)
+  validation.check_floating_dtype(fn, 'logits', logits)
   _check_integer(fn, 'labels', labels)
   if not (isinstance(axis, int) or (
       isinstance(axis, tuple) and all(isinstance(a, int) for a in axis))):
@@ -314,7 +314,8 @@ def sigmoid_binary_cross_entropy(
   """
   logits = jnp.asarray(logits)
   labels = jnp.asarray(labels)
-  _check_floating('sigmoid_binary_cross_entropy', 'logits', logits)
+  validation.check_floating_dtype(
+      'sigmoid_binary_cross_entropy', 'logits', logits)
   labels = labels.astype(logits.dtype)
   log_p = jax.nn.log_sigmoid(logits)
   log_not_p = jax.nn.log_sigmoid(-logits)
@@ -377,7 +378,7 @@ def sigmoid_focal_loss(
   """
   logits = jnp.asarray(logits)
   labels = jnp.asarray(labels)
-  _check_floating('sigmoid_focal_loss', 'logits', logits)
+  validation.check_floating_dtype('sigmoid_focal_loss', 'logits', logits)
   labels = labels.astype(logits.dtype)
   ce = sigmoid_binary_cross_entropy(logits, labels)
   # log(1 - p_t) = log(y sigmoid(-z) + (1 - y) sigmoid(z)), in log space so
@@ -442,8 +443,8 @@ def poly_loss_cross_entropy(
   """
   logits = jnp.asarray(logits)
   labels = jnp.asarray(labels)
-  _check_floating('poly_loss_cross_entropy', 'logits', logits)
-  _check_floating('poly_loss_cross_entropy', 'labels', labels)
+  validation.check_floating_dtype('poly_loss_cross_entropy', 'logits', logits)
+  validation.check_floating_dtype('poly_loss_cross_entropy', 'labels', labels)
   if where is not None:
     where = jnp.asarray(where)
   probs = jax.nn.softmax(logits, axis=axis, where=where)
@@ -567,7 +568,7 @@ def perceptron_loss(
   """
   predictor_outputs = jnp.asarray(predictor_outputs)
   targets = jnp.asarray(targets)
-  _regression._check_same_shape(  # pylint: disable=protected-access
+  validation.check_same_shape(
       'perceptron_loss', 'predictor_outputs', predictor_outputs,
       'targets', targets)
   return jnp.maximum(0, -predictor_outputs * targets)
@@ -794,8 +795,9 @@ def kl_divergence(
   """
   log_predictions = jnp.asarray(log_predictions)
   targets = jnp.asarray(targets)
-  _check_floating('kl_divergence', 'log_predictions', log_predictions)
-  _check_floating('kl_divergence', 'targets', targets)
+  validation.check_floating_dtype(
+      'kl_divergence', 'log_predictions', log_predictions)
+  validation.check_floating_dtype('kl_divergence', 'targets', targets)
   _check_broadcastable('kl_divergence', 'log_predictions', log_predictions,
                        'targets', targets)
   if where is not None:
@@ -871,8 +873,8 @@ def kl_divergence_with_log_targets(
   fn = 'kl_divergence_with_log_targets'
   log_predictions = jnp.asarray(log_predictions)
   log_targets = jnp.asarray(log_targets)
-  _check_floating(fn, 'log_predictions', log_predictions)
-  _check_floating(fn, 'log_targets', log_targets)
+  validation.check_floating_dtype(fn, 'log_predictions', log_predictions)
+  validation.check_floating_dtype(fn, 'log_targets', log_targets)
   _check_broadcastable(fn, 'log_predictions', log_predictions,
                        'log_targets', log_targets)
   ignore = jnp.isneginf(log_targets)
@@ -927,8 +929,8 @@ def generalized_kl_divergence(
   fn = 'generalized_kl_divergence'
   log_predictions = jnp.asarray(log_predictions)
   targets = jnp.asarray(targets)
-  _check_floating(fn, 'log_predictions', log_predictions)
-  _check_floating(fn, 'targets', targets)
+  validation.check_floating_dtype(fn, 'log_predictions', log_predictions)
+  validation.check_floating_dtype(fn, 'targets', targets)
   _check_broadcastable(fn, 'log_predictions', log_predictions,
                        'targets', targets)
   if where is not None:
@@ -984,8 +986,8 @@ def convex_kl_divergence(
   fn = 'convex_kl_divergence'
   log_predictions = jnp.asarray(log_predictions)
   targets = jnp.asarray(targets)
-  _check_floating(fn, 'log_predictions', log_predictions)
-  _check_floating(fn, 'targets', targets)
+  validation.check_floating_dtype(fn, 'log_predictions', log_predictions)
+  validation.check_floating_dtype(fn, 'targets', targets)
   _check_broadcastable(fn, 'log_predictions', log_predictions,
                        'targets', targets)
   return generalized_kl_divergence(log_predictions, targets, axis, where)

@@ -20,8 +20,8 @@ from typing import Optional
 import jax
 import jax.numpy as jnp
 
+from optax._src import validation
 from optax.losses import _classification
-from optax.losses import _regression
 
 
 def ranking_softmax_loss(
@@ -80,7 +80,7 @@ def ranking_softmax_loss(
     <https://arxiv.org/abs/2208.07393>`_, 2022.
   """
   logits = jnp.asarray(logits)
-  _regression._check_floating(  # pylint: disable=protected-access
+  validation.check_floating_dtype(
       'ranking_softmax_loss', 'logits', logits)
   labels = jnp.asarray(labels).astype(logits.dtype)
   if weights is not None:

@@ -25,26 +25,9 @@ from typing import Optional, Union
 import jax
 import jax.numpy as jnp
 
+from optax._src import validation
+
 Axis = Union[int, tuple[int, ...]]
-
-
-def _check_floating(fn_name: str, arg_name: str, x: jax.Array) -> None:
-  """Raises a TypeError unless ``x`` has a real floating dtype."""
-  if not jnp.issubdtype(x.dtype, jnp.floating):
-    raise TypeError(
-        f'{fn_name}: {arg_name} must have a floating dtype, got {x.dtype}.'
-        f' Cast it first, e.g. {arg_name}.astype(jnp.float32).')
-
-
-def _check_same_shape(
-    fn_name: str, name_a: str, a: jax.Array, name_b: str, b: jax.Array
-) -> None:
-  """Raises a ValueError unless ``a`` and ``b`` have the same shape."""
-  if a.shape != b.shape:
-    raise ValueError(
-        f'{fn_name}: Shape mismatch: {name_a} has shape {a.shape} but'
-        f' {name_b} has shape {b.shape}; they must be equal (no'
-        ' broadcasting).')
 
 
 def squared_error(
@@ -77,11 +60,11 @@ def squared_error(
   .. seealso:: :func:`l2_loss`, :func:`huber_loss`
   """
   predictions = jnp.asarray(predictions)
-  _check_floating('squared_error', 'predictions', predictions)
+  validation.check_floating_dtype('squared_error', 'predictions', predictions)
   errors = predictions
   if targets is not None:
     targets = jnp.asarray(targets)
-    _check_same_shape(
+    validation.check_same_shape(
         'squared_error', 'predictions', predictions, 'targets', targets)
     errors = predictions - targets
   return jnp.square(errors)
@@ -166,7 +149,7 @@ def huber_loss(
   .. seealso:: :func:`log_cosh`, :func:`l2_loss`
   """
   predictions = jnp.asarray(predictions)
-  _check_floating('huber_loss', 'predictions', predictions)
+  validation.check_floating_dtype('huber_loss', 'predictions', predictions)
   errors = predictions if targets is None else predictions - targets
   abs_errors = jnp.abs(errors)
   # Split |e| into a part below delta (quadratic) and the excess (linear), so
@@ -214,7 +197,7 @@ def log_cosh(
   .. seealso:: :func:`huber_loss`
   """
   predictions = jnp.asarray(predictions)
-  _check_floating('log_cosh', 'predictions', predictions)
+  validation.check_floating_dtype('log_cosh', 'predictions', predictions)
   errors = predictions if targets is None else predictions - targets
   abs_errors = jnp.abs(errors)
   small = abs_errors < 1.0
@@ -287,8 +270,9 @@ def cosine_similarity(
   """
   predictions = jnp.asarray(predictions)
   targets = jnp.asarray(targets)
-  _check_floating('cosine_similarity', 'predictions', predictions)
-  _check_floating('cosine_similarity', 'targets', targets)
+  validation.check_floating_dtype(
+      'cosine_similarity', 'predictions', predictions)
+  validation.check_floating_dtype('cosine_similarity', 'targets', targets)
   if where is not None:
     where = jnp.asarray(where)
   unit_predictions = _unit_vectors(predictions, epsilon, axis, where)

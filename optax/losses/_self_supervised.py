@@ -17,6 +17,7 @@
 import jax
 import jax.numpy as jnp
 
+from optax._src import validation
 from optax.losses import _regression
 
 
@@ -68,7 +69,7 @@ def ntxent(
   """
   embeddings = jnp.asarray(embeddings)
   labels = jnp.asarray(labels)
-  _regression._check_floating(  # pylint: disable=protected-access
+  validation.check_floating_dtype(
       'ntxent', 'embeddings', embeddings)
   if labels.ndim < 1 or embeddings.ndim < 1 or (
       labels.shape[0] != embeddings.shape[0]):
@@ -156,7 +157,7 @@ def triplet_margin_loss(
   negatives = jnp.asarray(negatives)
   for name, x in (('anchors', anchors), ('positives', positives),
                   ('negatives', negatives)):
-    _regression._check_floating(  # pylint: disable=protected-access
+    validation.check_floating_dtype(
         'triplet_margin_loss', name, x)
 
   def distance(x, y):

@@ -20,7 +20,7 @@ from typing import Optional, Union
 import jax
 import jax.numpy as jnp
 
-from optax.losses import _regression
+from optax._src import validation
 
 Axis = Union[int, tuple[int, ...]]
 
@@ -64,7 +64,7 @@ def smooth_labels(
     <https://arxiv.org/abs/1512.00567>`_, 2016.
   """
   labels = jnp.asarray(labels)
-  _regression._check_floating(  # pylint: disable=protected-access
+  validation.check_floating_dtype(
       'smooth_labels', 'labels', labels)
   if where is None:
     axes = (axis,) if isinstance(axis, int) else axis
