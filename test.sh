@@ -77,6 +77,9 @@ fi
 
 export OPTAX_EXAMPLES_DIR="$here/examples"
 export OPTAX_GALLERY_DIR="$work/gallery"
+# The registry test checks its kept list of upstream's optimizers against
+# upstream's own namespace.
+export OPTAX_UPSTREAM_PYTHON="$upstream_py"
 mkdir -p "$OPTAX_GALLERY_DIR"
 step "pytest (installed wheel, run from outside the repository)"
 cd "$work"

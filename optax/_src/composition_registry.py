@@ -28,7 +28,9 @@ that nothing public is missing.
 import dataclasses
 import importlib
 import json
+import os
 import pathlib
+import subprocess
 from typing import Any, Callable, Optional
 
 # Extra keyword arguments an update may need.
@@ -283,7 +285,9 @@ def importable_optimizer_names() -> set[str]:
 # and every function of ``optax.contrib``), as listed by its API manifest.
 # Kept here so that the registry check runs against the installed wheel too;
 # ``public_optimizer_names(manifest_path)`` reads a manifest instead, and a
-# test checks that the two agree where the manifest is at hand.
+# test checks the list against the manifest beside a source checkout, or
+# against upstream's own namespace (``OPTAX_UPSTREAM_PYTHON``, set by
+# test.sh).
 UPSTREAM_0_2_8_OPTIMIZERS = frozenset({
     'adabelief',
     'adadelta',
@@ -396,15 +400,64 @@ def public_optimizer_names(manifest_path: Optional[str] = None) -> set[str]:
   if manifest_path is None:
     return set(UPSTREAM_0_2_8_OPTIMIZERS)
   manifest = json.loads(pathlib.Path(manifest_path).read_text())
+  return _optimizers_of_namespaces(manifest['namespaces'])
+
+
+def _optimizers_of_namespaces(namespaces: dict[str, Any]) -> set[str]:
+  """The optimizer names of ``{namespace: {name: {kind, defined_in}}}``."""
   names = set()
-  for name, info in manifest['namespaces']['optax'].items():
+  for name, info in namespaces['optax'].items():
     if info['kind'] == 'function' and _is_optimizer_name(
         name, info.get('defined_in', '')):
       names.add(name)
-  for name, info in manifest['namespaces']['optax.contrib'].items():
+  for name, info in namespaces['optax.contrib'].items():
     if info['kind'] == 'function':
       names.add(f'contrib.{name}')
   return names
+
+
+# Run by another interpreter (one with upstream's optax installed): prints
+# the kind and defining module of every public name of ``optax`` and
+# ``optax.contrib``, in the manifest's format.
+_LIST_NAMESPACES = """
+import inspect, json, types
+import optax, optax.contrib
+out = {}
+for ns, mod in (('optax', optax), ('optax.contrib', optax.contrib)):
+  out[ns] = {}
+  for name in dir(mod):
+    if name.startswith('_'):
+      continue
+    obj = getattr(mod, name)
+    if isinstance(obj, types.ModuleType):
+      kind = 'module'
+    elif inspect.isclass(obj):
+      kind = 'class'
+    elif callable(obj):
+      kind = 'function'
+    else:
+      kind = 'value'
+    out[ns][name] = {'kind': kind,
+                     'defined_in': getattr(obj, '__module__', '') or ''}
+print(json.dumps(out))
+"""
+
+
+def optimizer_names_of_interpreter(python: str) -> set[str]:
+  """The public optimizers of the optax installed for another interpreter.
+
+  Args:
+    python: path of a Python interpreter with Optax installed (test.sh's
+      upstream 0.2.8 virtualenv).
+
+  Returns:
+    Names as used by :data:`BY_NAME`.
+  """
+  out = subprocess.run(
+      [python, '-c', _LIST_NAMESPACES], check=True, capture_output=True,
+      text=True, cwd='/', env={**os.environ, 'JAX_PLATFORMS': 'cpu'},
+  ).stdout
+  return _optimizers_of_namespaces(json.loads(out))
 
 
 def find_manifest() -> Optional[str]:
