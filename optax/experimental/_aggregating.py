@@ -38,6 +38,7 @@ from optax import tree
 from optax._src import base
 from optax._src import numerics
 from optax._src import tree_structure
+from optax._src import validation
 from optax.transforms import _combining
 
 PerElementUpdates = base.ArrayTree
@@ -96,10 +97,8 @@ def _axis_tuple(per_elt_axis: MaybeAxis) -> Optional[tuple[int, ...]]:
 
 
 def _check_accumulation_steps(fn_name: str, accumulation_steps: int) -> None:
-  if accumulation_steps < 1:
-    raise ValueError(
-        f'{fn_name}: accumulation_steps must be larger than or equal to 1,'
-        f' got {accumulation_steps}.')
+  validation.check_in_interval(
+      fn_name, 'accumulation_steps', accumulation_steps, 1, math.inf)
 
 
 def get_batch_size_from_per_elt_updates(

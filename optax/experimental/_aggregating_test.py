@@ -100,6 +100,8 @@ class AverageTest(parameterized.TestCase):
                      base.EmptyState())
     with self.assertRaisesRegex(ValueError, 'accumulation_steps.*got 0'):
       agg.accumulate_avg_updates(0)
+    with self.assertRaisesRegex(ValueError, 'accumulation_steps.*got nan'):
+      agg.accumulate_avg_updates(float('nan'))
     tx = agg.accumulate_avg_updates(2)
     with self.assertRaisesRegex(ValueError, 'structure of the params'):
       tx.update({'w': jnp.zeros(3)}, tx.init(_PARAMS))

@@ -29,6 +29,7 @@ import jax.numpy as jnp
 from optax._src import base
 from optax.schedules import _join
 from optax._src import numerics
+from optax._src import validation
 
 
 def _sorted_boundaries_and_scales(
@@ -625,12 +626,6 @@ def cosine_onecycle_schedule(
       'cosine', peak_value / div_factor, boundaries_and_scales)
 
 
-def _check_warmup_steps(fn_name: str, warmup_steps: Any) -> None:
-  if numerics.is_number(warmup_steps) and warmup_steps < 0:
-    raise ValueError(
-        f'{fn_name}: warmup_steps must be non-negative, got {warmup_steps}.')
-
-
 def warmup_constant_schedule(
     init_value: float,
     peak_value: float,
@@ -664,7 +659,8 @@ def warmup_constant_schedule(
     >>> [float(schedule(t)) for t in range(6)]
     [0.0, 0.25, 0.5, 0.75, 1.0, 1.0]
   """
-  _check_warmup_steps('warmup_constant_schedule', warmup_steps)
+  validation.check_non_negative(
+      'warmup_constant_schedule', 'warmup_steps', warmup_steps)
   if numerics.is_number(warmup_steps) and warmup_steps == 0:
     return constant_schedule(peak_value)
   return linear_schedule(
@@ -727,7 +723,8 @@ def warmup_cosine_decay_schedule(
     Loshchilov and Hutter, `SGDR: Stochastic Gradient Descent with Warm
     Restarts <https://arxiv.org/abs/1608.03983>`_, 2017.
   """
-  _check_warmup_steps('warmup_cosine_decay_schedule', warmup_steps)
+  validation.check_non_negative(
+      'warmup_cosine_decay_schedule', 'warmup_steps', warmup_steps)
   if (numerics.is_number(warmup_steps) and numerics.is_number(decay_steps)
       and decay_steps <= warmup_steps):
     raise ValueError(
@@ -802,7 +799,8 @@ def warmup_exponential_decay_schedule(
     >>> [float(schedule(t)) for t in range(6)]
     [0.0, 0.5, 1.0, 0.5, 0.25, 0.125]
   """
-  _check_warmup_steps('warmup_exponential_decay_schedule', warmup_steps)
+  validation.check_non_negative(
+      'warmup_exponential_decay_schedule', 'warmup_steps', warmup_steps)
   return _join.join_schedules(
       [
           linear_schedule(

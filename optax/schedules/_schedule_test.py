@@ -403,6 +403,21 @@ class OneCycleTest(parameterized.TestCase):
 class WarmupSchedulesTest(parameterized.TestCase):
   """Tests of warmup schedules."""
 
+  @parameterized.product(
+      name=('warmup_constant_schedule', 'warmup_cosine_decay_schedule',
+            'warmup_exponential_decay_schedule'),
+      warmup_steps=(-1, math.nan))
+  def test_negative_or_nan_warmup_steps_raise(self, name, warmup_steps):
+    kwargs = {'init_value': 0.0, 'peak_value': 1.0,
+              'warmup_steps': warmup_steps}
+    if name == 'warmup_cosine_decay_schedule':
+      kwargs['decay_steps'] = 10
+    elif name == 'warmup_exponential_decay_schedule':
+      kwargs.update(transition_steps=5, decay_rate=0.5)
+    with self.assertRaisesRegex(
+        ValueError, f'^{name}: warmup_steps must be non-negative, got'):
+      getattr(_schedule, name)(**kwargs)
+
   @parameterized.named_parameters(*MODES)
   def test_warmup_cosine_decay(self, mode):
     init, peak, warmup, decay, end, exponent = 0.1, 1.0, 5, 25, 0.05, 1.5
