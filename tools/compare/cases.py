@@ -963,6 +963,55 @@ MISC: dict[str, Callable[[], Any]] = {
 }
 
 
+def _one_step(make_tx: Callable[[], Any], **extra: Any) -> Any:
+  """Builds a transformation, then one update of the f32 params."""
+  tx = make_tx()
+  params = make_params('f32')
+  updates, _ = tx.update(params, tx.init(params), params, **extra)
+  return updates
+
+
+_NAN = float('nan')
+
+# Hyperparameters no optimizer can use: upstream 0.2.8 builds with them (and
+# its updates are NaN, or the schedule is not monotone); the fork raises a
+# ValueError naming the function and the argument when it is built.
+HYPERPARAMETERS: dict[str, Callable[[], Any]] = {
+    'scale_by_adam_eps_nan': lambda: _one_step(
+        lambda: optax.scale_by_adam(eps=_NAN)),
+    'adam_learning_rate_nan': lambda: _one_step(lambda: optax.adam(_NAN)),
+    'adafactor_eps_nan': lambda: _one_step(
+        lambda: optax.adafactor(eps=_NAN)),
+    'rmsprop_decay_nan': lambda: _one_step(
+        lambda: optax.rmsprop(0.1, decay=_NAN)),
+    'sgd_momentum_nan': lambda: _one_step(
+        lambda: optax.sgd(0.1, momentum=_NAN)),
+    'lion_b1_nan': lambda: _one_step(lambda: optax.lion(0.1, b1=_NAN)),
+    'clip_nan': lambda: _one_step(lambda: optax.clip(_NAN)),
+    'clip_by_global_norm_nan': lambda: _one_step(
+        lambda: optax.clip_by_global_norm(_NAN)),
+    'ema_decay_nan': lambda: _one_step(lambda: optax.ema(_NAN)),
+    'muon_eps_nan': lambda: _one_step(
+        lambda: optax.contrib.muon(0.1, eps=_NAN)),
+    'muon_beta_nan': lambda: _one_step(
+        lambda: optax.contrib.muon(0.1, beta=_NAN)),
+    'schedule_free_adamw_b1_nan': lambda: _one_step(
+        lambda: optax.contrib.schedule_free_adamw(0.1, b1=_NAN)),
+    'warmup_cosine_decay_warmup_steps_negative': lambda: [
+        optax.warmup_cosine_decay_schedule(0.0, 1.0, -1, 10)(t)
+        for t in range(3)],
+    # Both raise ValueError (upstream from cosine_decay_schedule).
+    'warmup_cosine_decay_warmup_steps_nan_both_raise': lambda: [
+        optax.warmup_cosine_decay_schedule(0.0, 1.0, _NAN, 10)(t)
+        for t in range(3)],
+    # Accepted by both (the fork's integer check raised OverflowError before
+    # this release).
+    'reduce_on_plateau_patience_inf': lambda: _one_step(
+        lambda: optax.contrib.reduce_on_plateau(patience=float('inf')),
+        value=jnp.float32(1.0)),
+}
+
+
 def function_cases() -> list[FnCase]:
   """All function cases."""
   out = []
@@ -979,6 +1028,8 @@ def function_cases() -> list[FnCase]:
     out.append(FnCase(f'projection/{name}', fn))
   for name, fn in MISC.items():
     out.append(FnCase(f'misc/{name}', fn))
+  for name, fn in HYPERPARAMETERS.items():
+    out.append(FnCase(f'hyperparameter/{name}', fn))
   for name, fn in TREES.items():
     kinds: Sequence[str] = ('f32', 'bf16', 'mixed')
     for kind in kinds:
