@@ -46,7 +46,6 @@ bfloat16 params through the wrappers that handle dtypes;
 
 import dataclasses
 import functools
-import gc
 import io
 import math
 import os
@@ -63,6 +62,7 @@ import pytest
 from optax._src import base
 from optax._src import composition_registry as registry
 from optax._src import lookahead as lookahead_lib
+from optax._src import test_utils
 from optax.schedules import _inject
 from optax.transforms import _accumulation
 from optax.transforms import _clipping
@@ -589,15 +589,8 @@ class RegistryTest(absltest.TestCase):
   def test_every_entry_builds_without_arrays(self):
     for entry in registry.ENTRIES:
       with self.subTest(entry.name):
-        gc.collect()
-        before = jax.live_arrays()
-        known = {id(a) for a in before}
-        tx = entry.build()  # kept alive while the arrays are counted
-        gc.collect()
-        new = [(a.shape, a.dtype) for a in jax.live_arrays()
-               if id(a) not in known]
+        _, new = test_utils.arrays_created_by(entry.build)
         self.assertEmpty(new, f'{entry.name}: building created arrays')
-        del before, tx
 
   def test_meaningless_pairs_that_cannot_run_fail(self):
     # A pair listed because it cannot run must really fail (a clear error or

@@ -18,8 +18,9 @@ Every assertion raises ``AssertionError`` whose message names the key path
 (``jax.tree_util.keystr``) of the first offending leaf or node.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 import contextlib
+import gc
 import logging
 import threading
 from typing import Any, Optional
@@ -314,3 +315,40 @@ def log_compilations() -> Iterator[list[logging.LogRecord]]:
       jax.config.update('jax_log_compiles', previous_flag)
       logger.setLevel(previous_level)
       logger.removeHandler(handler)
+
+
+def arrays_created_by(fn: Callable[[], Any]) -> tuple[Any, list[Any]]:
+  """Calls ``fn`` and lists the JAX arrays it leaves alive.
+
+  An array counts when it is alive after the call, was not alive before it,
+  and survives a garbage collection (arrays that only reference cycles hold
+  are not kept by ``fn``'s result). The collection runs only when the first
+  count is not empty, so checking many builds stays cheap. Keep the result
+  alive while the arrays are counted: it is returned for that reason.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import test_utils
+    >>> _, new = test_utils.arrays_created_by(lambda: 1.0)
+    >>> new
+    []
+    >>> x, new = test_utils.arrays_created_by(lambda: jnp.zeros(2))
+    >>> new
+    [((2,), dtype('float32'))]
+
+  Args:
+    fn: a function of no arguments (e.g. an optimizer factory with its
+      hyperparameters bound).
+
+  Returns:
+    ``fn()``'s result and the ``(shape, dtype)`` of each array it created
+    and left alive.
+  """
+  before = jax.live_arrays()
+  known = {id(a) for a in before}
+  result = fn()
+  if any(id(a) not in known for a in jax.live_arrays()):
+    gc.collect()
+  new = [(a.shape, a.dtype) for a in jax.live_arrays() if id(a) not in known]
+  del before
+  return result, new

@@ -30,6 +30,7 @@ import pytest
 
 from optax._src import alias
 from optax._src import base
+from optax._src import test_utils
 from optax._src import transform
 
 
@@ -1153,15 +1154,8 @@ class CommonTest(parameterized.TestCase):
   def test_no_array_created_at_build_time(self, make):
     # Every array alive after the build was alive before it: the factory
     # (and the closures it returns) hold no new JAX array.
-    gc.collect()
-    before = jax.live_arrays()
-    known = {id(a) for a in before}
-    tx = make()
-    gc.collect()
-    new = [(a.shape, a.dtype) for a in jax.live_arrays()
-           if id(a) not in known]
+    tx, new = test_utils.arrays_created_by(make)
     self.assertEmpty(new, 'arrays created when the transformation was built')
-    del before
     # Built inside a trace, the transformation must carry no tracer out of
     # it: jax.checking_leaks raises if one escapes into the closures.
     holder = []

@@ -34,7 +34,6 @@ params), ``obj_fn`` (the loss function); ``dpsgd`` gets per-example gradients
 """
 
 import dataclasses
-import gc
 import importlib
 from typing import Any, Callable, Optional
 
@@ -46,6 +45,7 @@ import numpy as np
 
 from optax import contrib
 from optax._src import alias
+from optax._src import test_utils
 from optax.schedules import _inject
 from optax.transforms import _combining
 
@@ -409,15 +409,8 @@ class RegistryTest(absltest.TestCase):
   def test_building_creates_no_array(self):
     for case in CASES:
       with self.subTest(case.name):
-        gc.collect()
-        before = jax.live_arrays()
-        known = {id(a) for a in before}
-        tx = case.build()  # kept alive while the arrays are counted
-        gc.collect()
-        new = [(a.shape, a.dtype) for a in jax.live_arrays()
-               if id(a) not in known]
+        _, new = test_utils.arrays_created_by(case.build)
         self.assertEmpty(new, f'{case.name}: building created arrays')
-        del before, tx
 
 
 if __name__ == '__main__':
