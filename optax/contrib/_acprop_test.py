@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import test_utils
 from optax._src import transform
 from optax.contrib import _acprop
 
@@ -109,15 +110,7 @@ class ACPropTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self):
     tx = _acprop.acprop(0.1)
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    state = tx.init(params)
-    dtypes = jax.tree.map(lambda x: x.dtype, state)
-    for _ in range(3):
-      grads = jax.tree.map(lambda p: 0.3 * p, params)
-      u, state = jax.jit(tx.update)(grads, state, params)
-      self.assertEqual(u['w'].dtype, jnp.bfloat16)
-      self.assertEqual(u['b'].dtype, jnp.float32)
-      self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
-      params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+    test_utils.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(('b1', 1.0), ('b2', -0.1), ('eps', -1.0),
                             ('eps_root', -1e-3))

@@ -99,19 +99,7 @@ class CocobTest(parameterized.TestCase):
       tx = _inject.inject_hyperparams(_cocob.cocob)()
     else:
       tx = _cocob.cocob()
-
-    def step(params, state):
-      updates, state = tx.update(params, state, params)
-      return jax.tree.map(jnp.add, params, updates), state
-
-    params = {'w': jnp.array([1.0, -2.0])}
-    expected = jax.jit(step)(*jax.jit(step)(params, tx.init(params)))
-    state = tx.init(params)
-    params_, state = jax.jit(step, donate_argnums=1)(params, state)
-    self.assertFalse(params['w'].is_deleted())
-    new = jax.jit(step, donate_argnums=(0, 1))(params_, state)
-    self.assertTrue(params_['w'].is_deleted())
-    test_utils.assert_trees_all_equal(new, expected)
+    test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
   def test_requires_params(self):
     tx = _cocob.scale_by_cocob()
@@ -121,15 +109,7 @@ class CocobTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self):
     tx = _cocob.cocob()
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    state = tx.init(params)
-    dtypes = jax.tree.map(lambda x: x.dtype, state)
-    for _ in range(3):
-      grads = jax.tree.map(lambda p: 0.3 * p, params)
-      u, state = jax.jit(tx.update)(grads, state, params)
-      self.assertEqual(u['w'].dtype, jnp.bfloat16)
-      self.assertEqual(u['b'].dtype, jnp.float32)
-      self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
-      params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+    test_utils.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(('alpha', -1.0), ('eps', -1e-3))
   def test_rejects_invalid_hyperparameters(self, name, value):

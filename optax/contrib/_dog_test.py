@@ -136,15 +136,7 @@ class DoGTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self, name):
     tx = getattr(_dog, name)()
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    state = tx.init(params)
-    dtypes = jax.tree.map(lambda x: x.dtype, state)
-    for _ in range(3):
-      grads = jax.tree.map(lambda p: 0.3 * p, params)
-      u, state = jax.jit(tx.update)(grads, state, params)
-      self.assertEqual(u['w'].dtype, jnp.bfloat16)
-      self.assertEqual(u['b'].dtype, jnp.float32)
-      self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
-      params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+    test_utils.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(
       ('dog', {}, 'sum_sq_norm_grads'),
@@ -173,19 +165,7 @@ class DoGTest(parameterized.TestCase):
     # donating only the state deleted the caller's params.
     factory = getattr(_dog, name)
     tx = _inject.inject_hyperparams(factory)() if injected else factory()
-
-    def step(params, state):
-      updates, state = tx.update(params, state, params)
-      return jax.tree.map(jnp.add, params, updates), state
-
-    params = {'w': jnp.array([1.0, -2.0])}
-    expected = jax.jit(step)(*jax.jit(step)(params, tx.init(params)))
-    state = tx.init(params)
-    params_, state = jax.jit(step, donate_argnums=1)(params, state)
-    self.assertFalse(params['w'].is_deleted())
-    new = jax.jit(step, donate_argnums=(0, 1))(params_, state)
-    self.assertTrue(params_['w'].is_deleted())
-    test_utils.assert_trees_all_equal(new, expected)
+    test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
   @parameterized.parameters('dog', 'dowg')
   def test_requires_params(self, name):

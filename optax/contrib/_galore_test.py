@@ -20,7 +20,6 @@ run (the result ``P base(P^T G)`` does not depend on the signs when the
 base optimizer is odd, as Adam is) or use a linear base optimizer.
 """
 
-import gc
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -249,24 +248,13 @@ class GaloreTest(absltest.TestCase):
     params = {'w': jnp.zeros((4, 3))}
     loss = lambda p: jnp.sum((p['w'] - target)**2)
     tx = _galore.galore(0.05, rank=3, update_proj_gap=5)
-    state = tx.init(params)
-
-    @jax.jit
-    def step(params, state):
-      updates, state = tx.update(jax.grad(loss)(params), state, params)
-      return jax.tree.map(lambda p, u: p + u, params, updates), state
-
-    for _ in range(300):
-      params, state = step(params, state)
+    params, _ = test_utils.minimize(tx, loss, params, 300)
     self.assertLess(float(loss(params)), 1e-2)
 
   def test_builds_without_arrays(self):
-    gc.collect()
-    before = len(jax.live_arrays())
-    tx = _galore.galore(0.1, rank=4, weight_decay=0.1)
-    gc.collect()
-    self.assertEqual(len(jax.live_arrays()), before)
-    del tx
+    _, new = test_utils.arrays_created_by(
+        lambda: _galore.galore(0.1, rank=4, weight_decay=0.1))
+    self.assertEqual(new, [])
 
 
 if __name__ == '__main__':

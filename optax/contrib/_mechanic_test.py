@@ -14,7 +14,6 @@
 # ==============================================================================
 """Tests for Mechanic (``optax.contrib._mechanic``)."""
 
-import gc
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -105,15 +104,7 @@ class MechanizeTest(parameterized.TestCase):
   def test_learns_a_scale_and_converges(self):
     tx = _mechanic.mechanize(alias.adam(1e-3))
     x = jnp.zeros(5)
-    state = tx.init(x)
-
-    @jax.jit
-    def step(x, state):
-      updates, state = tx.update(jax.grad(_loss)(x), state, x)
-      return x + updates, state
-
-    for _ in range(300):
-      x, state = step(x, state)
+    x, state = test_utils.minimize(tx, _loss, x, 300)
     # Adam alone moves each coordinate by at most 0.3 in 300 steps here.
     self.assertGreater(float(jnp.sum(state.s)), 5.0)
     self.assertLess(float(_loss(x)), 1e-3 * float(_loss(jnp.zeros(5))))
@@ -133,21 +124,8 @@ class MechanizeTest(parameterized.TestCase):
     params = {'w': jnp.ones((2, 3), dtype), 'b': jnp.zeros(3, jnp.float32)}
     state = tx.init(params)
     self.assertEqual(state.s.dtype, dtype)  # The lowest params dtype.
-    traces = []
-
-    @jax.jit
-    def step(params, state):
-      traces.append(None)
-      grads = jax.tree.map(lambda p: p - 0.5, params)
-      return tx.update(grads, state, params)
-
-    for _ in range(3):
-      updates, new_state = step(params, state)
-      test_utils.assert_trees_all_equal_dtypes(new_state, state)
-      test_utils.assert_trees_all_equal_dtypes(updates, params)
-      params = jax.tree.map(lambda p, u: p + u, params, updates)
-      state = new_state
-    self.assertLen(traces, 1)
+    test_utils.assert_dtypes_stable_over_steps(
+        tx, params, grad_fn=lambda p: jax.tree.map(lambda x: x - 0.5, p))
 
   def test_errors(self):
     with self.assertRaisesRegex(ValueError, 'num_betas must be a positive'):
@@ -174,12 +152,9 @@ class MechanizeTest(parameterized.TestCase):
     self.assertEqual(tx.init(jnp.ones(2)).s.shape, (3,))
 
   def test_builds_without_arrays(self):
-    gc.collect()
-    before = len(jax.live_arrays())
-    tx = _mechanic.mechanize(alias.sgd(0.1), num_betas=4)
-    gc.collect()
-    self.assertEqual(len(jax.live_arrays()), before)
-    del tx
+    _, new = test_utils.arrays_created_by(
+        lambda: _mechanic.mechanize(alias.sgd(0.1), num_betas=4))
+    self.assertEqual(new, [])
 
 
 if __name__ == '__main__':

@@ -19,7 +19,6 @@ Newton-Schulz iterations, of the Muon momentum and of the Adam fallback,
 written here from the papers.
 """
 
-import gc
 import math
 
 from absl.testing import absltest
@@ -546,15 +545,7 @@ class MuonTest(parameterized.TestCase):
     params = {'w': jnp.zeros((4, 4)), 'b': jnp.ones(4)}
     loss = lambda p: jnp.sum((p['w'] - target)**2) + jnp.sum(p['b']**2)
     tx = _muon.muon(lambda count: 0.1 * 0.97**count)
-    state = tx.init(params)
-
-    @jax.jit
-    def step(params, state):
-      updates, state = tx.update(jax.grad(loss)(params), state, params)
-      return jax.tree.map(lambda p, u: p + u, params, updates), state
-
-    for _ in range(200):
-      params, state = step(params, state)
+    params, _ = test_utils.minimize(tx, loss, params, 200)
     self.assertLess(float(loss(params)), 1e-2)
 
 
@@ -569,12 +560,8 @@ class BuildTimeTest(parameterized.TestCase):
        lambda: _muon.scale_by_muon(preconditioning='aol')),
   )
   def test_builds_without_arrays(self, make):
-    gc.collect()
-    before = len(jax.live_arrays())
-    tx = make()
-    gc.collect()
-    self.assertEqual(len(jax.live_arrays()), before)
-    del tx
+    _, new = test_utils.arrays_created_by(make)
+    self.assertEqual(new, [])
 
   def test_build_in_jit_step_in_shard_map_issue_1186(self):
     if jax.device_count() < 8:

@@ -14,7 +14,6 @@
 # ==============================================================================
 """Tests for differentially private aggregation (``_privacy``)."""
 
-import gc
 import warnings
 
 from absl.testing import absltest
@@ -156,12 +155,8 @@ class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
       ('dpsgd', lambda: _privacy.dpsgd(0.1, 1.0, 0.1, seed=0, momentum=0.9)),
   )
   def test_builds_without_arrays(self, make):
-    gc.collect()
-    before = len(jax.live_arrays())
-    tx = make()
-    gc.collect()
-    self.assertEqual(len(jax.live_arrays()), before)
-    del tx
+    _, new = test_utils.arrays_created_by(make)
+    self.assertEqual(new, [])
 
   def test_built_in_jit_used_outside_without_leak(self):
     # Upstream made the key from the seed when the transformation was

@@ -100,14 +100,7 @@ class ProdigyTest(parameterized.TestCase):
     self.assertEqual(state.estim_lr.dtype, jnp.float32)
     self.assertEqual(state.numerator_weighted.dtype, jnp.float32)
     self.assertEqual(state.estim_lr, np.float32(1e-6))
-    dtypes = jax.tree.map(lambda x: x.dtype, state)
-    for _ in range(3):
-      grads = jax.tree.map(lambda p: 0.3 * p, params)
-      u, state = jax.jit(tx.update)(grads, state, params)
-      self.assertEqual(u['w'].dtype, jnp.bfloat16)
-      self.assertEqual(u['b'].dtype, jnp.float32)
-      self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
-      params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+    test_utils.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(False, True)
   def test_state_can_be_donated(self, injected):
@@ -118,19 +111,7 @@ class ProdigyTest(parameterized.TestCase):
       tx = _inject.inject_hyperparams(_prodigy.prodigy)(estim_lr0=0.1)
     else:
       tx = _prodigy.prodigy(estim_lr0=0.1)
-
-    def step(params, state):
-      updates, state = tx.update(params, state, params)
-      return jax.tree.map(jnp.add, params, updates), state
-
-    params = {'w': jnp.array([1.0, -2.0])}
-    expected = jax.jit(step)(*jax.jit(step)(params, tx.init(params)))
-    state = tx.init(params)
-    params_, state = jax.jit(step, donate_argnums=1)(params, state)
-    self.assertFalse(params['w'].is_deleted())
-    new = jax.jit(step, donate_argnums=(0, 1))(params_, state)
-    self.assertTrue(params_['w'].is_deleted())
-    test_utils.assert_trees_all_equal(new, expected)
+    test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
   def test_requires_params(self):
     tx = _prodigy.prodigy()

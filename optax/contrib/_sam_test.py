@@ -14,7 +14,6 @@
 # ==============================================================================
 """Tests for sharpness-aware minimization (``optax.contrib._sam``)."""
 
-import gc
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -213,30 +212,13 @@ class SamTest(parameterized.TestCase):
                   _combining.chain(_sam.normalize(), alias.sgd(0.05)),
                   sync_period=3)
     params = {'w': jnp.ones((2, 3), dtype), 'b': jnp.ones(3, jnp.float32)}
-    state = tx.init(params)
-    traces = []
-
-    @jax.jit
-    def step(params, state):
-      traces.append(None)
-      grads = jax.tree.map(lambda p: 2 * p, params)
-      return tx.update(grads, state, params)
-
-    for _ in range(4):
-      updates, new_state = step(params, state)
-      test_utils.assert_trees_all_equal_dtypes(new_state, state)
-      test_utils.assert_trees_all_equal_dtypes(updates, params)
-      params = jax.tree.map(lambda p, u: p + u, params, updates)
-      state = new_state
-    self.assertLen(traces, 1)
+    test_utils.assert_dtypes_stable_over_steps(
+        tx, params, num_steps=4,
+        grad_fn=lambda p: jax.tree.map(lambda x: 2 * x, p))
 
   def test_builds_without_arrays(self):
-    gc.collect()
-    before = len(jax.live_arrays())
-    tx = _sam_sgd(sync_period=3)
-    gc.collect()
-    self.assertEqual(len(jax.live_arrays()), before)
-    del tx
+    _, new = test_utils.arrays_created_by(lambda: _sam_sgd(sync_period=3))
+    self.assertEqual(new, [])
 
 
 if __name__ == '__main__':

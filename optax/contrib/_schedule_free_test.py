@@ -18,7 +18,6 @@ Values are checked against a NumPy (float64) implementation of Algorithm 1
 of Defazio et al. (2024), written here.
 """
 
-import gc
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -169,15 +168,7 @@ class ScheduleFreeTest(parameterized.TestCase):
     tx = _schedule_free.schedule_free_adamw(learning_rate=0.1)
     params = {'w': jnp.array([2.0, -3.0])}
     loss = lambda p: jnp.sum(jnp.square(p['w'] - 1.0))
-    state = tx.init(params)
-
-    @jax.jit
-    def step(params, state):
-      updates, state = tx.update(jax.grad(loss)(params), state, params)
-      return jax.tree.map(lambda p, u: p + u, params, updates), state
-
-    for _ in range(300):
-      params, state = step(params, state)
+    params, state = test_utils.minimize(tx, loss, params, 300)
     evaluated = _schedule_free.schedule_free_eval_params(state, params)
     self.assertLess(float(loss(evaluated)), 1e-3)
 
@@ -242,12 +233,8 @@ class ScheduleFreeTest(parameterized.TestCase):
        lambda: _schedule_free.schedule_free(alias.sgd(0.1), 0.1)),
   )
   def test_builds_without_arrays(self, make):
-    gc.collect()
-    before = len(jax.live_arrays())
-    tx = make()
-    gc.collect()
-    self.assertEqual(len(jax.live_arrays()), before)
-    del tx
+    _, new = test_utils.arrays_created_by(make)
+    self.assertEqual(new, [])
 
   def test_init_on_shape_dtype_struct(self):
     tx = _schedule_free.schedule_free_adamw()

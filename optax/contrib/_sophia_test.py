@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+from optax._src import test_utils
 from optax.contrib import _sophia
 
 _PARAMS = np.array([0.5, -0.5, 1.0])
@@ -98,10 +99,10 @@ class HutchinsonTest(parameterized.TestCase):
     np.testing.assert_array_equal(given.key, key)
 
   def test_building_creates_no_array(self):
-    before = len(jax.live_arrays())
-    _sophia.hutchinson_estimator_diag_hessian(3)
-    _sophia.sophia(0.1)
-    self.assertEqual(len(jax.live_arrays()), before)
+    _, new = test_utils.arrays_created_by(
+        lambda: (_sophia.hutchinson_estimator_diag_hessian(3),
+                 _sophia.sophia(0.1)))
+    self.assertEqual(new, [])
 
   def test_requires_obj_fn(self):
     est = _sophia.hutchinson_estimator_diag_hessian()
@@ -197,15 +198,8 @@ class SophiaTest(parameterized.TestCase):
     state = tx.init(params)
     self.assertEqual(state[0].mu['b'].dtype, jnp.bfloat16)
     self.assertEqual(state[0].nu['b'].dtype, jnp.float32)
-    dtypes = jax.tree.map(lambda x: x.dtype, state)
-    step = jax.jit(lambda g, s, p: tx.update(g, s, p, obj_fn=obj))
-    for _ in range(3):
-      grads = jax.tree.map(lambda p: 0.3 * p, params)
-      u, state = step(grads, state, params)
-      self.assertEqual(u['w'].dtype, jnp.bfloat16)
-      self.assertEqual(u['b'].dtype, jnp.float32)
-      self.assertEqual(jax.tree.map(lambda x: x.dtype, state), dtypes)
-      params = jax.tree.map(lambda p, v: (p + v).astype(p.dtype), params, u)
+    test_utils.assert_dtypes_stable_over_steps(
+        tx, params, extra_args={'obj_fn': obj})
 
   def test_requires_obj_fn(self):
     tx = _sophia.sophia(0.1)
