@@ -15,7 +15,6 @@
 """Tests for `chain`, `named_chain` and `partition`."""
 
 import collections
-from typing import NamedTuple
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -25,27 +24,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+from optax._src import test_utils
 from optax.transforms import _combining
 from optax.transforms import _masking
 from optax import tree_utils as otu
-
-
-class _SumState(NamedTuple):
-  total: base.Updates
-
-
-def _running_sum() -> base.GradientTransformation:
-  """A stateful test transformation: returns the sum of all updates so far."""
-
-  def init_fn(params):
-    return _SumState(jax.tree.map(jnp.zeros_like, params))
-
-  def update_fn(updates, state, params=None):
-    del params
-    total = jax.tree.map(lambda t, g: t + g, state.total, updates)
-    return total, _SumState(total)
-
-  return base.GradientTransformation(init_fn, update_fn)
 
 
 def _scale(factor):
@@ -54,17 +36,6 @@ def _scale(factor):
 
 def _shift(offset):
   return base.stateless_with_tree_map(lambda g, p: g + offset)
-
-
-def _needs_value() -> base.GradientTransformationExtraArgs:
-  """Multiplies the updates by the keyword-only extra argument ``value``."""
-
-  def update_fn(updates, state, params=None, *, value, **extra_args):
-    del params, extra_args
-    return jax.tree.map(lambda g: value * g, updates), state
-
-  return base.GradientTransformationExtraArgs(
-      base.init_empty_state, update_fn)
 
 
 def _params():
@@ -80,7 +51,7 @@ class ChainTest(parameterized.TestCase):
 
   @parameterized.parameters(False, True)
   def test_applies_in_order(self, use_jit):
-    tx = _combining.chain(_scale(2.0), _shift(1.0), _running_sum())
+    tx = _combining.chain(_scale(2.0), _shift(1.0), test_utils.running_sum())
     params = _params()
     state = tx.init(params)
     self.assertIsInstance(state, tuple)
@@ -101,7 +72,7 @@ class ChainTest(parameterized.TestCase):
     self.assertEqual(new_state, ())
 
   def test_forwards_extra_args(self):
-    tx = _combining.chain(_scale(2.0), _needs_value())
+    tx = _combining.chain(_scale(2.0), test_utils.scale_by_value())
     self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
     params = _params()
     updates, _ = tx.update(params, tx.init(params), value=3.0, other=1)
@@ -117,7 +88,7 @@ class ChainTest(parameterized.TestCase):
       _combining.chain([_scale(1.0), _scale(2.0)])
 
   def test_state_stable_and_init_on_shapes(self):
-    tx = _combining.chain(_scale(2.0), _running_sum())
+    tx = _combining.chain(_scale(2.0), test_utils.running_sum())
     params = _params()
     state0 = tx.init(params)
     _, state1 = jax.jit(tx.update)(params, state0)
@@ -135,7 +106,7 @@ class NamedChainTest(parameterized.TestCase):
   @parameterized.parameters(False, True)
   def test_applies_in_order_with_named_state(self, use_jit):
     tx = _combining.named_chain(
-        ('double', _scale(2.0)), ('sum', _running_sum()),
+        ('double', _scale(2.0)), ('sum', test_utils.running_sum()),
         ('shift', _shift(-1.0)))
     params = _params()
     state = tx.init(params)
@@ -150,7 +121,8 @@ class NamedChainTest(parameterized.TestCase):
           state['sum'].total['b'], step * 2.0 * np.asarray(params['b']))
 
   def test_forwards_extra_args(self):
-    tx = _combining.named_chain(('v', _needs_value()), ('s', _scale(2.0)))
+    tx = _combining.named_chain(('v', test_utils.scale_by_value()),
+                                ('s', _scale(2.0)))
     params = _params()
     updates, _ = tx.update(params, tx.init(params), value=0.5)
     np.testing.assert_allclose(updates['w'], np.asarray(params['w']))
@@ -186,7 +158,7 @@ class PartitionTest(parameterized.TestCase):
         lambda x: 'frozen' if x.size == 3 else 'dense', p)
               ) if use_fn else _LABELS
     tx = _combining.partition(
-        {'dense': _combining.chain(_scale(-2.0), _running_sum()),
+        {'dense': _combining.chain(_scale(-2.0), test_utils.running_sum()),
          'frozen': base.set_to_zero()},
         labels)
     state = tx.init(params)
@@ -201,8 +173,8 @@ class PartitionTest(parameterized.TestCase):
 
   def test_state_layout(self):
     tx = _combining.partition(
-        {'dense': _running_sum(), 'frozen': base.set_to_zero(),
-         'unused': _running_sum()},
+        {'dense': test_utils.running_sum(), 'frozen': base.set_to_zero(),
+         'unused': test_utils.running_sum()},
         _LABELS)
     state = tx.init(_params())
     self.assertIsInstance(state, _combining.PartitionState)
@@ -248,7 +220,8 @@ class PartitionTest(parameterized.TestCase):
   def test_forwards_extra_args_issue_1649(self):
     params = _params()
     tx = _combining.partition(
-        {'dense': _needs_value(), 'frozen': base.set_to_zero()}, _LABELS)
+        {'dense': test_utils.scale_by_value(), 'frozen': base.set_to_zero()},
+        _LABELS)
     self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
     updates, _ = jax.jit(tx.update)(params, tx.init(params),
                                     value=jnp.asarray(3.0))
@@ -343,8 +316,9 @@ class PartitionTest(parameterized.TestCase):
 
   def test_dtypes_kept(self):
     params = {'x': jnp.ones(2, jnp.bfloat16), 'y': jnp.ones(3, jnp.float16)}
-    tx = _combining.partition({'a': _running_sum(), 'b': _running_sum()},
-                              {'x': 'a', 'y': 'b'})
+    tx = _combining.partition(
+        {'a': test_utils.running_sum(), 'b': test_utils.running_sum()},
+        {'x': 'a', 'y': 'b'})
     updates, state = tx.update(params, tx.init(params))
     self.assertEqual(updates['x'].dtype, jnp.bfloat16)
     self.assertEqual(updates['y'].dtype, jnp.float16)
@@ -359,7 +333,7 @@ class PartitionTreeMapParamsTest(parameterized.TestCase):
     params = {'w': jnp.ones((2, 3)), 'b': jnp.ones((3,))}
     labels = {'w': 'a', 'b': 'b'}
     tx = _combining.partition(
-        {'a': _running_sum(), 'b': _running_sum()},
+        {'a': test_utils.running_sum(), 'b': test_utils.running_sum()},
         (lambda p: labels) if labels_as_fn else labels)
     state = tx.init(params)
     doubled = otu.tree_map_params(tx, lambda x: 2 * x + 1, state)

@@ -24,6 +24,7 @@ import numpy as np
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import test_utils
 from optax.transforms import _conditionality
 
 
@@ -45,15 +46,6 @@ def _momentum(decay=0.5) -> base.GradientTransformation:
     return trace, _MomentumState(numerics.safe_increment(state.count), trace)
 
   return base.GradientTransformation(init_fn, update_fn)
-
-
-def _times_value() -> base.GradientTransformationExtraArgs:
-  def update_fn(updates, state, params=None, *, value, **extra_args):
-    del params, extra_args
-    return jax.tree.map(lambda g: value * g, updates), state
-
-  return base.GradientTransformationExtraArgs(
-      base.init_empty_state, update_fn)
 
 
 def _assert_same_types(test, tree_a, tree_b):
@@ -151,7 +143,7 @@ class ApplyIfFiniteTest(parameterized.TestCase):
     _assert_same_types(self, state, new_state)
 
   def test_forwards_extra_args(self):
-    tx = _conditionality.apply_if_finite(_times_value(), 1)
+    tx = _conditionality.apply_if_finite(test_utils.scale_by_value(), 1)
     self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
     updates, _ = tx.update({'a': jnp.asarray(_GOOD)}, tx.init(None),
                            value=2.0)
@@ -217,14 +209,14 @@ class ConditionallyTest(parameterized.TestCase):
       seen.update(extra_args)
       return step >= 0
 
-    tx = factory(_times_value(), should, forward_extra_args=True)
+    tx = factory(test_utils.scale_by_value(), should, forward_extra_args=True)
     updates, _ = tx.update({'a': jnp.ones(2)}, tx.init({'a': jnp.ones(2)}),
                            value=3.0)
     self.assertEqual(seen, {'value': 3.0})
     np.testing.assert_allclose(updates['a'], 3.0 * np.ones(2))
     # Without forwarding, the condition gets the step only; the inner
     # transformation still gets the extra arguments.
-    tx = factory(_times_value(), lambda step: step >= 0)
+    tx = factory(test_utils.scale_by_value(), lambda step: step >= 0)
     updates, _ = tx.update({'a': jnp.ones(2)}, tx.init({'a': jnp.ones(2)}),
                            value=4.0)
     np.testing.assert_allclose(updates['a'], 4.0 * np.ones(2))

@@ -14,7 +14,7 @@
 # ==============================================================================
 """Tests for `freeze` and `selective_transform`."""
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -23,28 +23,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import base
+from optax._src import test_utils
 from optax.transforms import _combining
 from optax.transforms import _freezing
 from optax.transforms import _masking
-
-
-class _SumState(NamedTuple):
-  total: base.Updates
-
-
-def _running_sum() -> base.GradientTransformation:
-  """A stateful test transformation: returns the sum of all updates so far."""
-
-  def init_fn(params):
-    return _SumState(jax.tree.map(jnp.zeros_like, params))
-
-  def update_fn(updates, state, params=None):
-    del params
-    total = jax.tree.map(lambda t, g: t + g, state.total, updates)
-    return total, _SumState(total)
-
-  return base.GradientTransformation(init_fn, update_fn)
 
 
 def _params():
@@ -89,7 +71,7 @@ class SelectiveTransformTest(parameterized.TestCase):
   def test_values_and_state(self, use_fn, use_jit):
     params = _params()
     tx = _freezing.selective_transform(
-        _running_sum(), freeze_mask=_frozen_fn if use_fn else _FROZEN)
+        test_utils.running_sum(), freeze_mask=_frozen_fn if use_fn else _FROZEN)
     state = tx.init(params)
     self.assertIsInstance(state, _combining.PartitionState)
     self.assertEqual(set(state.inner_states), {'train', 'freeze'})
@@ -106,12 +88,13 @@ class SelectiveTransformTest(parameterized.TestCase):
 
   def test_freeze_mask_is_keyword_only(self):
     with self.assertRaises(TypeError):
-      _freezing.selective_transform(_running_sum(), _FROZEN)  # pylint: disable=too-many-function-args
+      _freezing.selective_transform(test_utils.running_sum(), _FROZEN)  # pylint: disable=too-many-function-args
 
   def test_frozen_subtree_prefix(self):
     params = _params()
     tx = _freezing.selective_transform(
-        _running_sum(), freeze_mask={'w': False, 'b': False, 'head': True})
+        test_utils.running_sum(),
+        freeze_mask={'w': False, 'b': False, 'head': True})
     updates, _ = tx.update(params, tx.init(params))
     np.testing.assert_array_equal(updates['head']['k'], np.zeros(3))
     np.testing.assert_array_equal(updates['b'], params['b'])
@@ -129,7 +112,8 @@ class SelectiveTransformTest(parameterized.TestCase):
 
     params = Net(w=jnp.array([1.0, 2.0]), b=jnp.array([3.0]))
     mask = Net(w=False, b=True)
-    tx = _freezing.selective_transform(_running_sum(), freeze_mask=mask)
+    tx = _freezing.selective_transform(
+        test_utils.running_sum(), freeze_mask=mask)
     updates, _ = tx.update(params, tx.init(params))
     np.testing.assert_array_equal(updates.w, np.array([1.0, 2.0]))
     np.testing.assert_array_equal(updates.b, np.zeros(1))

@@ -14,7 +14,7 @@
 # ==============================================================================
 """Tests for `masked` in `optax.transforms._masking`."""
 
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -25,43 +25,15 @@ import numpy as np
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import test_utils
 from optax.transforms import _adding
 from optax.transforms import _combining
 from optax.transforms import _masking
 from optax import tree_utils as otu
 
 
-class _SumState(NamedTuple):
-  total: base.Updates
-
-
-def _running_sum() -> base.GradientTransformation:
-  """A stateful test transformation: returns the sum of all updates so far."""
-
-  def init_fn(params):
-    return _SumState(jax.tree.map(jnp.zeros_like, params))
-
-  def update_fn(updates, state, params=None):
-    del params
-    total = jax.tree.map(lambda t, g: t + g, state.total, updates)
-    return total, _SumState(total)
-
-  return base.GradientTransformation(init_fn, update_fn)
-
-
 def _scale(factor):
   return base.stateless_with_tree_map(lambda g, p: factor * g)
-
-
-def _needs_value() -> base.GradientTransformationExtraArgs:
-  """Multiplies the updates by the keyword-only extra argument ``value``."""
-
-  def update_fn(updates, state, params=None, *, value, **extra_args):
-    del params, extra_args
-    return jax.tree.map(lambda g: value * g, updates), state
-
-  return base.GradientTransformationExtraArgs(
-      base.init_empty_state, update_fn)
 
 
 def _params():
@@ -112,7 +84,7 @@ class MaskedTest(parameterized.TestCase):
     params = _params()
     mask = (lambda p: jax.tree.map(lambda x: x.ndim == 2 or x.size == 3, p)
             ) if use_fn else _MASK
-    tx = _masking.masked(_running_sum(), mask)
+    tx = _masking.masked(test_utils.running_sum(), mask)
     state = tx.init(params)
     update = jax.jit(tx.update) if use_jit else tx.update
     grads = jax.tree.map(lambda x: 2.0 * x + 1.0, params)
@@ -125,7 +97,7 @@ class MaskedTest(parameterized.TestCase):
       np.testing.assert_allclose(updates['nested']['v'], expected['v'])
 
   def test_state_only_holds_selected_leaves(self):
-    tx = _masking.masked(_running_sum(), _MASK)
+    tx = _masking.masked(test_utils.running_sum(), _MASK)
     state = tx.init(_params())
     self.assertIsInstance(state, _masking.MaskedState)
     total = state.inner_state.total
@@ -146,7 +118,7 @@ class MaskedTest(parameterized.TestCase):
 
   def test_state_structure_dtype_stable_under_jit(self):
     params = _params()
-    tx = _masking.masked(_running_sum(), _MASK)
+    tx = _masking.masked(test_utils.running_sum(), _MASK)
     state0 = tx.init(params)
     _, state1 = jax.jit(tx.update)(params, state0)
     self.assertEqual(jax.tree.structure(state0), jax.tree.structure(state1))
@@ -156,7 +128,7 @@ class MaskedTest(parameterized.TestCase):
   def test_init_on_shape_dtype_structs(self):
     params = jax.tree.map(
         lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype), _params())
-    tx = _masking.masked(_running_sum(), _MASK)
+    tx = _masking.masked(test_utils.running_sum(), _MASK)
     state = jax.eval_shape(tx.init, params)
     self.assertEqual(state.inner_state.total['w'].shape, (2, 2))
 
@@ -188,7 +160,7 @@ class MaskedTest(parameterized.TestCase):
         _masking.masked(
             base.stateless_with_tree_map(decay),
             lambda p: jax.tree.map(lambda x: x.ndim == 2, p)),
-        _running_sum(),
+        test_utils.running_sum(),
     )
     tx = _masking.masked(
         inner, lambda p: jax.tree.map(lambda x: x.size > 1, p))
@@ -202,7 +174,7 @@ class MaskedTest(parameterized.TestCase):
 
   def test_forwards_extra_args_issue_1649(self):
     params = _params()
-    tx = _masking.masked(_needs_value(), _MASK)
+    tx = _masking.masked(test_utils.scale_by_value(), _MASK)
     state = tx.init(params)
     self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
     updates, _ = tx.update(params, state, value=jnp.asarray(4.0))
@@ -256,7 +228,7 @@ class MaskedTest(parameterized.TestCase):
 
   def test_dtype_kept(self):
     params = {'a': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones(2, jnp.float16)}
-    tx = _masking.masked(_running_sum(), {'a': True, 'b': False})
+    tx = _masking.masked(test_utils.running_sum(), {'a': True, 'b': False})
     updates, state = tx.update(params, tx.init(params))
     self.assertEqual(updates['a'].dtype, jnp.bfloat16)
     self.assertEqual(updates['b'].dtype, jnp.float16)
@@ -357,7 +329,7 @@ class MaskedTreeMapParamsTest(parameterized.TestCase):
   def test_tree_map_params_finds_masked_params(self, mask_as_fn):
     params = {'w': jnp.ones((2, 3)), 'b': jnp.ones((3,))}
     mask = {'w': True, 'b': False}
-    inner = _combining.chain(_scale(2.0), _running_sum())
+    inner = _combining.chain(_scale(2.0), test_utils.running_sum())
     tx = _masking.masked(inner, (lambda p: mask) if mask_as_fn else mask)
     state = tx.init(params)
     shapes = otu.tree_map_params(tx, lambda x: x.shape, state)
