@@ -574,3 +574,34 @@ def scale_by_value() -> base.GradientTransformationExtraArgs:
 
   return base.GradientTransformationExtraArgs(
       base.init_empty_state, update_fn)
+
+
+def record_extra_args(
+    seen: dict[str, Any],
+) -> base.GradientTransformationExtraArgs:
+  """An identity transformation writing the extra arguments it gets to a dict.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import test_utils
+    >>> seen = {}
+    >>> tx = test_utils.record_extra_args(seen)
+    >>> _ = tx.update(jnp.ones(2), tx.init(jnp.ones(2)), value=3.0)
+    >>> seen
+    {'value': 3.0}
+
+  Args:
+    seen: the dict updated with the keyword extra arguments of each
+      ``update`` call.
+
+  Returns:
+    The transformation; its updates are the updates it receives.
+  """
+
+  def update_fn(updates, state, params=None, **extra_args):
+    del params
+    seen.update(extra_args)
+    return updates, state
+
+  return base.GradientTransformationExtraArgs(
+      base.init_empty_state, update_fn)

@@ -231,14 +231,7 @@ class PartitionTest(parameterized.TestCase):
   @parameterized.parameters(False, True)
   def test_mask_compatible_extra_args(self, compatible):
     seen = {}
-
-    def update_fn(updates, state, params=None, **extra_args):
-      del params
-      seen.update(extra_args)
-      return updates, state
-
-    spy = base.GradientTransformationExtraArgs(
-        base.init_empty_state, update_fn)
+    spy = test_utils.record_extra_args(seen)
     params = _params()
     tx = _combining.partition(
         {'dense': spy, 'frozen': base.set_to_zero()}, _LABELS,

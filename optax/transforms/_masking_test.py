@@ -184,14 +184,7 @@ class MaskedTest(parameterized.TestCase):
   @parameterized.parameters(False, True)
   def test_mask_compatible_extra_args(self, compatible):
     seen = {}
-
-    def update_fn(updates, state, params=None, **extra_args):
-      del params
-      seen.update(extra_args)
-      return updates, state
-
-    spy = base.GradientTransformationExtraArgs(
-        base.init_empty_state, update_fn)
+    spy = test_utils.record_extra_args(seen)
     params = _params()
     tx = _masking.masked(spy, _MASK, mask_compatible_extra_args=compatible)
     tx.update(params, tx.init(params), grad=params, value=1.0,
