@@ -18,12 +18,12 @@ Every assertion raises ``AssertionError`` whose message names the key path
 (``jax.tree_util.keystr``) of the first offending leaf or node.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 import contextlib
 import gc
 import logging
 import threading
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Union
 
 import jax
 import jax.numpy as jnp
@@ -605,3 +605,64 @@ def record_extra_args(
 
   return base.GradientTransformationExtraArgs(
       base.init_empty_state, update_fn)
+
+
+def run_float32_steps(
+    tx: base.GradientTransformation,
+    params: Any,
+    grads: Union[Sequence[Any], Callable[[Any, int], Any]],
+    *,
+    num_steps: Optional[int] = None,
+    use_jit: bool = False,
+    extra_args: Optional[Callable[[int], dict[str, Any]]] = None,
+) -> tuple[list[Any], Any]:
+  """Runs float32 steps of a transformation, for a comparison with NumPy.
+
+  The params and the gradients are cast to float32; each step calls
+  ``tx.update(grads, state, params, **extra_args(step))`` and adds the
+  updates to the params.
+
+  Examples:
+    >>> import numpy as np
+    >>> import optax
+    >>> from optax._src import test_utils
+    >>> updates, _ = test_utils.run_float32_steps(
+    ...     optax.sgd(0.5, momentum=0.5), np.zeros(2), [np.ones(2)] * 2)
+    >>> updates
+    [array([-0.5, -0.5]), array([-0.75, -0.75])]
+
+  Args:
+    tx: the transformation.
+    params: the initial params (leaves of any floating dtype).
+    grads: the gradients of each step; or a function of the params (leaves
+      cast to float64 NumPy arrays) and of the step index (from 0) returning
+      them.
+    num_steps: the number of steps; ``len(grads)`` if ``None``.
+    use_jit: whether ``tx.update`` is jitted.
+    extra_args: a function of the step index returning the keyword extra
+      arguments of that step; none if ``None``.
+
+  Returns:
+    The updates of each step (leaves as float64 NumPy arrays) and the final
+    state.
+  """
+  to_float32 = lambda tree: jax.tree.map(
+      lambda x: jnp.asarray(x, jnp.float32), tree)
+  to_float64 = lambda tree: jax.tree.map(
+      lambda x: np.asarray(x, np.float64), tree)
+  if num_steps is None:
+    num_steps = len(grads)
+  update = jax.jit(tx.update) if use_jit else tx.update
+  params = to_float32(params)
+  state = tx.init(params)
+  history = []
+  for step in range(num_steps):
+    if callable(grads):
+      step_grads = grads(to_float64(params), step)
+    else:
+      step_grads = grads[step]
+    kwargs = {} if extra_args is None else extra_args(step)
+    updates, state = update(to_float32(step_grads), state, params, **kwargs)
+    history.append(to_float64(updates))
+    params = jax.tree.map(lambda p, u: p + u, params, updates)
+  return history, state

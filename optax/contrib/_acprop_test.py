@@ -16,7 +16,6 @@
 
 from absl.testing import absltest
 from absl.testing import parameterized
-import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -45,15 +44,7 @@ def _numpy_acprop(grads, b1, b2, eps, eps_root):
 
 
 def _run(tx, grads, params, use_jit):
-  update = jax.jit(tx.update) if use_jit else tx.update
-  state = tx.init(jnp.asarray(params, jnp.float32))
-  params = jnp.asarray(params, jnp.float32)
-  outs = []
-  for g in grads:
-    u, state = update(jnp.asarray(g, jnp.float32), state, params)
-    outs.append(np.asarray(u, np.float64))
-    params = params + u
-  return outs, state
+  return test_utils.run_float32_steps(tx, params, grads, use_jit=use_jit)
 
 
 class ACPropTest(parameterized.TestCase):

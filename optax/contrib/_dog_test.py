@@ -80,17 +80,9 @@ def _numpy_dowg(steps, lr, init_sq, eps, wd):
 
 
 def _run(tx, steps, use_jit):
-  update = jax.jit(tx.update) if use_jit else tx.update
-  params = jax.tree.map(lambda v: jnp.asarray(v, jnp.float32), _PARAMS)
-  state = tx.init(params)
-  out = []
-  for t in range(steps):
-    g = _grad(jax.tree.map(lambda v: np.asarray(v, np.float64), params), t)
-    g = jax.tree.map(lambda v: jnp.asarray(v, jnp.float32), g)
-    u, state = update(g, state, params)
-    out.append(_flat(jax.tree.map(np.asarray, u)))
-    params = jax.tree.map(lambda p, v: p + v, params, u)
-  return out, state
+  history, state = test_utils.run_float32_steps(
+      tx, _PARAMS, _grad, num_steps=steps, use_jit=use_jit)
+  return [_flat(u) for u in history], state
 
 
 class DoGTest(parameterized.TestCase):

@@ -16,7 +16,6 @@
 
 from absl.testing import absltest
 from absl.testing import parameterized
-import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -53,16 +52,8 @@ def _numpy_madgrad(steps, lr, momentum, eps, wd=0.0):
 
 
 def _run(tx, steps, use_jit):
-  update = jax.jit(tx.update) if use_jit else tx.update
-  params = jnp.asarray(_PARAMS, jnp.float32)
-  state = tx.init(params)
-  out = []
-  for t in range(steps):
-    g = jnp.asarray(_grad(np.asarray(params, np.float64), t), jnp.float32)
-    u, state = update(g, state, params)
-    out.append(np.asarray(u, np.float64))
-    params = params + u
-  return out, state
+  return test_utils.run_float32_steps(
+      tx, _PARAMS, _grad, num_steps=steps, use_jit=use_jit)
 
 
 class MadgradTest(parameterized.TestCase):

@@ -91,16 +91,9 @@ def _numpy_momo_adam(steps, lr, b1, b2, eps, floor, wd, adapt):
 
 
 def _run(tx, steps, use_jit):
-  update = jax.jit(tx.update) if use_jit else tx.update
-  params = jnp.asarray(_PARAMS, jnp.float32)
-  state = tx.init(params)
-  out = []
-  for t in range(steps):
-    g = jnp.asarray(_grad(np.asarray(params, np.float64), t), jnp.float32)
-    u, state = update(g, state, params, value=jnp.float32(_VALUES[t]))
-    out.append(np.asarray(u, np.float64))
-    params = params + u
-  return out, state
+  return test_utils.run_float32_steps(
+      tx, _PARAMS, _grad, num_steps=steps, use_jit=use_jit,
+      extra_args=lambda t: {'value': jnp.float32(_VALUES[t])})
 
 
 _MOMO_CASES = (
