@@ -18,8 +18,6 @@ x64 is switched on only inside a context manager that restores the previous
 setting, so the other tests of the process are not affected.
 """
 
-import contextlib
-
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax
@@ -30,17 +28,7 @@ from optax._src import alias
 from optax._src import alias_test
 from optax._src import linear_algebra
 from optax._src import numerics
-
-
-@contextlib.contextmanager
-def _enable_x64():
-  """Turns ``jax_enable_x64`` on, and back to its previous value on exit."""
-  previous = jax.config.jax_enable_x64
-  jax.config.update('jax_enable_x64', True)
-  try:
-    yield
-  finally:
-    jax.config.update('jax_enable_x64', previous)
+from optax._src import utils
 
 
 def _dtype_signature(tree):
@@ -52,14 +40,14 @@ class Float64Test(parameterized.TestCase):
 
   def test_context_manager_restores_the_flag(self):
     before = jax.config.jax_enable_x64
-    with _enable_x64():
+    with utils.x64_precision():
       self.assertTrue(jax.config.jax_enable_x64)
       self.assertEqual(numerics.hyperparameter_dtype(), jnp.float64)
     self.assertEqual(jax.config.jax_enable_x64, before)
 
   @parameterized.parameters(*alias_test._NAMES)  # pylint: disable=protected-access
   def test_updates_keep_float64(self, name):
-    with _enable_x64():
+    with utils.x64_precision():
       opt = getattr(alias, name)(**alias_test._HYPERS[name][0])  # pylint: disable=protected-access
       params = {
           'w': jnp.asarray(np.linspace(-1, 1, 6).reshape(2, 3), jnp.float64),
@@ -86,7 +74,7 @@ class Float64Test(parameterized.TestCase):
       self.assertEqual(step._cache_size(), 1)  # pylint: disable=protected-access
 
   def test_sgd_is_exact_in_float64(self):
-    with _enable_x64():
+    with utils.x64_precision():
       opt = alias.sgd(0.1, momentum=0.9)
       params = jnp.asarray([1.0, -2.0], jnp.float64)
       state = opt.init(params)
@@ -98,7 +86,7 @@ class Float64Test(parameterized.TestCase):
           updates, -0.1 * 1.9 * np.array([1.0 / 3.0, 0.7]), rtol=1e-15)
 
   def test_linear_algebra_in_float64(self):
-    with _enable_x64():
+    with utils.x64_precision():
       rng = np.random.RandomState(0)
       x = rng.randn(4, 4)
       matrix = x @ x.T + np.eye(4)

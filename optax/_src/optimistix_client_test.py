@@ -27,8 +27,6 @@ float32 and float64.
 Only the public ``optax`` namespace is used.
 """
 
-import contextlib
-
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax
@@ -69,17 +67,6 @@ def _rosenbrock(y, args):
 
 def _rosenbrock_start(dtype=jnp.float32):
   return {'x': jnp.asarray(-1.2, dtype), 'z': jnp.asarray(1.0, dtype)}
-
-
-@contextlib.contextmanager
-def _enable_x64():
-  """Turns ``jax_enable_x64`` on, and back to its previous value on exit."""
-  previous = jax.config.jax_enable_x64
-  jax.config.update('jax_enable_x64', True)
-  try:
-    yield
-  finally:
-    jax.config.update('jax_enable_x64', previous)
 
 
 def _numpy_adam_on_quadratic(lr, steps, b1=0.9, b2=0.999, eps=1e-8):
@@ -209,7 +196,7 @@ class OptaxMinimiserTest(parameterized.TestCase):
     np.testing.assert_allclose(sol.value['z'], 1.0, atol=2e-4)
 
   def test_lbfgs_float64(self):
-    with _enable_x64():
+    with jax.enable_x64(True):
       solver = optx.OptaxMinimiser(optax.lbfgs(), rtol=1e-12, atol=1e-12)
       sol = optx.minimise(_rosenbrock, solver,
                           _rosenbrock_start(jnp.float64), (1.0, 100.0),
