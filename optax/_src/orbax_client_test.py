@@ -42,6 +42,7 @@ import numpy as np
 import orbax.checkpoint as ocp
 
 import optax
+from optax._src import test_utils
 
 _BEFORE = 4  # Steps before the checkpoint.
 _AFTER = 4  # Steps after it.
@@ -128,14 +129,10 @@ def _save_and_restore(kind, tree, target, path):
                                         restore_args=restore_args))
 
 
-def _assert_same_types(test, got, want):
+def _assert_same_types(got, want):
   """Same tree (NamedTuple classes included), shapes and dtypes."""
-  test.assertEqual(jax.tree.structure(got), jax.tree.structure(want))
-  for (path, a), b in zip(jax.tree.leaves_with_path(got),
-                          jax.tree.leaves(want)):
-    where = jax.tree_util.keystr(path)
-    test.assertEqual(jnp.shape(a), jnp.shape(b), where)
-    test.assertEqual(jnp.result_type(a), jnp.result_type(b), where)
+  test_utils.assert_trees_all_equal_shapes(got, want)
+  test_utils.assert_trees_all_equal_dtypes(got, want)
 
 
 def _assert_bitwise_equal(got, want):
@@ -167,8 +164,8 @@ class OrbaxCheckpointTest(parameterized.TestCase):
       restored = _save_and_restore(kind, saved, template,
                                    os.path.join(tmp, 'checkpoint'))
 
-    _assert_same_types(self, restored['opt_state'], init_state)
-    _assert_same_types(self, restored['params'], params0)
+    _assert_same_types(restored['opt_state'], init_state)
+    _assert_same_types(restored['params'], params0)
     _assert_bitwise_equal(restored, saved)
 
     # Training on from the checkpoint, and on without stopping.
@@ -176,7 +173,7 @@ class OrbaxCheckpointTest(parameterized.TestCase):
                    _BEFORE, _AFTER)
     unbroken = _run(step, params, opt_state, _BEFORE, _AFTER)
     _assert_bitwise_equal(resumed, unbroken)
-    _assert_same_types(self, resumed[1], init_state)
+    _assert_same_types(resumed[1], init_state)
     # The continuation did train: the params moved after the checkpoint.
     moved = jax.tree.map(
         lambda a, b: float(jnp.max(jnp.abs(a.astype(jnp.float32)
