@@ -112,19 +112,6 @@ def _loss(params, batch):
              for p in jax.tree.leaves(params))
 
 
-def _extras(entry, value, grads, value_fn):
-  extra = {}
-  if registry.VALUE in entry.extra_args:
-    extra['value'] = value
-  if registry.GRAD in entry.extra_args:
-    extra['grad'] = grads
-  if registry.VALUE_FN in entry.extra_args:
-    extra['value_fn'] = value_fn
-  if registry.OBJ_FN in entry.extra_args:
-    extra['obj_fn'] = value_fn
-  return extra
-
-
 _SHARDED = [e.name for e in registry.ENTRIES if not e.per_example_grads]
 
 
@@ -152,8 +139,8 @@ class ShardingTest(parameterized.TestCase):
       @jax.jit
       def step(params, state):
         value, grads = jax.value_and_grad(value_fn)(params)
-        return tx.update(grads, state, params,
-                         **_extras(entry, value, grads, value_fn))
+        extra = composition_test.extra_args_for(entry, value, grads, value_fn)
+        return tx.update(grads, state, params, **extra)
 
       for i in range(2):
         updates, state = step(params, state)
@@ -186,8 +173,8 @@ class ShardingTest(parameterized.TestCase):
         grads = jax.lax.pmean(grads, 'data')
         if entry.per_example_grads:
           grads = jax.tree.map(lambda g: jnp.stack([g, 0.5 * g]), grads)
-        updates, state = tx.update(grads, state, params,
-                                   **_extras(entry, value, grads, value_fn))
+        extra = composition_test.extra_args_for(entry, value, grads, value_fn)
+        updates, state = tx.update(grads, state, params, **extra)
         return jax.tree.map(lambda p, u: p + u, params, updates), state
 
       step = jax.jit(jax.shard_map(
@@ -209,8 +196,9 @@ class ShardingTest(parameterized.TestCase):
       value, grads = jax.value_and_grad(ref_value_fn)(params)
       if entry.per_example_grads:
         grads = jax.tree.map(lambda g: jnp.stack([g, 0.5 * g]), grads)
-      updates, state = tx.update(grads, state, params,
-                                 **_extras(entry, value, grads, ref_value_fn))
+      extra = composition_test.extra_args_for(
+          entry, value, grads, ref_value_fn)
+      updates, state = tx.update(grads, state, params, **extra)
       return jax.tree.map(lambda p, u: p + u, params, updates), state
 
     for _ in range(3):

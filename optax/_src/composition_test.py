@@ -284,16 +284,28 @@ def _signature(tree):
                    for x in leaves]
 
 
-def _extra_args(entry, value, grads):
+def extra_args_for(entry: registry.Entry, value: Any, grads: Any,
+                   value_fn: Callable[..., Any] = loss_fn) -> dict[str, Any]:
+  """The keyword extra arguments ``entry``'s optimizer needs in ``update``.
+
+  Args:
+    entry: the registry entry.
+    value: the loss at the params.
+    grads: the gradients at the params.
+    value_fn: the loss function (given as ``value_fn`` and as ``obj_fn``).
+
+  Returns:
+    A dict holding the extra arguments the entry lists.
+  """
   extra = {}
   if registry.VALUE in entry.extra_args:
     extra['value'] = value
   if registry.GRAD in entry.extra_args:
     extra['grad'] = grads
   if registry.VALUE_FN in entry.extra_args:
-    extra['value_fn'] = loss_fn
+    extra['value_fn'] = value_fn
   if registry.OBJ_FN in entry.extra_args:
-    extra['obj_fn'] = loss_fn
+    extra['obj_fn'] = value_fn
   return extra
 
 
@@ -311,7 +323,7 @@ def make_step(tx, entry: registry.Entry, wrapper: Wrapper):
           grads)
     if entry.per_example_grads:
       grads = jax.tree.map(lambda g: jnp.stack([g, 0.5 * g]), grads)
-    extra = _extra_args(entry, value, grads)
+    extra = extra_args_for(entry, value, grads)
     updates, state = tx.update(grads, state, params, **extra)
     return updates, state
 
