@@ -666,3 +666,56 @@ def run_float32_steps(
     history.append(to_float64(updates))
     params = jax.tree.map(lambda p, u: p + u, params, updates)
   return history, state
+
+
+def assert_decoupled_weight_decay(
+    tx: base.GradientTransformation,
+    params: Any,
+    grads: Sequence[Any],
+    directions: Sequence[Any],
+    learning_rate: float,
+    weight_decay: float,
+    rtol: float = 2e-6,
+    atol: float = 1e-7,
+) -> None:
+  """Asserts an alias steps by ``-lr * (direction + weight_decay * params)``.
+
+  Runs ``tx`` in float32 (see ``run_float32_steps``) and compares each
+  update with ``-learning_rate * (direction + weight_decay * p)``, where the
+  reference params ``p`` start at ``params`` and move by the expected
+  updates (in float64).
+
+  Examples:
+    >>> import numpy as np
+    >>> import optax
+    >>> from optax._src import test_utils
+    >>> tx = optax.chain(optax.add_decayed_weights(0.5), optax.sgd(0.1))
+    >>> grads = [np.array([1.0, -2.0])] * 2
+    >>> test_utils.assert_decoupled_weight_decay(
+    ...     tx, np.ones(2), grads, directions=grads, learning_rate=0.1,
+    ...     weight_decay=0.5)
+
+  Args:
+    tx: the alias, built with ``learning_rate`` and ``weight_decay``.
+    params: the initial params.
+    grads: the gradients of each step.
+    directions: the expected update directions of the transformation
+      without learning rate and weight decay, one per step (e.g. from a
+      NumPy reference).
+    learning_rate: the learning rate of ``tx``.
+    weight_decay: the weight decay of ``tx``.
+    rtol: the relative tolerance.
+    atol: the absolute tolerance.
+
+  Raises:
+    AssertionError: naming the first step whose update differs.
+  """
+  got, _ = run_float32_steps(tx, params, grads)
+  reference = jax.tree.map(lambda x: np.asarray(x, np.float64), params)
+  for step, (updates, direction) in enumerate(zip(got, directions)):
+    expected = jax.tree.map(
+        lambda d, p: -learning_rate * (d + weight_decay * p),
+        direction, reference)
+    assert_trees_all_close(updates, expected, rtol=rtol, atol=atol,
+                           err_msg=f'step {step}')
+    reference = jax.tree.map(np.add, reference, expected)

@@ -79,16 +79,8 @@ class ACPropTest(parameterized.TestCase):
     lr, wd = 0.1, 0.5
     tx = _acprop.acprop(lr, b1=0.75, b2=0.875, eps=0.125, eps_root=0.0,
                         weight_decay=wd)
-    params = jnp.asarray(_PARAMS, jnp.float32)
-    state = tx.init(params)
     want, _, _ = _numpy_acprop(_GRADS, 0.75, 0.875, 0.125, 0.0)
-    p = _PARAMS.copy()
-    for g, w in zip(_GRADS, want):
-      u, state = tx.update(jnp.asarray(g, jnp.float32), state, params)
-      expected = -lr * (w + wd * p)
-      np.testing.assert_allclose(u, expected, rtol=2e-6, atol=1e-7)
-      params = params + u
-      p = p + expected
+    test_utils.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want, lr, wd)
 
   def test_alias_mask(self):
     tx = _acprop.acprop(0.1, weight_decay=0.5, mask={'a': True, 'b': False})

@@ -96,14 +96,7 @@ class AdemamixTest(parameterized.TestCase):
     tx = _ademamix.ademamix(lr, b1=0.75, b2=0.875, b3=0.9375, alpha=2.0,
                             eps=0.125, weight_decay=wd)
     want = _numpy_ademamix(_GRADS, 0.75, 0.875, 0.9375, 2.0, 0.125, 0.0)
-    params = jnp.asarray(_PARAMS, jnp.float32)
-    state = tx.init(params)
-    p = _PARAMS.copy()
-    for g, w in zip(_GRADS, want):
-      u, state = tx.update(jnp.asarray(g, jnp.float32), state, params)
-      expected = -lr * (w + wd * p)
-      np.testing.assert_allclose(u, expected, rtol=2e-6, atol=1e-7)
-      params, p = params + u, p + expected
+    test_utils.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want, lr, wd)
 
   def test_mu_dtype_applies_to_every_moment(self):
     tx = _ademamix.scale_by_ademamix(mu_dtype=jnp.bfloat16)
@@ -148,14 +141,7 @@ class SimplifiedAdemamixTest(parameterized.TestCase):
     tx = _ademamix.simplified_ademamix(lr, b1=0.75, b2=0.875, alpha=2.0,
                                        eps=0.125, weight_decay=wd)
     want = _numpy_simplified(_GRADS, 0.75, 0.875, 2.0, 0.125, 0.0)
-    params = jnp.asarray(_PARAMS, jnp.float32)
-    state = tx.init(params)
-    p = _PARAMS.copy()
-    for g, w in zip(_GRADS, want):
-      u, state = tx.update(jnp.asarray(g, jnp.float32), state, params)
-      expected = -lr * (w + wd * p)
-      np.testing.assert_allclose(u, expected, rtol=2e-6, atol=1e-7)
-      params, p = params + u, p + expected
+    test_utils.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want, lr, wd)
 
   @parameterized.parameters(('b1', 1.5), ('b2', 1.0), ('eps', -1.0))
   def test_rejects_invalid_hyperparameters(self, name, value):
