@@ -340,8 +340,9 @@ def build_inside_jit(make: Callable[[], Any]):
     return x
 
   # Tracing is enough (and cheaper than compiling): every array op inside
-  # the trace makes a tracer.
-  jax.make_jaxpr(trace)(jnp.zeros([]))
+  # the trace makes a tracer. The argument is abstract: an eager array made
+  # under jax.checking_leaks() would be compiled afresh on every call.
+  jax.make_jaxpr(trace)(jax.ShapeDtypeStruct((), jnp.float32))
   return box[0]
 
 
@@ -419,7 +420,7 @@ def run_combination(test, entry_name: str, wrapper_name: str,
     leak_checked_step, _ = make_step(tx, entry, wrapper)
     jax.make_jaxpr(
         lambda p, nan: leak_checked_step(p, tx.init(p), nan))(
-            params, jnp.asarray(False))
+            params, jax.ShapeDtypeStruct((), jnp.bool_))
   state = tx.init(params)
   _assert_donatable(test, state, what)
   expected = _signature(state)
