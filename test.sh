@@ -125,11 +125,21 @@ step "quickstart (--quick)"
 "$venv_py" "$here/examples/quickstart.py" --quick --out "$work/loss.png"
 
 if [ "$build_docs" = 1 ]; then
-  step "docs: every public name in the API reference, docstring examples"
-  "$venv_py" "$here/tools/docs_check.py" --docs "$here/docs"
-  step "docs: sphinx, warnings as errors"
+  # Both are single-threaded: the Sphinx build runs beside the check.
+  step "docs: sphinx with warnings as errors (in the background); every \
+public name in the API reference, docstring examples"
   "$work/venv/bin/sphinx-build" -q -W --keep-going -b html "$here/docs" \
-      "$work/docs_html"
+      "$work/docs_html" >"$work/sphinx.log" 2>&1 &
+  sphinx=$!
+  docs_rc=0
+  "$venv_py" "$here/tools/docs_check.py" --docs "$here/docs" || docs_rc=$?
+  sphinx_rc=0
+  wait "$sphinx" || sphinx_rc=$?
+  cat "$work/sphinx.log"
+  if [ "$sphinx_rc" -ne 0 ] || [ "$docs_rc" -ne 0 ]; then
+    echo "test.sh: docs failed (sphinx $sphinx_rc, docs_check $docs_rc)" >&2
+    exit 1
+  fi
   echo "docs built"
 fi
 
