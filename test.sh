@@ -8,7 +8,8 @@
 #   ./test.sh --no-docs  skip the documentation build
 #
 # Environment: PYTHON (default python3), PYTEST_ARGS (extra pytest args),
-# OPTAX_TEST_FULL=1 for the exhaustive composition suite.
+# OPTAX_TEST_FULL=1 for the exhaustive composition suite and the tests marked
+# slow.
 #
 # Upstream's files (the optax 0.2.8 wheel and its tests) are downloaded into
 # the temporary folder at test time and deleted with it.
@@ -93,12 +94,19 @@ export OPTAX_GALLERY_DIR="$work/gallery"
 # upstream's own namespace.
 export OPTAX_UPSTREAM_PYTHON="$upstream_py"
 mkdir -p "$OPTAX_GALLERY_DIR"
+# The tests marked slow (long live-buffer loops, the full lane's extra
+# combinations) run with OPTAX_TEST_FULL=1 and in the GitHub workflow.
+markers=(-m "not slow")
+case "${OPTAX_TEST_FULL:-}" in
+  ""|0) ;;
+  *) markers=() ;;
+esac
 step "pytest (installed wheel, run from outside the repository)"
 cd "$work"
 set +e
 # shellcheck disable=SC2086
-"$venv_py" -m pytest -n auto -q -p no:cacheprovider -rfE --pyargs optax \
-    ${PYTEST_ARGS:-} >"$work/pytest.log" 2>&1
+"$venv_py" -m pytest -n auto -q -p no:cacheprovider -rfE --durations=15 \
+    "${markers[@]}" --pyargs optax ${PYTEST_ARGS:-} >"$work/pytest.log" 2>&1
 rc=$?
 set -e
 # The log without the progress dots, then pytest's closing line.
@@ -120,9 +128,6 @@ step "upstream 0.2.8's test-suite against the installed wheel"
 
 step "live comparison with upstream 0.2.8"
 bash "$here/tools/compare/run.sh" "$venv_py" "$upstream_py"
-
-step "quickstart (--quick)"
-"$venv_py" "$here/examples/quickstart.py" --quick --out "$work/loss.png"
 
 if [ "$build_docs" = 1 ]; then
   # Both are single-threaded: the Sphinx build runs beside the check.

@@ -28,7 +28,7 @@ if _FLAG not in os.environ.get('XLA_FLAGS', ''):
 
 
 SLOW_MARKER = ('slow: long loops (live-buffer checks, OPTAX_TEST_FULL\'s '
-               'extra dtypes); run by default, deselect with -m "not slow"')
+               'extra dtypes); test.sh deselects them unless OPTAX_TEST_FULL=1')
 
 
 def pytest_configure(config):
