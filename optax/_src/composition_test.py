@@ -52,7 +52,6 @@ import gc
 import io
 import math
 import os
-import sys
 from typing import Any, Callable, Optional
 from unittest import mock
 
@@ -587,7 +586,7 @@ class SuiteCatchesDefectsTest(parameterized.TestCase):
     gc.freeze()
     try:
       with mock.patch.dict(registry.BY_NAME, {'faulty': entry}), \
-          mock.patch.object(sys.modules[__name__], '_LEAKED', []):
+          mock.patch(f'{__name__}._LEAKED', []):
         with self.assertRaisesRegex(Exception, '[Tt]racer'):
           run_combination(self, 'faulty', 'alone', 'float32')
     finally:

@@ -38,6 +38,9 @@ from optax import tree
 from optax._src import base
 from optax._src import numerics
 from optax._src import tree_structure
+# Unused here: upstream 0.2.8's module has `utils` in its namespace
+# (optax.experimental.aggregating.utils), and code may reach it there.
+from optax._src import utils  # noqa: F401  pylint: disable=unused-import
 from optax._src import validation
 from optax.transforms import _combining
 

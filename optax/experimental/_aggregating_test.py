@@ -22,6 +22,7 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import base
+from optax._src import utils
 from optax.experimental import _aggregating as agg
 
 
@@ -37,6 +38,14 @@ _PARAMS = {'w': jnp.zeros(3), 'b': jnp.zeros(())}
 
 def _maybe_jit(fn, use_jit):
   return jax.jit(fn) if use_jit else fn
+
+
+class NamespaceTest(absltest.TestCase):
+
+  def test_utils_reachable_as_upstream(self):
+    # Upstream 0.2.8 exposes optax.experimental.aggregating.utils.
+    import optax.experimental  # pylint: disable=import-outside-toplevel
+    self.assertIs(optax.experimental.aggregating.utils, utils)
 
 
 class BatchSizeTest(absltest.TestCase):
