@@ -44,6 +44,45 @@ def _to_numpy(x: Any) -> np.ndarray:
   return x
 
 
+def _is_abstract(x: Any) -> bool:
+  """Whether ``x`` describes an array without holding values.
+
+  ``jax.ShapeDtypeStruct`` (from ``jax.eval_shape``) and the abstract values
+  of ``jax.typeof`` or ``Array.aval`` (``jax.core.ShapedArray``) are such
+  leaves.
+  """
+  return isinstance(x, (jax.ShapeDtypeStruct, jax.core.AbstractValue))
+
+
+def _describe_abstract(x: Any) -> str:
+  """``ShapedArray(float32[2,3])``-like text naming type, shape and dtype."""
+  weak = ', weak_type=True' if getattr(x, 'weak_type', False) else ''
+  return (f'{type(x).__name__}(shape={tuple(x.shape)}, dtype={x.dtype}'
+          f'{weak})')
+
+
+def _abstract_difference(a: Any, d: Any) -> Optional[str]:
+  """Why two leaves, one of them abstract, differ; ``None`` if they do not.
+
+  An abstract leaf equals only a leaf of the same type that compares equal
+  to it (same shape, dtype, weak type and, for ``ShapedArray``, the other
+  fields of its ``==``); it never equals a concrete array, whose values it
+  cannot describe.
+  """
+  if not (_is_abstract(a) and _is_abstract(d)):
+    return (f'an abstract leaf is compared with a concrete one (actual '
+            f'{type(a).__name__}, desired {type(d).__name__}); to compare '
+            f'only shapes and dtypes, pass jax.typeof(x) of the concrete '
+            f'array')
+  if type(a) is not type(d):
+    return (f'leaf types differ: {_describe_abstract(a)} (actual) != '
+            f'{_describe_abstract(d)} (desired)')
+  if a != d:
+    return (f'abstract leaves differ: {_describe_abstract(a)} (actual) != '
+            f'{_describe_abstract(d)} (desired)')
+  return None
+
+
 def _message(what: str, path: Any, detail: str, err_msg: Optional[str]) -> str:
   where = jax.tree_util.keystr(path) or '<root>'
   text = f'{what}: at {where}: {detail}'
@@ -120,7 +159,10 @@ def assert_trees_all_equal(
   """Asserts two pytrees have the same structure and equal leaves.
 
   Leaves are compared with ``np.testing.assert_array_equal`` (NaNs equal,
-  dtypes not compared).
+  dtypes not compared). Abstract leaves, ``jax.ShapeDtypeStruct`` or
+  ``jax.core.ShapedArray`` (``jax.typeof(x)``, ``x.aval``), are equal when
+  they are of the same type and compare equal (shape, dtype, weak type); an
+  abstract leaf never equals a concrete array.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -140,6 +182,11 @@ def assert_trees_all_equal(
   """
   what = 'assert_trees_all_equal'
   for path, a, d in _paired_leaves(what, actual, desired, err_msg):
+    if _is_abstract(a) or _is_abstract(d):
+      detail = _abstract_difference(a, d)
+      if detail is not None:
+        raise AssertionError(_message(what, path, detail, err_msg))
+      continue
     try:
       np.testing.assert_array_equal(_to_numpy(a), _to_numpy(d))
     except AssertionError as e:

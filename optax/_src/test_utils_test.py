@@ -98,6 +98,62 @@ class AllCloseTest(absltest.TestCase):
                                         err_msg='step 3')
 
 
+class AbstractLeavesTest(absltest.TestCase):
+  """assert_trees_all_equal on ShapedArray and ShapeDtypeStruct leaves."""
+
+  def test_equal_abstract_leaves_pass(self):
+    tree = {'w': jnp.ones((2, 3)), 'c': jnp.zeros([], jnp.int32)}
+    test_utils.assert_trees_all_equal(
+        jax.tree.map(jax.typeof, tree),
+        {'w': jax.core.ShapedArray((2, 3), jnp.float32),
+         'c': jax.core.ShapedArray((), jnp.int32)})
+    test_utils.assert_trees_all_equal(
+        jax.eval_shape(lambda: tree),
+        {'w': jax.ShapeDtypeStruct((2, 3), jnp.float32),
+         'c': jax.ShapeDtypeStruct((), jnp.int32)})
+    test_utils.assert_trees_all_equal(
+        State(jnp.ones(2).aval, None), State(jax.typeof(jnp.zeros(2)), None))
+
+  def test_shape_dtype_and_weak_type_mismatches_name_key_path(self):
+    cases = (
+        (jax.core.ShapedArray((2, 3), jnp.float32),
+         jax.core.ShapedArray((3, 2), jnp.float32), r'shape=\(3, 2\)'),
+        (jax.core.ShapedArray((2,), jnp.float32),
+         jax.core.ShapedArray((2,), jnp.bfloat16), 'dtype=bfloat16'),
+        (jax.core.ShapedArray((), jnp.float32, weak_type=True),
+         jax.core.ShapedArray((), jnp.float32), 'weak_type=True'),
+        (jax.ShapeDtypeStruct((2,), jnp.float32),
+         jax.ShapeDtypeStruct((2,), jnp.int32), 'dtype=int32'),
+    )
+    for actual, desired, detail in cases:
+      with self.subTest(detail=detail):
+        with self.assertRaisesRegex(
+            AssertionError,
+            r"assert_trees_all_equal: at \['b'\]\[1\]: abstract leaves"
+            r' differ: .*' + detail):
+          test_utils.assert_trees_all_equal({'b': [None, actual]},
+                                            {'b': [None, desired]})
+
+  def test_abstract_leaf_types_and_concrete_leaves_differ(self):
+    sds = jax.ShapeDtypeStruct((2,), jnp.float32)
+    aval = jax.core.ShapedArray((2,), jnp.float32)
+    with self.assertRaisesRegex(
+        AssertionError, r"at \['x'\]: leaf types differ: ShapeDtypeStruct"):
+      test_utils.assert_trees_all_equal({'x': sds}, {'x': aval})
+    for actual, desired in ((aval, jnp.zeros(2)), (np.zeros(2), sds)):
+      with self.assertRaisesRegex(
+          AssertionError, r"at \['x'\]: an abstract leaf is compared with "
+          r'a concrete one'):
+        test_utils.assert_trees_all_equal({'x': actual}, {'x': desired})
+
+  def test_err_msg_is_appended(self):
+    with self.assertRaisesRegex(AssertionError, 'in the sharded test'):
+      test_utils.assert_trees_all_equal(
+          jax.core.ShapedArray((2,), jnp.float32),
+          jax.core.ShapedArray((1,), jnp.float32),
+          err_msg='in the sharded test')
+
+
 class FiniteTest(absltest.TestCase):
   """Tests of assert_tree_all_finite."""
 
