@@ -63,6 +63,7 @@ from optax._src.alias import sm3
 from optax._src.alias import yogi
 from optax._src.base import AdaptiveGradClipState
 from optax._src.base import AddDecayedWeightsState
+from optax._src.base import ArrayTree
 from optax._src.base import ClipByGlobalNormState
 from optax._src.base import ClipState
 from optax._src.base import EmptyState

@@ -19,7 +19,7 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-
+import optax
 from optax._src import base
 from optax._src import test_utils
 
@@ -53,6 +53,15 @@ class EmptyStateTest(absltest.TestCase):
     for alias in (base.ScaleState, base.ClipState, base.ClipByGlobalNormState,
                   base.AddDecayedWeightsState, base.NonNegativeParamsState):
       self.assertIs(alias, base.EmptyState)
+
+
+class TypeAliasExportTest(absltest.TestCase):
+  """The pytree type aliases are reachable from the top-level namespace."""
+
+  def test_array_tree_is_exported(self):
+    self.assertIs(optax.ArrayTree, base.ArrayTree)
+    for alias in ('Params', 'Updates', 'OptState'):
+      self.assertIs(getattr(optax, alias), base.ArrayTree)
 
 
 class StatelessTransformationsTest(parameterized.TestCase):

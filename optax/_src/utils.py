@@ -15,13 +15,14 @@
 """Small utilities shared across the library.
 
 Dtype canonicalization, argument checks, a diagonal Gaussian used by the
-stochastic-gradient code, gradient scaling and a context manager for 64-bit
-precision.
+stochastic-gradient code, gradient scaling, a context manager for 64-bit
+precision and version parsing.
 """
 
 from collections.abc import Iterator, Sequence
 import contextlib
 import math
+import re
 from typing import Any, Optional, Union
 
 import jax
@@ -401,3 +402,39 @@ def x64_precision(enable_x64_precision: bool = True) -> Iterator[None]:
     yield
   finally:
     jax.config.update('jax_enable_x64', previous)
+
+
+_RELEASE = re.compile(r'\s*v?(\d+(?:\.\d+)*)')
+
+
+def parse_version(version: str) -> tuple[int, ...]:
+  """Parses the release part of a version string into a tuple of ints.
+
+  Version strings must not be compared as strings (``'0.10.0' < '0.9.0'``
+  is True); the tuples compare numerically. Only the leading release
+  numbers are kept: pre-release, development and local suffixes
+  (``rc1``, ``.dev2025``, ``+cuda12``) are dropped, so ``'0.8.1.dev1'``
+  parses as the release it leads to.
+
+  Examples:
+    >>> from optax._src import utils
+    >>> utils.parse_version('0.10.2')
+    (0, 10, 2)
+    >>> utils.parse_version('0.4.36rc1') < utils.parse_version('0.10.0')
+    True
+
+  Args:
+    version: a version string such as ``jax.__version__``.
+
+  Returns:
+    The release numbers, e.g. ``(0, 10, 2)``.
+
+  Raises:
+    ValueError: if ``version`` does not start with a number.
+  """
+  match = _RELEASE.match(version) if isinstance(version, str) else None
+  if match is None:
+    raise ValueError(
+        'parse_version: version must be a string starting with a release'
+        f" number such as '0.8.1', got {version!r}.")
+  return tuple(int(part) for part in match.group(1).split('.'))

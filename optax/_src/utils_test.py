@@ -272,5 +272,34 @@ class X64PrecisionTest(absltest.TestCase):
     self.assertFalse(jax.config.jax_enable_x64)
 
 
+
+class ParseVersionTest(parameterized.TestCase):
+  """parse_version."""
+
+  @parameterized.parameters(
+      ('0.10.2', (0, 10, 2)),
+      ('0.2.8.post1', (0, 2, 8)),
+      ('0.8.1.dev20250101', (0, 8, 1)),
+      ('0.4.36rc1', (0, 4, 36)),
+      ('1.2+cuda12', (1, 2)),
+      ('v3', (3,)),
+  )
+  def test_release_numbers(self, version, expected):
+    self.assertEqual(utils.parse_version(version), expected)
+
+  def test_compares_numerically_where_strings_do_not(self):
+    # As strings, '0.10.0' sorts before '0.9.0'.
+    self.assertLess('0.10.0', '0.9.0')
+    self.assertGreater(utils.parse_version('0.10.0'),
+                       utils.parse_version('0.9.0'))
+    self.assertGreaterEqual(utils.parse_version(jax.__version__), (0, 4))
+
+  @parameterized.parameters('', 'dev', None, 10)
+  def test_errors(self, version):
+    with self.assertRaisesRegex(
+        ValueError, f'parse_version: version must be .* got {version!r}'):
+      utils.parse_version(version)
+
+
 if __name__ == '__main__':
   absltest.main()
