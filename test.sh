@@ -3,7 +3,7 @@
 # and runs the test-suite against the installed package (not the source tree).
 #
 #   ./test.sh            everything: lint, actionlint, the fork's own tests,
-#                        upstream 0.2.8's test-suite against the wheel, the
+#                        upstream's test-suite against the wheel, the
 #                        live comparison with upstream, docs
 #   ./test.sh --no-docs  skip the documentation build
 #
@@ -11,8 +11,10 @@
 # OPTAX_TEST_FULL=1 for the exhaustive composition suite and the tests marked
 # slow.
 #
-# Upstream's files (the optax 0.2.8 wheel and its tests) are downloaded into
-# the temporary folder at test time and deleted with it.
+# The upstream release compared against is `upstream` of [tool.optax-fork] in
+# pyproject.toml (read by tools/fork_config.py), the one place that names it.
+# Upstream's files (its wheel and its tests) are downloaded into the temporary
+# folder at test time and deleted with it.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +26,9 @@ for arg in "$@"; do
     *) echo "test.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
+
+upstream_version="$("$python" "$here/tools/fork_config.py" upstream)"
+echo "comparing against upstream optax $upstream_version"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/optax-test.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -43,18 +48,18 @@ echo "built $(basename "$wheel")"
 step "install the wheel with the test, lint and docs extras"
 "$venv_py" -m pip install -q "${wheel}[test,lint,docs,examples]"
 
-step "upstream optax 0.2.8 in its own virtualenv (the comparison's oracle), \
-installed in the background while the linters run"
+step "upstream optax $upstream_version in its own virtualenv (the \
+comparison's oracle), installed in the background while the linters run"
 jax_version="$("$venv_py" -c 'import jax; print(jax.__version__)')"
 upstream_py="$work/upstream/bin/python"
 (
   set -e
   "$python" -m venv "$work/upstream"
   "$upstream_py" -m pip install -q --upgrade pip
-  "$upstream_py" -m pip install -q "optax==0.2.8" "jax==$jax_version" \
-      "jaxlib==$jax_version" orbax-checkpoint
+  "$upstream_py" -m pip install -q "optax==$upstream_version" \
+      "jax==$jax_version" "jaxlib==$jax_version" orbax-checkpoint
   "$venv_py" -m pip download -q --no-deps --only-binary=:all: \
-      "optax==0.2.8" -d "$work/upstream_dist"
+      "optax==$upstream_version" -d "$work/upstream_dist"
 ) >"$work/upstream_setup.log" 2>&1 &
 upstream_setup=$!
 
@@ -84,15 +89,16 @@ fi
 step "wait for the upstream virtualenv"
 if ! wait "$upstream_setup"; then
   cat "$work/upstream_setup.log" >&2
-  echo "test.sh: installing upstream optax 0.2.8 failed" >&2
+  echo "test.sh: installing upstream optax $upstream_version failed" >&2
   exit 1
 fi
 
 export OPTAX_EXAMPLES_DIR="$here/examples"
 export OPTAX_GALLERY_DIR="$work/gallery"
 # The registry test checks its kept list of upstream's optimizers against
-# upstream's own namespace.
+# upstream's own namespace, and the committed manifest against this version.
 export OPTAX_UPSTREAM_PYTHON="$upstream_py"
+export OPTAX_UPSTREAM_VERSION="$upstream_version"
 mkdir -p "$OPTAX_GALLERY_DIR"
 # The tests marked slow (long live-buffer loops, the full lane's extra
 # combinations) run with OPTAX_TEST_FULL=1 and in the GitHub workflow.
@@ -120,13 +126,13 @@ if [ "$rc" -ne 0 ]; then
   exit "$rc"
 fi
 
-step "upstream 0.2.8's test-suite against the installed wheel"
+step "upstream $upstream_version's test-suite against the installed wheel"
 "$venv_py" "$here/tools/upstream_suite.py" \
     --deviations "$here/deviations.toml" \
-    --wheel "$(ls "$work"/upstream_dist/optax-*.whl)" \
+    --wheel "$(ls "$work"/upstream_dist/optax-"$upstream_version"-*.whl)" \
     --keep "$work/upstream_suite"
 
-step "live comparison with upstream 0.2.8"
+step "live comparison with upstream $upstream_version"
 bash "$here/tools/compare/run.sh" "$venv_py" "$upstream_py"
 
 if [ "$build_docs" = 1 ]; then

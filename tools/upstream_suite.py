@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Runs Optax 0.2.8's own test files against the installed optax package.
+"""Runs upstream Optax's own test files against the installed optax package.
 
-The published ``optax==0.2.8`` wheel is fetched with ``pip download`` into a
-temporary folder (nothing of upstream's is kept in this repository), its
-``*_test.py`` files are laid over a copy of the *installed* package, and
-pytest runs them. The outcome is checked against the ``upstream_suite``
-entries of ``deviations.toml``:
+The upstream release is the one of ``[tool.optax-fork]`` in pyproject.toml
+(see tools/fork_config.py). Its published wheel is fetched with ``pip
+download`` into a temporary folder (nothing of upstream's is kept in this
+repository), its ``*_test.py`` files are laid over a copy of the *installed*
+package, and pytest runs them. The outcome is checked against the
+``upstream_suite`` entries of ``deviations.toml``:
 
 * a failing test that is not listed there fails the lane;
-* a listed test that now passes (a stale entry) fails the lane too.
+* a listed test that now passes (a stale entry) fails the lane too, and so
+  does an entry written against another upstream release (its ``upstream``
+  field); an entry whose ``jax`` range excludes the installed jax is skipped
+  and reported.
 
 Usage::
 
@@ -17,6 +21,7 @@ Usage::
 """
 
 import argparse
+import importlib.metadata
 import importlib.util
 import os
 import pathlib
@@ -28,20 +33,31 @@ import tomllib
 import xml.etree.ElementTree as ET
 import zipfile
 
-UPSTREAM = 'optax==0.2.8'
+import fork_config
+
 HERE = pathlib.Path(__file__).resolve().parent.parent
 
 
-def _fetch_wheel(dest: pathlib.Path) -> pathlib.Path:
+def _fetch_wheel(dest: pathlib.Path, version: str) -> pathlib.Path:
+  requirement = f'optax=={version}'
   subprocess.run(
       [sys.executable, '-m', 'pip', 'download', '-q', '--no-deps',
-       '--only-binary=:all:', UPSTREAM, '-d', str(dest)],
+       '--only-binary=:all:', requirement, '-d', str(dest)],
       check=True)
-  wheels = sorted(dest.glob('optax-*.whl'))
+  wheels = sorted(dest.glob(f'optax-{version}-*.whl'))
   if not wheels:
-    raise SystemExit(f'upstream_suite: pip download of {UPSTREAM} gave no '
+    raise SystemExit(f'upstream_suite: pip download of {requirement} gave no '
                      f'wheel in {dest}')
   return wheels[0]
+
+
+def _check_wheel(wheel: pathlib.Path, version: str) -> None:
+  """Stops if ``wheel`` is not upstream's wheel of ``version``."""
+  parts = wheel.name.split('-')
+  if len(parts) < 3 or parts[0] != 'optax' or parts[1] != version:
+    raise SystemExit(f'upstream_suite: --wheel {wheel} is not an optax '
+                     f'{version} wheel ({version} is the upstream release of '
+                     '[tool.optax-fork] in pyproject.toml)')
 
 
 def _installed_package() -> pathlib.Path:
@@ -97,21 +113,34 @@ def main() -> int:
   parser.add_argument('--keep', default=None,
                       help='work in this folder and keep it')
   parser.add_argument('--wheel', default=None,
-                      help='a downloaded optax 0.2.8 wheel to use')
+                      help='a downloaded wheel of the upstream release to '
+                      'use')
   parser.add_argument('--only', action='append', default=[],
                       help='run only this upstream test file (repeatable), '
                       'e.g. optax/_src/utils_test.py; no deviation check')
   parser.add_argument('pytest_args', nargs='*')
   args = parser.parse_args()
 
+  version = fork_config.upstream_version()
+  jax_version = importlib.metadata.version('jax')
   with open(args.deviations, 'rb') as f:
-    listed = {e['id']: e for e in tomllib.load(f).get('upstream_suite', [])}
+    entries = tomllib.load(f).get('upstream_suite', [])
+  listed, stale_entries = {}, []
+  for e in entries:
+    why = fork_config.not_applicable(e, version, jax_version)
+    if why is None:
+      listed[e['id']] = e
+    elif why[0] == 'stale':
+      stale_entries.append(why[1])
+    else:
+      print(f'DEVIATION NOT APPLICABLE {why[1]}')
 
   work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix='optax-upstream.'))
   work.mkdir(parents=True, exist_ok=True)
   try:
     wheel = (pathlib.Path(args.wheel) if args.wheel
-             else _fetch_wheel(work / 'dist'))
+             else _fetch_wheel(work / 'dist', version))
+    _check_wheel(wheel, version)
     root = work / 'tree'
     if root.exists():
       shutil.rmtree(root)
@@ -152,6 +181,8 @@ def main() -> int:
       print(f'STALE DEVIATION (passes now) {t}')
     for t in missing:
       print(f'DEVIATION NOT FOUND (no such test) {t}')
+    for message in stale_entries:
+      print(f'STALE DEVIATION (other upstream release) {message}')
     n_skipped = sum(1 for o in outcomes.values() if o == 'skipped')
     print(f'upstream_suite: {len(passed)} passed, {len(failed)} failed '
           f'({len(failed) - len(unexpected)} listed deviations), '
@@ -159,7 +190,7 @@ def main() -> int:
     if args.only:
       print(proc.stdout[-20000:])
       return 0 if not failed else 1
-    ok = not unexpected and not stale and not missing
+    ok = not unexpected and not stale and not missing and not stale_entries
     return 0 if ok else 1
   finally:
     if not args.keep:

@@ -54,8 +54,14 @@ list of them, ``fnmatch`` patterns allowed), ``reason`` and, optionally,
 * ``raises``: any other exception difference.
 
 A listed case with a difference of another kind fails, so that an entry for
-a dtype policy cannot hide wrong values. The run fails on any mismatch that
-is not listed and on a listed pattern that no longer mismatches (stale).
+a dtype policy cannot hide wrong values. Every entry names the upstream
+release it was written against (``upstream``) and may name a jax range
+(``jax``); see tools/fork_config.py. An entry for another upstream release
+than the one of ``[tool.optax-fork]`` in pyproject.toml fails the run
+(stale), one whose jax range excludes the fork's jax is skipped and
+reported, and the run fails if the upstream side is not that release. The
+run fails on any mismatch that is not listed and on a listed pattern that no
+longer mismatches (stale).
 The last line is ``compare: N cases, M matched, K listed deviations, F
 failed``; the exit status is 1 if F > 0.
 """
@@ -64,10 +70,14 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import pathlib
 import pickle
 import sys
 import tomllib
 from typing import Any
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+import fork_config  # pylint: disable=wrong-import-position
 
 import numpy as np
 
@@ -283,6 +293,20 @@ def main(argv: list[str] | None = None) -> int:
   with open(args.upstream, 'rb') as f:
     upstream = pickle.load(f)
   deviations = load_deviations(args.deviations)
+  upstream_version = fork_config.upstream_version()
+  stale_entries = 0
+  applicable = []
+  for e in deviations:
+    why = fork_config.not_applicable(e, upstream_version,
+                                     fork['meta'].get('jax_version'))
+    if why is None:
+      applicable.append(e)
+    elif why[0] == 'stale':
+      stale_entries += 1
+      print(f'STALE deviation {why[1]}')
+    else:
+      print(f'deviation not applicable {why[1]}')
+  deviations = applicable
   print(f'compare: fork optax {fork["meta"]["optax_version"]} '
         f'({fork["meta"]["optax_file"]}), upstream optax '
         f'{upstream["meta"]["optax_version"]} '
@@ -290,7 +314,13 @@ def main(argv: list[str] | None = None) -> int:
 
   fc, uc = fork['cases'], upstream['cases']
   names = sorted(set(fc) | set(uc))
-  matched = listed = failed = 0
+  matched = listed = 0
+  failed = stale_entries
+  if upstream['meta']['optax_version'] != upstream_version:
+    failed += 1
+    print(f'FAIL the upstream side runs optax '
+          f'{upstream["meta"]["optax_version"]}, the lanes compare against '
+          f'{upstream_version} ([tool.optax-fork] in pyproject.toml)')
   used = {pattern: False for e in deviations for pattern in e['id']}
   for name in names:
     if name not in fc or name not in uc:

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Live comparison of this fork against upstream Optax 0.2.8.
+# Live comparison of this fork against upstream Optax (the release named by
+# `upstream` of [tool.optax-fork] in pyproject.toml).
 #
 #   tools/compare/run.sh FORK_PYTHON UPSTREAM_PYTHON
 #
 # FORK_PYTHON has the fork installed (editable or from the wheel);
-# UPSTREAM_PYTHON has optax 0.2.8. Both need jax, numpy and
+# UPSTREAM_PYTHON has that upstream release. Both need jax, numpy and
 # orbax-checkpoint. Each side runs with its current directory in a temporary
 # directory outside the repository, so that `import optax` finds the
 # interpreter's own package. Steps:
@@ -38,11 +39,19 @@ status=0
 only=()
 [ -n "${COMPARE_ONLY:-}" ] && only=(--only "$COMPARE_ONLY")
 
-# The upstream side must not see the repository's optax.
+# The upstream side must not see the repository's optax, and must be the
+# release the lanes compare against.
 up_file="$("$up_py" -c 'import optax; print(optax.__file__)')" || exit 2
 case "$up_file" in
   "$repo"/*) echo "compare: $up_py imports the fork ($up_file)" >&2; exit 2 ;;
 esac
+want="$("$fork_py" "$repo/tools/fork_config.py" upstream)" || exit 2
+have="$("$up_py" -c 'import optax; print(optax.__version__)')" || exit 2
+if [ "$have" != "$want" ]; then
+  echo "compare: $up_py has optax $have, the lanes compare against $want" \
+      "([tool.optax-fork] in pyproject.toml)" >&2
+  exit 2
+fi
 
 "$fork_py" "$here/run_cases.py" --verbose --out "$work/fork.pkl" "${only[@]}" \
     >"$work/fork.log" 2>&1 &

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# Copyright 2026 The Optax fork authors. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0.
+"""The fork's settings of ``[tool.optax-fork]`` in pyproject.toml.
+
+The upstream release this fork is based on, and that every lane compares
+against, is written once, as ``upstream = "X.Y.Z"`` in that table. Python
+lanes import this module; shell lanes run it::
+
+  python tools/fork_config.py upstream      # prints e.g. 0.2.8
+
+It also decides whether an entry of ``deviations.toml`` applies to a run:
+every entry names the upstream release it was written against
+(``upstream = "0.2.8"``, or a list of them) and may name the jax versions it
+holds for (``jax = ">=0.10"``, comma-separated clauses with ``==``, ``!=``,
+``<``, ``<=``, ``>``, ``>=``; ``==0.10.*`` matches a series). An entry for
+another upstream release is stale: the rebase must check it again. An entry
+whose jax range excludes the jax in use is skipped.
+
+Reads only the standard library, so it runs under either interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import re
+import sys
+import tomllib
+from typing import Any, Optional
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+PYPROJECT = REPO / 'pyproject.toml'
+
+_CLAUSE = re.compile(r'^\s*(==|!=|<=|>=|<|>)?\s*([0-9][0-9.]*)(\.\*)?\s*$')
+
+
+def settings(pyproject: pathlib.Path = PYPROJECT) -> dict[str, Any]:
+  """The ``[tool.optax-fork]`` table of ``pyproject``."""
+  with open(pyproject, 'rb') as f:
+    table = tomllib.load(f).get('tool', {}).get('optax-fork')
+  if not isinstance(table, dict) or not isinstance(
+      table.get('upstream'), str):
+    raise SystemExit(f'fork_config: {pyproject} needs a [tool.optax-fork] '
+                     'table with upstream = "X.Y.Z" (the upstream release '
+                     'the lanes compare against)')
+  return table
+
+
+def upstream_version(pyproject: pathlib.Path = PYPROJECT) -> str:
+  """The upstream Optax release the lanes compare against."""
+  return settings(pyproject)['upstream']
+
+
+def _release(version: str) -> tuple[int, ...]:
+  """The numeric release of a version string (``0.10.2.dev1`` -> 0,10,2)."""
+  match = re.match(r'^\s*v?(\d+(?:\.\d+)*)', version)
+  if match is None:
+    raise ValueError(f'fork_config: cannot read the version {version!r}')
+  return tuple(int(p) for p in match.group(1).split('.'))
+
+
+def version_in_range(version: str, spec: str) -> bool:
+  """Whether ``version`` satisfies every clause of ``spec``.
+
+  Args:
+    version: a version string, e.g. ``jax.__version__``.
+    spec: comma-separated clauses such as ``>=0.10,<0.11``; a bare version
+      means ``==``; ``==0.10.*`` matches every 0.10 release.
+
+  Returns:
+    True when all clauses hold.
+
+  Raises:
+    ValueError: if a clause cannot be read.
+  """
+  have = _release(version)
+  for clause in spec.split(','):
+    match = _CLAUSE.match(clause)
+    if match is None:
+      raise ValueError(f'fork_config: cannot read the version clause '
+                       f'{clause!r} of {spec!r}; expected e.g. ">=0.10"')
+    op, text, star = match.group(1) or '==', match.group(2), match.group(3)
+    want = _release(text)
+    if star:
+      if op not in ('==', '!='):
+        raise ValueError(f'fork_config: {clause!r}: ".*" only goes with == '
+                         'or !=')
+      equal = have[:len(want)] == want
+      ok = equal if op == '==' else not equal
+    else:
+      width = max(len(have), len(want))
+      a = have + (0,) * (width - len(have))
+      b = want + (0,) * (width - len(want))
+      ok = {'==': a == b, '!=': a != b, '<': a < b, '<=': a <= b,
+            '>': a > b, '>=': a >= b}[op]
+    if not ok:
+      return False
+  return True
+
+
+def not_applicable(entry: dict[str, Any], upstream: str,
+                   jax_version: Optional[str]) -> Optional[tuple[str, str]]:
+  """Why a ``deviations.toml`` entry does not apply to this run, if it does not.
+
+  Args:
+    entry: one ``[[comparison]]`` or ``[[upstream_suite]]`` table.
+    upstream: the upstream release compared against (:func:`upstream_version`).
+    jax_version: the jax in use, or None when unknown (the jax range is then
+      not checked).
+
+  Returns:
+    None when the entry applies; else ``('stale', message)`` for an entry
+    written against another upstream release (or naming none), which the
+    lanes fail on, or ``('skipped', message)`` for an entry whose jax range
+    excludes ``jax_version``, which the lanes only report.
+  """
+  name = entry.get('id')
+  written = entry.get('upstream')
+  if isinstance(written, str):
+    written = [written]
+  if not written:
+    return ('stale', f'{name}: names no upstream release (add upstream = '
+            f'"{upstream}" once checked against it)')
+  if upstream not in written:
+    return ('stale', f'{name}: written against upstream {", ".join(written)}, '
+            f'the lanes compare against {upstream}: check it again and '
+            'update its upstream field, or remove it')
+  spec = entry.get('jax')
+  if spec and jax_version is not None and not version_in_range(
+      jax_version, spec):
+    return ('skipped', f'{name}: for jax {spec}, this run has jax '
+            f'{jax_version}')
+  return None
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+  """Prints one setting of ``[tool.optax-fork]``."""
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument('key', help='a key of [tool.optax-fork], e.g. upstream')
+  parser.add_argument('--pyproject', default=str(PYPROJECT))
+  args = parser.parse_args(argv)
+  table = settings(pathlib.Path(args.pyproject))
+  if args.key not in table:
+    print(f'fork_config: no {args.key!r} in [tool.optax-fork] of '
+          f'{args.pyproject}; it has {sorted(table)}', file=sys.stderr)
+    return 2
+  print(table[args.key])
+  return 0
+
+
+if __name__ == '__main__':
+  sys.exit(main())
