@@ -29,7 +29,6 @@ import dataclasses
 import importlib
 import json
 import os
-import pathlib
 import subprocess
 from typing import Any, Callable, Optional
 
@@ -281,190 +280,61 @@ def importable_optimizer_names() -> set[str]:
   return names
 
 
-# The public optimizers of Optax 0.2.8 (aliases, ``scale_by_*``, ``scale``
-# and every function of ``optax.contrib``), as listed by its API manifest.
-# Kept here so that the registry check runs against the installed wheel too;
-# ``public_optimizer_names(manifest_path)`` reads a manifest instead, and a
-# test checks the list against the manifest beside a source checkout, or
-# against upstream's own namespace (``OPTAX_UPSTREAM_PYTHON``, set by
-# test.sh).
-UPSTREAM_0_2_8_OPTIMIZERS = frozenset({
-    'adabelief',
-    'adadelta',
-    'adafactor',
-    'adagrad',
-    'adam',
-    'adamax',
-    'adamaxw',
-    'adamw',
-    'adan',
-    'amsgrad',
-    'contrib.acprop',
-    'contrib.ademamix',
-    'contrib.adopt',
-    'contrib.cocob',
-    'contrib.dadapt_adamw',
-    'contrib.differentially_private_aggregate',
-    'contrib.dog',
-    'contrib.dowg',
-    'contrib.dpsgd',
-    'contrib.galore',
-    'contrib.hutchinson_estimator_diag_hessian',
-    'contrib.madgrad',
-    'contrib.mechanize',
-    'contrib.momo',
-    'contrib.momo_adam',
-    'contrib.muon',
-    'contrib.normalize',
-    'contrib.prodigy',
-    'contrib.reduce_on_plateau',
-    'contrib.sam',
-    'contrib.scale_by_acprop',
-    'contrib.scale_by_ademamix',
-    'contrib.scale_by_adopt',
-    'contrib.scale_by_cocob',
-    'contrib.scale_by_galore',
-    'contrib.scale_by_madgrad',
-    'contrib.scale_by_muon',
-    'contrib.scale_by_simplified_ademamix',
-    'contrib.schedule_free',
-    'contrib.schedule_free_adamw',
-    'contrib.schedule_free_eval_params',
-    'contrib.schedule_free_sgd',
-    'contrib.simplified_ademamix',
-    'contrib.sophia',
-    'contrib.split_real_and_imaginary',
-    'fromage',
-    'lamb',
-    'lars',
-    'lbfgs',
-    'lion',
-    'nadam',
-    'nadamw',
-    'noisy_sgd',
-    'novograd',
-    'optimistic_adam',
-    'optimistic_adam_v2',
-    'optimistic_gradient_descent',
-    'polyak_sgd',
-    'radam',
-    'rmsprop',
-    'rprop',
-    'scale',
-    'scale_by_adadelta',
-    'scale_by_adam',
-    'scale_by_adamax',
-    'scale_by_adan',
-    'scale_by_amsgrad',
-    'scale_by_backtracking_linesearch',
-    'scale_by_belief',
-    'scale_by_distance_over_gradients',
-    'scale_by_factored_rms',
-    'scale_by_lbfgs',
-    'scale_by_learning_rate',
-    'scale_by_lion',
-    'scale_by_novograd',
-    'scale_by_optimistic_gradient',
-    'scale_by_param_block_norm',
-    'scale_by_param_block_rms',
-    'scale_by_polyak',
-    'scale_by_radam',
-    'scale_by_rms',
-    'scale_by_rprop',
-    'scale_by_rss',
-    'scale_by_schedule',
-    'scale_by_sign',
-    'scale_by_sm3',
-    'scale_by_stddev',
-    'scale_by_trust_ratio',
-    'scale_by_yogi',
-    'scale_by_zoom_linesearch',
-    'sgd',
-    'sign_sgd',
-    'signum',
-    'sm3',
-    'yogi',
-})
-
-
-def public_optimizer_names(manifest_path: Optional[str] = None) -> set[str]:
-  """Every public optimizer of Optax 0.2.8.
+def public_optimizer_names(
+    functions: Optional[dict[str, dict[str, str]]] = None) -> set[str]:
+  """Every public optimizer of the upstream release the fork is based on.
 
   Args:
-    manifest_path: path of an Optax 0.2.8 API manifest to read the names
-      from; by default the list kept in this module.
+    functions: ``{namespace: {public function: defining module}}`` for
+      ``optax`` and ``optax.contrib``; by default those of the upstream
+      release, as committed in ``optax/_src/upstream_api.py``.
 
   Returns:
-    Names as used by :data:`BY_NAME`.
+    Names as used by :data:`BY_NAME`: the aliases, every ``scale_by_*`` and
+    ``scale`` of ``optax``, and every function of ``optax.contrib``.
   """
-  if manifest_path is None:
-    return set(UPSTREAM_0_2_8_OPTIMIZERS)
-  manifest = json.loads(pathlib.Path(manifest_path).read_text())
-  return _optimizers_of_namespaces(manifest['namespaces'])
-
-
-def _optimizers_of_namespaces(namespaces: dict[str, Any]) -> set[str]:
-  """The optimizer names of ``{namespace: {name: {kind, defined_in}}}``."""
-  names = set()
-  for name, info in namespaces['optax'].items():
-    if info['kind'] == 'function' and _is_optimizer_name(
-        name, info.get('defined_in', '')):
-      names.add(name)
-  for name, info in namespaces['optax.contrib'].items():
-    if info['kind'] == 'function':
-      names.add(f'contrib.{name}')
+  if functions is None:
+    functions = importlib.import_module('optax._src.upstream_api').FUNCTIONS
+  names = {name for name, module in functions['optax'].items()
+           if _is_optimizer_name(name, module)}
+  names |= {f'contrib.{name}' for name in functions['optax.contrib']}
   return names
 
 
 # Run by another interpreter (one with upstream's optax installed): prints
-# the kind and defining module of every public name of ``optax`` and
-# ``optax.contrib``, in the manifest's format.
+# its version and the defining module of every public function of ``optax``
+# and ``optax.contrib``, as tools/upstream_api.py records them.
 _LIST_NAMESPACES = """
-import inspect, json, types
-import optax, optax.contrib
-out = {}
-for ns, mod in (('optax', optax), ('optax.contrib', optax.contrib)):
-  out[ns] = {}
-  for name in dir(mod):
-    if name.startswith('_'):
-      continue
-    obj = getattr(mod, name)
-    if isinstance(obj, types.ModuleType):
-      kind = 'module'
-    elif inspect.isclass(obj):
-      kind = 'class'
-    elif callable(obj):
-      kind = 'function'
-    else:
-      kind = 'value'
-    out[ns][name] = {'kind': kind,
-                     'defined_in': getattr(obj, '__module__', '') or ''}
+import importlib, json
+import optax
+out = {'version': optax.__version__, 'functions': {}}
+for ns in ('optax', 'optax.contrib'):
+  mod = importlib.import_module(ns)
+  out['functions'][ns] = {
+      name: getattr(getattr(mod, name), '__module__', '') or ''
+      for name in sorted(dir(mod))
+      if not name.startswith('_') and callable(getattr(mod, name))
+      and not isinstance(getattr(mod, name), type)}
 print(json.dumps(out))
 """
 
 
-def optimizer_names_of_interpreter(python: str) -> set[str]:
-  """The public optimizers of the optax installed for another interpreter.
+def namespace_of_interpreter(
+    python: str) -> tuple[str, dict[str, dict[str, str]]]:
+  """The optax release and public functions of another interpreter.
 
   Args:
-    python: path of a Python interpreter with Optax installed (test.sh's
-      upstream 0.2.8 virtualenv).
+    python: path of a Python interpreter with upstream Optax installed
+      (``OPTAX_UPSTREAM_PYTHON``, test.sh's upstream virtualenv).
 
   Returns:
-    Names as used by :data:`BY_NAME`.
+    ``(optax.__version__, {namespace: {public function: defining module}})``
+    for ``optax`` and ``optax.contrib``, the format of
+    ``optax/_src/upstream_api.py``.
   """
   out = subprocess.run(
       [python, '-c', _LIST_NAMESPACES], check=True, capture_output=True,
       text=True, cwd='/', env={**os.environ, 'JAX_PLATFORMS': 'cpu'},
   ).stdout
-  return _optimizers_of_namespaces(json.loads(out))
-
-
-def find_manifest() -> Optional[str]:
-  """The ``shared/api`` manifest beside a source checkout, if there is one."""
-  here = pathlib.Path(__file__).resolve()
-  for parent in here.parents:
-    path = parent / 'shared' / 'api' / 'optax-0.2.8.json'
-    if path.exists():
-      return str(path)
-  return None
+  listing = json.loads(out)
+  return listing['version'], listing['functions']

@@ -52,6 +52,8 @@ import gc
 import io
 import math
 import os
+import pathlib
+import tomllib
 from typing import Any, Callable, Optional
 from unittest import mock
 
@@ -66,6 +68,7 @@ from optax._src import base
 from optax._src import composition_registry as registry
 from optax._src import lookahead as lookahead_lib
 from optax._src import test_utils
+from optax._src import upstream_api
 from optax.schedules import _inject
 from optax.transforms import _accumulation
 from optax.transforms import _clipping
@@ -593,6 +596,26 @@ class SuiteCatchesDefectsTest(parameterized.TestCase):
       gc.unfreeze()
 
 
+def _configured_upstream_version() -> Optional[str]:
+  """The upstream release the lanes compare against, where it can be known.
+
+  ``OPTAX_UPSTREAM_VERSION`` (set by test.sh and the workflow), else
+  ``[tool.optax-fork]`` of the source checkout this module lies in; None
+  for an installed wheel run without the variable.
+  """
+  version = os.environ.get('OPTAX_UPSTREAM_VERSION')
+  if version:
+    return version
+  pyproject = pathlib.Path(__file__).resolve().parents[2] / 'pyproject.toml'
+  if not pyproject.is_file():
+    return None
+  with open(pyproject, 'rb') as f:
+    config = tomllib.load(f)
+  if config.get('project', {}).get('name') != 'optax':
+    return None
+  return config.get('tool', {}).get('optax-fork', {}).get('upstream')
+
+
 class RegistryTest(absltest.TestCase):
 
   def test_every_public_optimizer_is_registered(self):
@@ -605,20 +628,38 @@ class RegistryTest(absltest.TestCase):
     self.assertEmpty(sorted(missing),
                      'public optimizers missing from composition_registry')
 
-  def test_upstream_optimizer_list_matches_upstream(self):
-    # The kept list against the API manifest of a source checkout, or against
-    # the namespace of upstream 0.2.8 itself (test.sh's second virtualenv).
-    manifest = registry.find_manifest()
+  def test_upstream_api_is_of_the_configured_release(self):
+    # optax/_src/upstream_api.py must describe the upstream release the
+    # lanes compare against ([tool.optax-fork] in pyproject.toml).
+    configured = _configured_upstream_version()
+    if configured is None:
+      self.skipTest('no upstream release configured: set '
+                    'OPTAX_UPSTREAM_VERSION (test.sh and the workflow do) or '
+                    'run from a source checkout')
+    self.assertEqual(
+        upstream_api.VERSION, configured,
+        'optax/_src/upstream_api.py is for another upstream release: '
+        'regenerate it with tools/upstream_api.py under optax=='
+        f'{configured}')
+
+  def test_upstream_api_matches_upstream_namespace(self):
+    # The committed listing against upstream's own namespace, read by the
+    # interpreter of test.sh's (and the workflow's) upstream virtualenv.
     upstream_python = os.environ.get('OPTAX_UPSTREAM_PYTHON')
-    if manifest is not None:
-      reference = registry.public_optimizer_names(manifest)
-    elif upstream_python:
-      reference = registry.optimizer_names_of_interpreter(upstream_python)
-    else:
-      self.fail('nothing to check the kept optimizer list against: run from '
-                'a source checkout beside shared/api, or set '
-                'OPTAX_UPSTREAM_PYTHON to a Python with optax==0.2.8')
-    self.assertEqual(reference, registry.public_optimizer_names())
+    if not upstream_python:
+      self.skipTest('OPTAX_UPSTREAM_PYTHON is not set (test.sh and the '
+                    'workflow set it to a Python with upstream optax)')
+    version, functions = registry.namespace_of_interpreter(upstream_python)
+    self.assertEqual(version, upstream_api.VERSION,
+                     f'{upstream_python} has optax {version}')
+    for namespace in ('optax', 'optax.contrib'):
+      with self.subTest(namespace):
+        self.assertEqual(
+            functions[namespace], upstream_api.FUNCTIONS[namespace],
+            'optax/_src/upstream_api.py differs from upstream: regenerate '
+            'it with tools/upstream_api.py')
+    self.assertEqual(registry.public_optimizer_names(functions),
+                     registry.public_optimizer_names())
 
   def test_every_entry_builds_without_arrays(self):
     for entry in registry.ENTRIES:
