@@ -36,6 +36,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import tree_or_function
+
 
 def _as_axes(axes: Union[Sequence[int], int]) -> tuple[int, ...]:
   if isinstance(axes, (int, np.integer)):
@@ -184,7 +186,9 @@ def leafwise_dim_nums(
     fn: the name of the calling function, for error messages.
     spec: None (each leaf gets ``default(leaf)``, by default
       ``dims_type()``), a tree (a prefix of ``tree``) of ``dims_type`` and
-      None, or a function of ``tree`` returning one of these.
+      None, or a function of ``tree`` returning one of these (a callable
+      pytree shaped like ``tree``, an Equinox module, is a tree: see
+      :func:`optax._src.tree_or_function.is_function`).
     tree: the params or updates.
     dims_type: the NamedTuple class of the dimension numbers.
     default: the dimension numbers of a leaf when ``spec`` is None.
@@ -195,8 +199,10 @@ def leafwise_dim_nums(
   Raises:
     ValueError: naming ``fn``, if ``spec`` is not a prefix of ``tree``.
   """
-  if callable(spec):
-    spec = spec(tree)
+  is_dims_leaf = lambda x: x is None or isinstance(x, dims_type)
+  spec = tree_or_function.resolve(
+      spec, tree, fn_name=fn, arg_name='the weight dimension numbers',
+      is_leaf=is_dims_leaf)
   if spec is None:
     if default is None:
       return [dims_type()] * len(jax.tree.leaves(tree))
@@ -207,7 +213,7 @@ def leafwise_dim_nums(
     # of the params, and None or a NamedTuple would not stay leaves.
     boxed = jax.tree.map(
         lambda d, sub: jax.tree.map(lambda _: _Box(d), sub), spec, tree,
-        is_leaf=lambda x: x is None or isinstance(x, dims_type))
+        is_leaf=is_dims_leaf)
   except ValueError as e:
     raise ValueError(
         f'{fn}: the weight dimension numbers must be a'

@@ -49,6 +49,7 @@ from optax._src import base
 from optax._src import moments
 from optax._src import numerics
 from optax._src import transform
+from optax._src import tree_or_function
 from optax._src import utils
 from optax._src import validation
 from optax.contrib import _matrix_helpers
@@ -696,7 +697,9 @@ def muon(
   def param_labels(params):
     # A label per leaf, also where the dimension numbers are a prefix of the
     # params: the state then has a MaskedNode for each leaf of a group.
-    spec = dim_nums(params) if callable(dim_nums) else dim_nums
+    spec = tree_or_function.resolve(
+        dim_nums, params, fn_name=fn, arg_name='muon_weight_dimension_numbers',
+        is_leaf=lambda x: x is None or isinstance(x, MuonDimensionNumbers))
     treedef = jax.tree.structure(params)
     if spec is None:  # A root None: every leaf goes to Adam.
       return jax.tree.unflatten(treedef, ['adam'] * treedef.num_leaves)

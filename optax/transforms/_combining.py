@@ -27,6 +27,7 @@ import jax
 
 from optax._src import base
 from optax._src import params_placeholder
+from optax._src import tree_or_function
 from optax.transforms import _masking
 
 
@@ -173,32 +174,6 @@ class PartitionState(NamedTuple):
   inner_states: Mapping[Hashable, _masking.MaskedState]
 
 
-def _labels_callable(param_labels: Any, tree: Any) -> bool:
-  """Whether ``partition`` gets its labels by calling ``param_labels``.
-
-  A function is called. A callable pytree that holds a label for each leaf
-  of ``tree`` (or of a prefix of it), such as an Equinox module built from
-  the model with ``jax.tree.map``, is a tree of labels; a callable pytree
-  that does not match ``tree`` is called.
-
-  Args:
-    param_labels: the ``param_labels`` argument of :func:`partition`.
-    tree: the params or updates to label.
-
-  Returns:
-    True if the labels are ``param_labels(tree)``.
-  """
-  if not callable(param_labels):
-    return False
-  if _masking._mask_callable(param_labels):  # pylint: disable=protected-access
-    return True
-  try:
-    jax.tree.map(lambda *_: None, param_labels, tree)
-  except ValueError:
-    return True
-  return False
-
-
 def _check_labels(
     labels: Any, tree: Any, transform_keys: Any, fn_name: str = 'partition'
 ) -> None:
@@ -242,7 +217,8 @@ def partition(
       prefix of it), or a function mapping the params (in ``init``) or the
       updates (in ``update``) to such a tree. A callable pytree of labels
       with the structure of the params (an Equinox module of labels, say)
-      is a tree, not a function.
+      is a tree, not a function (the rule is
+      :func:`optax._src.tree_or_function.is_function`'s).
     mask_compatible_extra_args: if True, each extra argument whose tree
       structure is that of the updates is restricted to a group's leaves
       before it reaches that group's transformation (see
@@ -278,10 +254,8 @@ def partition(
     return jax.tree.map(lambda label: label == group, labels)
 
   def get_labels(tree):
-    if _labels_callable(param_labels, tree):
-      labels = param_labels(tree)
-    else:
-      labels = param_labels
+    labels = tree_or_function.resolve(
+        param_labels, tree, fn_name='partition', arg_name='param_labels')
     _check_labels(labels, tree, transforms.keys())
     return labels
 

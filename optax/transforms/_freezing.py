@@ -92,11 +92,12 @@ def selective_transform(
   def to_labels(mask_tree):
     return jax.tree.map(lambda m: 'freeze' if m else 'train', mask_tree)
 
-  # Decided by the leaves, as in masked: an Equinox module of booleans is
-  # callable but is a mask tree.
-  if _masking._mask_callable(freeze_mask):  # pylint: disable=protected-access
-    labels = lambda tree: to_labels(freeze_mask(tree))
-  else:
-    labels = to_labels(freeze_mask)
+  def labels(tree):
+    # Tree or function is decided as for every mask (an Equinox module of
+    # booleans shaped like the params is a tree).
+    mask_tree = _masking._resolve_mask(  # pylint: disable=protected-access
+        freeze_mask, tree, 'selective_transform', 'freeze_mask')
+    return to_labels(mask_tree)
+
   return _combining.partition(
       {'train': optimizer, 'freeze': base.set_to_zero()}, labels)

@@ -27,6 +27,7 @@ import jax
 
 from optax._src import base
 from optax._src import params_placeholder
+from optax._src import tree_or_function
 from optax._src import tree_structure
 
 
@@ -51,22 +52,20 @@ class MaskedState(NamedTuple):
 
 
 def _mask_callable(mask: base.MaskOrFn) -> bool:
-  """Whether a mask argument is to be called on the params to get the mask.
+  """Whether ``mask`` is a function of the params (else a tree of booleans).
 
-  The decision is made on the leaves, not on ``callable(mask)``: a callable
-  pytree whose leaves are data, such as an Equinox module holding a boolean
-  per parameter, is a mask tree, not a function.
+  Kept for code that imports this private name; the decision is
+  :func:`optax._src.tree_or_function.is_function`'s, made without the
+  params at hand (a callable pytree with data leaves, such as an Equinox
+  module of booleans, is then a tree).
 
   Args:
     mask: a tree of booleans, or a function returning one.
 
   Returns:
-    True when every leaf of ``mask`` is callable (a single function is a tree
-    with one callable leaf), False otherwise, in particular for an empty
-    tree.
+    True if ``mask`` is to be called on the params.
   """
-  flags = jax.tree.leaves(jax.tree.map(callable, mask))
-  return bool(flags) and all(flags)
+  return tree_or_function.is_function(mask)
 
 
 def _structure_error(
@@ -97,7 +96,8 @@ def _resolve_mask(
 
   Args:
     mask: a tree of booleans (a prefix of ``tree``), or a function of
-      ``tree`` returning one.
+      ``tree`` returning one, told apart by
+      :func:`optax._src.tree_or_function.is_function`.
     tree: the params or updates the mask applies to.
     fn_name: the name of the public function, for error messages.
     arg_name: the name of the mask argument, for error messages.
@@ -106,18 +106,19 @@ def _resolve_mask(
     The mask tree.
 
   Raises:
-    ValueError: if the leaves of ``mask`` are functions but ``mask`` is not
-      itself a function.
+    ValueError: if ``mask`` is not callable and all its leaves are
+      functions (a tree of mask functions, which is neither form).
   """
-  if not _mask_callable(mask):
-    return mask
-  if callable(mask):
-    return mask(tree)
-  raise ValueError(
+  leaves = jax.tree.leaves(mask)
+  if (not callable(mask) and leaves
+      and all(callable(leaf) for leaf in leaves)):
+    raise ValueError(
         f'{fn_name}: {arg_name} must be a tree of booleans or one function'
         ' returning such a tree, got a tree whose leaves are functions.'
         f' Remedy: pass a single function of the params as {arg_name}.'
     )
+  return tree_or_function.resolve(
+      mask, tree, fn_name=fn_name, arg_name=arg_name)
 
 
 def _hide(
@@ -178,9 +179,9 @@ def masked(
     mask: a tree of booleans with the structure of the params (or a prefix
       of it), or a function mapping the params (in ``init``) or the updates
       (in ``update``) to such a tree. ``True`` selects a leaf. A callable
-      pytree with data leaves (an Equinox module of booleans, say) is a
-      tree, not a function: ``mask`` is called only when all its leaves are
-      callable.
+      pytree with data leaves (an Equinox module of booleans, say) shaped
+      like the params is a tree, not a function (the rule is
+      :func:`optax._src.tree_or_function.is_function`'s).
     mask_compatible_extra_args: if True, each extra keyword argument of
       ``update`` whose tree structure is that of the updates is masked like
       them before it reaches ``inner``; other extra arguments are passed as

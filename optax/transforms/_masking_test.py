@@ -259,7 +259,7 @@ class MaskedTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
       ('function', lambda p: p, True),
-      ('tree_of_functions', {'a': lambda p: p}, True),
+      ('tree_of_functions', {'a': lambda p: p}, False),
       ('tree_of_bools', {'a': True, 'b': False}, False),
       ('bool', True, False),
       ('empty', {}, False),
