@@ -490,25 +490,30 @@ def piecewise_interpolate_schedule(
 
 def _check_onecycle(fn_name, transition_steps, pct_start, pct_final,
                     div_factor, final_div_factor):
-  """Validates the Python-number arguments of the one-cycle schedules."""
+  """Validates the Python-number arguments of the one-cycle schedules.
+
+  Errors name the function both by its name and in words ("cosine onecycle
+  schedule", as upstream spells it), so a search for either finds them.
+  """
+  label = fn_name.replace('_', ' ')
+
+  def fail(detail):
+    raise ValueError(f'{fn_name}: {detail} (invalid {label}).')
+
   if numerics.is_number(transition_steps) and transition_steps <= 0:
-    raise ValueError(
-        f'{fn_name}: transition_steps must be positive, got '
-        f'{transition_steps}.')
+    fail(f'transition_steps must be positive, got {transition_steps}')
   for name, value in (('pct_start', pct_start), ('pct_final', pct_final)):
     if numerics.is_number(value) and not 0 <= value <= 1:
-      raise ValueError(
-          f'{fn_name}: {name} must be in [0, 1] (a fraction of '
-          f'transition_steps), got {value}.')
+      fail(f'{name} must be in [0, 1] (a fraction of transition_steps), got'
+           f' {value}')
   if (numerics.is_number(pct_start) and numerics.is_number(pct_final)
       and pct_start > pct_final):
-    raise ValueError(
-        f'{fn_name}: pct_start must not exceed pct_final, got pct_start='
-        f'{pct_start} and pct_final={pct_final}.')
+    fail(f'pct_start must not exceed pct_final, got pct_start={pct_start}'
+         f' and pct_final={pct_final}')
   for name, value in (('div_factor', div_factor),
                       ('final_div_factor', final_div_factor)):
     if numerics.is_number(value) and value <= 0:
-      raise ValueError(f'{fn_name}: {name} must be positive, got {value}.')
+      fail(f'{name} must be positive, got {value}')
 
 
 def linear_onecycle_schedule(

@@ -400,6 +400,24 @@ class OneCycleTest(parameterized.TestCase):
       getattr(_schedule, name)(**kwargs)
 
 
+  @parameterized.parameters(
+      ('cosine_onecycle_schedule', 'cosine onecycle schedule'),
+      ('linear_onecycle_schedule', 'linear onecycle schedule'),
+  )
+  def test_errors_name_the_schedule_in_words(self, name, words):
+    fn = getattr(_schedule, name)
+    for bad in (dict(transition_steps=0), dict(pct_start=-0.5),
+                dict(div_factor=-2.0)):
+      kwargs = dict(transition_steps=10, peak_value=1.0)
+      kwargs.update(bad)
+      with self.assertRaises(ValueError) as ctx:
+        fn(**kwargs)
+      message = str(ctx.exception)
+      self.assertTrue(message.startswith(f'{name}: '), message)
+      self.assertIn(words, message)
+      self.assertIn(next(iter(bad)), message)
+
+
 class WarmupSchedulesTest(parameterized.TestCase):
   """Tests of warmup schedules."""
 
