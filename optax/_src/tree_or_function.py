@@ -178,14 +178,14 @@ def _called_node_note(
   found = tree_structure.find_difference(
       arg, tree, is_leaf=is_leaf, prefix=True)
   if found is None:
-    where = 'its structure'
+    where = ''
   else:
-    where = (f'at key path {found.where(root="(the root)")} it has'
+    where = (f': at key path {found.where(root="(the root)")} it has'
              f' {found.first} where the params have {found.second}')
   return (
       f'{fn_name}: {arg_name} is a callable pytree ({type(arg).__name__})'
       ' with data leaves that is not shaped like the params (nor like a'
-      f' prefix of them: {where}), so it was called as a function of the'
+      f' prefix of them{where}), so it was called as a function of the'
       f' params, and that call failed. Remedy: if {arg_name} is meant as a'
       ' tree, build it from the same (filtered) params, for instance with'
       ' jax.tree.map, so that the structures match.'
