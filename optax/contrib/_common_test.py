@@ -209,7 +209,7 @@ CASES = (
          steps=2000, injectable=False),
     Case('dpsgd', '_privacy', 'dpsgd',
          dict(learning_rate=1e-3, l2_norm_clip=1e3, noise_multiplier=0.0,
-              seed=0, momentum=0.9), steps=3000, per_example=True),
+              key=0, momentum=0.9), steps=3000, per_example=True),
 )
 _BY_NAME = {c.name: c for c in CASES}
 

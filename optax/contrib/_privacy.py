@@ -46,16 +46,36 @@ class DifferentiallyPrivateAggregateState(NamedTuple):
   rng_key: jax.Array
 
 
+# Upstream 0.2.8's warnings, word for word (code may match on their text).
+_SEED_DEPRECATED = (
+    '"seed" is deprecated and will be removed in optax 0.2.7, use "key".')
+_KEY_REQUIRED = 'Specifying a key will be required in optax 0.2.7.'
+
+
 def _key_maker(fn: str, key: Any, seed: Any):
-  """Returns a function making the typed key, checking the arguments."""
-  if key is not None and seed is not None:
-    raise ValueError(
-        f'{fn}: give only one of key and seed, got key={key!r} and'
-        f' seed={seed!r}.')
+  """Returns a function making the typed key, checking the arguments.
+
+  Builds no array: the key is made when the returned function is called
+  (in ``init``).
+
+  Args:
+    fn: the public function's name, for the messages.
+    key: an int seed, a typed key, a raw ``uint32`` key or None.
+    seed: the deprecated int seed, or None.
+
+  Returns:
+    A function of no argument returning the typed key.
+  """
+  if seed is not None:
+    warnings.warn(_SEED_DEPRECATED, DeprecationWarning, stacklevel=3)
+    if key is not None:
+      raise ValueError(
+          f'{fn}: got key={key!r} and seed={seed!r}. Only one of seed or key'
+          ' can be specified (seed is deprecated: pass key= alone).')
   if key is None and seed is None:
     warnings.warn(
-        f'{fn}: neither key nor seed was given, seed 0 is used. Pass key= (an'
-        ' int or a jax.random.key) to choose the noise.', stacklevel=3)
+        f'{_KEY_REQUIRED} {fn}: no key was given, key 0 is used. Pass key='
+        ' (an int or a jax.random.key) to choose the noise.', stacklevel=3)
     seed = 0
   source = seed if key is None else key
   if isinstance(source, (int, np.integer)) and not isinstance(source, bool):
@@ -71,9 +91,43 @@ def _key_maker(fn: str, key: Any, seed: Any):
     if source.shape == (2,) and source.dtype == np.uint32:
       # A raw key of jax.random.PRNGKey: wrapped in init.
       return lambda: jax.random.wrap_key_data(source)
+    if source.shape == () and jnp.issubdtype(source.dtype, jnp.integer):
+      # An integer seed held in an array (a traced one included).
+      return lambda: jax.random.key(source)
   raise ValueError(
       f'{fn}: key must be an int seed or a jax.random.key, got'
       f' {source!r}.')
+
+
+def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
+  """differentially_private_aggregate, its key made by ``make_key``."""
+  validation.check_non_negative(fn, 'l2_norm_clip', l2_norm_clip)
+  validation.check_non_negative(fn, 'noise_multiplier', noise_multiplier)
+
+  def init_fn(params):
+    del params
+    return DifferentiallyPrivateAggregateState(rng_key=make_key())
+
+  def update_fn(updates, state, params=None):
+    del params
+    leaves, treedef = jax.tree.flatten(updates)
+    summed, _ = _clipping.per_example_global_norm_clip(leaves, l2_norm_clip)
+    batch_size = leaves[0].shape[0]
+    new_key, *leaf_keys = jax.random.split(state.rng_key, len(leaves) + 1)
+    std = (numerics.as_hyperparameter(l2_norm_clip)
+           * numerics.as_hyperparameter(noise_multiplier))
+
+    def noisy_mean(g, k):
+      dtype = jnp.promote_types(g.dtype, std.dtype)
+      noise = jax.random.normal(k, g.shape, dtype)
+      return ((g.astype(dtype) + std.astype(dtype) * noise)
+              / batch_size).astype(g.dtype)
+
+    new_leaves = [noisy_mean(g, k) for g, k in zip(summed, leaf_keys)]
+    return (jax.tree.unflatten(treedef, new_leaves),
+            DifferentiallyPrivateAggregateState(rng_key=new_key))
+
+  return base.GradientTransformation(init_fn, update_fn)
 
 
 def differentially_private_aggregate(
@@ -104,7 +158,7 @@ def differentially_private_aggregate(
       deviation to :math:`C`.
     key: an int seed or a ``jax.random.key`` (a raw ``PRNGKey`` is accepted
       too) for the noise.
-    seed: an int seed, an alternative to ``key``.
+    seed: deprecated, use ``key``: an int seed.
 
   Returns:
     A ``GradientTransformation`` whose state is a
@@ -116,7 +170,8 @@ def differentially_private_aggregate(
       ``noise_multiplier`` is negative.
 
   Warns:
-    UserWarning: if neither ``key`` nor ``seed`` is given (seed 0 is used).
+    DeprecationWarning: if ``seed`` is given (as upstream 0.2.8 does).
+    UserWarning: if neither ``key`` nor ``seed`` is given (key 0 is used).
 
   Examples:
     >>> import jax.numpy as jnp
@@ -133,43 +188,19 @@ def differentially_private_aggregate(
     <https://arxiv.org/abs/1607.00133>`_, 2016.
   """
   fn = 'differentially_private_aggregate'
-  make_key = _key_maker(fn, key, seed)
-  validation.check_non_negative(fn, 'l2_norm_clip', l2_norm_clip)
-  validation.check_non_negative(fn, 'noise_multiplier', noise_multiplier)
-
-  def init_fn(params):
-    del params
-    return DifferentiallyPrivateAggregateState(rng_key=make_key())
-
-  def update_fn(updates, state, params=None):
-    del params
-    leaves, treedef = jax.tree.flatten(updates)
-    summed, _ = _clipping.per_example_global_norm_clip(leaves, l2_norm_clip)
-    batch_size = leaves[0].shape[0]
-    new_key, *leaf_keys = jax.random.split(state.rng_key, len(leaves) + 1)
-    std = (numerics.as_hyperparameter(l2_norm_clip)
-           * numerics.as_hyperparameter(noise_multiplier))
-
-    def noisy_mean(g, k):
-      dtype = jnp.promote_types(g.dtype, std.dtype)
-      noise = jax.random.normal(k, g.shape, dtype)
-      return ((g.astype(dtype) + std.astype(dtype) * noise)
-              / batch_size).astype(g.dtype)
-
-    new_leaves = [noisy_mean(g, k) for g, k in zip(summed, leaf_keys)]
-    return (jax.tree.unflatten(treedef, new_leaves),
-            DifferentiallyPrivateAggregateState(rng_key=new_key))
-
-  return base.GradientTransformation(init_fn, update_fn)
+  return _aggregate(fn, l2_norm_clip, noise_multiplier,
+                    _key_maker(fn, key, seed))
 
 
 def dpsgd(
     learning_rate: base.ScalarOrSchedule,
     l2_norm_clip: float,
     noise_multiplier: float,
-    seed: int,
+    key: Optional[Union[jax.Array, int]] = None,
     momentum: Optional[float] = None,
     nesterov: bool = False,
+    *,
+    seed: Optional[int] = None,
 ) -> base.GradientTransformation:
   r"""DP-SGD: SGD on differentially private aggregated gradients.
 
@@ -182,19 +213,31 @@ def dpsgd(
     l2_norm_clip: the largest norm of an example's gradient.
     noise_multiplier: the ratio of the noise's standard deviation to
       ``l2_norm_clip``.
-    seed: the int seed of the noise (its key is made in ``init``).
+    key: the key of the noise: an int seed, a ``jax.random.key`` or a raw
+      ``jax.random.PRNGKey`` (the typed key is made in ``init``). Fourth
+      positional argument, where upstream 0.2.8 had ``seed``, so
+      ``dpsgd(lr, clip, noise, 0)`` still uses seed 0.
     momentum: the momentum decay :math:`\mu`, or ``None`` for none.
     nesterov: whether to use Nesterov momentum.
+    seed: deprecated, use ``key``: an int seed (keyword only).
 
   Returns:
     A ``GradientTransformation`` whose state is the tuple of the states of
     the aggregation, the momentum and the learning-rate scaling.
 
+  Raises:
+    ValueError: if both ``key`` and ``seed`` are given, or if the key is
+      neither an int nor a key.
+
+  Warns:
+    DeprecationWarning: if ``seed`` is given.
+    UserWarning: if neither ``key`` nor ``seed`` is given (key 0 is used).
+
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax
     >>> tx = optax.contrib.dpsgd(learning_rate=0.1, l2_norm_clip=1.0,
-    ...                          noise_multiplier=0.0, seed=0)
+    ...                          noise_multiplier=0.0, key=0)
     >>> per_example_grads = jnp.array([[3.0, 4.0], [0.3, 0.4]])
     >>> updates, _ = tx.update(per_example_grads, tx.init(jnp.zeros(2)))
     >>> [round(float(u), 4) for u in updates]
@@ -204,14 +247,13 @@ def dpsgd(
     Abadi et al., `Deep Learning with Differential Privacy
     <https://arxiv.org/abs/1607.00133>`_, 2016.
   """
+  make_key = _key_maker('dpsgd', key, seed)
   if momentum is None:
     momentum_tx = base.identity()
   else:
     momentum_tx = _accumulation.trace(decay=momentum, nesterov=nesterov)
   return _combining.chain(
-      differentially_private_aggregate(
-          l2_norm_clip=l2_norm_clip, noise_multiplier=noise_multiplier,
-          seed=seed),
+      _aggregate('dpsgd', l2_norm_clip, noise_multiplier, make_key),
       momentum_tx,
       transform.scale_by_learning_rate(learning_rate),
   )

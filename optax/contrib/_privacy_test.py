@@ -24,6 +24,7 @@ import numpy as np
 
 from optax._src import test_utils
 from optax.contrib import _privacy
+from optax.schedules import _inject
 
 
 def _np_clipped_mean(per_example, clip):
@@ -83,7 +84,7 @@ class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
                                     jax.random.key_data(key))
 
   def test_noise_scale(self):
-    tx = _privacy.differentially_private_aggregate(0.5, 2.0, seed=1)
+    tx = _privacy.differentially_private_aggregate(0.5, 2.0, key=1)
     grads = {'w': jnp.zeros((5, 20000))}
     updates, _ = tx.update(grads, tx.init({'w': jnp.zeros(20000)}))
     # Zero gradients: the mean is pure noise of std C * sigma / B = 0.2.
@@ -95,21 +96,41 @@ class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
       tx = _privacy.differentially_private_aggregate(1.0, 1.0, **kwargs)
       return tx.update(self.grads[0], tx.init(self.params))[0]
 
-    reference = first_update(seed=5)
-    for kwargs in ({'key': 5}, {'key': jax.random.key(5)},
-                   {'key': jax.random.PRNGKey(5)}, {'key': np.int64(5)}):
+    reference = first_update(key=5)
+    for kwargs in ({'key': jax.random.key(5)}, {'key': jax.random.PRNGKey(5)},
+                   {'key': np.int64(5)}, {'key': jnp.asarray(5)}):
       test_utils.assert_trees_all_equal(first_update(**kwargs), reference)
     with warnings.catch_warnings(record=True) as caught:
       warnings.simplefilter('always')
-      test_utils.assert_trees_all_equal(first_update(),
-                                        first_update(seed=0))
-    self.assertTrue(any('neither key nor seed' in str(w.message)
-                        for w in caught))
+      test_utils.assert_trees_all_equal(first_update(), first_update(key=0))
+    self.assertEqual([(w.category, str(w.message).split('.')[0])
+                      for w in caught],
+                     [(UserWarning, 'Specifying a key will be required in'
+                       ' optax 0')])
+
+  def test_seed_is_deprecated_as_upstream_issue_20(self):
+    # Upstream 0.2.8 warns with this class and text; the fork was silent.
+    with warnings.catch_warnings(record=True) as caught:
+      warnings.simplefilter('always')
+      tx = _privacy.differentially_private_aggregate(1.0, 1.0, seed=5)
+    self.assertEqual(
+        [(w.category, str(w.message)) for w in caught],
+        [(DeprecationWarning, '"seed" is deprecated and will be removed in'
+          ' optax 0.2.7, use "key".')])
+    # The warning points at the caller, not at optax.
+    self.assertEqual(caught[0].filename, __file__)
+    with_seed = tx.update(self.grads[0], tx.init(self.params))[0]
+    tx = _privacy.differentially_private_aggregate(1.0, 1.0, key=5)
+    test_utils.assert_trees_all_equal(
+        with_seed, tx.update(self.grads[0], tx.init(self.params))[0])
 
   def test_errors(self):
     make = _privacy.differentially_private_aggregate
-    with self.assertRaisesRegex(ValueError, 'only one of key and seed'):
-      make(1.0, 1.0, key=1, seed=2)
+    with self.assertWarns(DeprecationWarning):
+      with self.assertRaisesRegex(
+          ValueError, r'differentially_private_aggregate: got key=1 and'
+          r' seed=2\. Only one of seed or key can be specified'):
+        make(1.0, 1.0, key=1, seed=2)
     with self.assertRaisesRegex(ValueError, 'int seed or a jax.random.key'):
       make(1.0, 1.0, key='seed')
     with self.assertRaisesRegex(ValueError, 'single key'):
@@ -149,10 +170,10 @@ class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
       ('aggregate',
-       lambda: _privacy.differentially_private_aggregate(1.0, 0.1, seed=0)),
+       lambda: _privacy.differentially_private_aggregate(1.0, 0.1, key=0)),
       ('aggregate_key',
        lambda: _privacy.differentially_private_aggregate(1.0, 0.1, key=3)),
-      ('dpsgd', lambda: _privacy.dpsgd(0.1, 1.0, 0.1, seed=0, momentum=0.9)),
+      ('dpsgd', lambda: _privacy.dpsgd(0.1, 1.0, 0.1, 0, momentum=0.9)),
   )
   def test_builds_without_arrays(self, make):
     _, new = test_utils.arrays_created_by(make)
@@ -166,7 +187,7 @@ class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
 
       @jax.jit
       def make(x):
-        built.append(_privacy.dpsgd(0.1, 1.0, 0.5, seed=4, momentum=0.5))
+        built.append(_privacy.dpsgd(0.1, 1.0, 0.5, key=4, momentum=0.5))
         return x
 
       make(jnp.zeros([]))
@@ -187,7 +208,7 @@ class DpsgdTest(parameterized.TestCase):
     grads = [{'w': jnp.asarray(rng.standard_normal((3, 4)), jnp.float32)}
              for _ in range(3)]
     lr, clip, multiplier = 0.1, 1.0, 0.5
-    tx = _privacy.dpsgd(lr, clip, multiplier, seed=3, momentum=momentum,
+    tx = _privacy.dpsgd(lr, clip, multiplier, 3, momentum=momentum,
                         nesterov=nesterov)
     state = tx.init({'w': jnp.zeros(4)})
     key = jax.random.key(3)
@@ -201,6 +222,57 @@ class DpsgdTest(parameterized.TestCase):
         direction = momentum * trace + direction if nesterov else trace
       np.testing.assert_allclose(updates['w'], -lr * direction, rtol=1e-5,
                                  atol=1e-7)
+
+  def _first_update(self, *args, **kwargs):
+    grads = {'w': jnp.asarray([[3.0, 4.0], [0.3, 0.4]])}
+    tx = _privacy.dpsgd(0.1, 1.0, 0.5, *args, **kwargs)
+    return tx.update(grads, tx.init({'w': jnp.zeros(2)}))[0]['w']
+
+  def test_key_is_the_fourth_argument_issue_1671(self):
+    # Noise of seed 3: the key is split into (new key, leaf key).
+    _, leaf_key = jax.random.split(jax.random.key(3))
+    noise = np.asarray(jax.random.normal(leaf_key, (2,)))
+    # Clipped sum: [0.6, 0.8] + [0.3, 0.4]; mean over 2; times -0.1.
+    expected = -0.1 * (np.array([0.9, 1.2]) + 0.5 * noise) / 2
+    with warnings.catch_warnings(record=True) as caught:
+      warnings.simplefilter('always')
+      for args, kwargs in (((3,), {}), ((), {'key': 3}),
+                           ((), {'key': jax.random.key(3)}),
+                           ((), {'key': jax.random.PRNGKey(3)})):
+        np.testing.assert_allclose(self._first_update(*args, **kwargs),
+                                   expected, rtol=1e-5)
+    self.assertEqual(caught, [])
+
+  def test_seed_is_keyword_only_and_deprecated(self):
+    with self.assertWarnsRegex(DeprecationWarning, 'use "key"'):
+      with_seed = self._first_update(seed=3)
+    np.testing.assert_array_equal(with_seed, self._first_update(3))
+    with self.assertWarns(DeprecationWarning):
+      with self.assertRaisesRegex(
+          ValueError, r'dpsgd: got key=3 and seed=3\. Only one of seed or'
+          ' key can be specified'):
+        _privacy.dpsgd(0.1, 1.0, 0.5, 3, seed=3)
+
+  def test_no_key_warns_and_uses_key_0(self):
+    with self.assertWarnsRegex(
+        UserWarning, '^Specifying a key will be required in optax 0.2.7. '
+        'dpsgd: no key was given, key 0 is used'):
+      without = self._first_update()
+    np.testing.assert_array_equal(without, self._first_update(0))
+
+  def test_inject_hyperparams_lists_the_seed_or_key(self):
+    # Upstream 0.2.8's `seed=0` lists an int32 'seed'; the key, given as an
+    # int, is an integer hyperparameter too.
+    for kwargs in ({'seed': 0}, {'key': 0}):
+      with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)
+        tx = _inject.inject_hyperparams(_privacy.dpsgd)(
+            learning_rate=0.1, l2_norm_clip=1.0, noise_multiplier=0.5,
+            **kwargs)
+        state = tx.init({'w': jnp.zeros(2)})
+      name = next(iter(kwargs))
+      self.assertEqual(state.hyperparams[name].dtype, jnp.int32)
+      self.assertEqual(int(state.hyperparams[name]), 0)
 
 
 if __name__ == '__main__':

@@ -170,8 +170,11 @@ _UPSTREAM_HYPERPARAMS = {
                               'weight_decay'), ()),
     'contrib.dog': (('eps', 'learning_rate'), ()),
     'contrib.dowg': (('eps', 'learning_rate'), ()),
+    # Upstream 0.2.8 calls the fourth argument seed (listed as 'seed', as the
+    # fork still does for the deprecated seed=); upstream main and the fork
+    # call it key (#1671), an int key being an integer hyperparameter too.
     'contrib.dpsgd': (('l2_norm_clip', 'learning_rate', 'noise_multiplier'),
-                      ('seed',)),
+                      ('key',)),
     # Upstream's init fails: it traces rank, which galore checks is an int
     # (issues 1686, 1730). The fork lists the integers as it does elsewhere.
     'contrib.galore': (('learning_rate', 'scale', 'weight_decay'),
@@ -199,7 +202,7 @@ _UPSTREAM_HYPERPARAMS = {
 }
 _LAYOUT_KWARGS = {
     'contrib.dpsgd': dict(learning_rate=1e-2, l2_norm_clip=1.0,
-                          noise_multiplier=1.0, seed=0),
+                          noise_multiplier=1.0, key=0),
 }
 
 
