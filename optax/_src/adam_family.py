@@ -562,7 +562,8 @@ class ScaleByNovogradState(NamedTuple):
     mu: the momentum of the normalized gradients, shaped like the params, in
       ``mu_dtype`` or the params' dtype.
     nu: one scalar per leaf, the EMA of the squared norm of that leaf's
-      gradient, in the params' dtype.
+      gradient, in the leaf's real dtype promoted to float32 (float64 under
+      x64): never narrower than float32.
   """
 
   count: jax.Array
@@ -635,7 +636,9 @@ def scale_by_novograd(
         count=jnp.zeros([], jnp.int32),
         mu=otu.tree_zeros_like(params, dtype=mu_dtype),
         nu=jax.tree.map(
-            lambda p: jnp.zeros([], jnp.finfo(p.dtype).dtype), params))
+            lambda p: jnp.zeros([], numerics.promote_dtypes(
+                jnp.finfo(p.dtype).dtype, numerics.hyperparameter_dtype())),
+            params))
 
   def update_fn(updates, state, params=None):
     tree_structure.check_like_updates(
@@ -650,6 +653,8 @@ def scale_by_novograd(
       params = jax.tree.map(lambda _: None, updates)
 
     def new_nu(g, v):
+      # The squared norm in nu's dtype, not in a narrower gradient dtype.
+      g = g.astype(numerics.promote_dtypes(g.dtype, v.dtype))
       sq, v_, b = moments.lift(jnp.sum(numerics.abs_sq(g)), v, beta2)
       ema = (1 - b) * sq + b * v_
       return jnp.where(first, sq, ema).astype(v.dtype)

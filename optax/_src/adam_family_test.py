@@ -21,8 +21,13 @@ the family shares through `validation.py`.
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
 
 from optax._src import adam_family
+from optax._src import test_utils
+from optax._src import utils
 
 _NAN = float('nan')
 
@@ -62,6 +67,45 @@ class ValidationTest(parameterized.TestCase):
     adam_family.scale_by_amsgrad(b1=1.0, bias_correction_mu=False)
     with self.assertRaisesRegex(ValueError, r'b1 must be in \[0, 1\)'):
       adam_family.scale_by_amsgrad(b1=1.0)
+
+
+class NovogradScalarStatisticsTest(parameterized.TestCase):
+  """NovoGrad's per-leaf nu is float32 (float64 under x64)."""
+
+  @parameterized.parameters('bf16', 'mixed')
+  def test_nu_float32_on_bfloat16_params(self, kind):
+    b_dtype = jnp.bfloat16 if kind == 'bf16' else jnp.float32
+    params = {'w': jnp.ones((3,), jnp.bfloat16), 'b': jnp.ones(2, b_dtype)}
+    tx = adam_family.scale_by_novograd(b2=0.25)
+    state = tx.init(params)
+    for leaf in jax.tree.leaves(state.nu):
+      self.assertEqual(leaf.dtype, jnp.float32)
+    grads = [jax.tree.map(lambda p, c=c: jnp.full_like(p, c), params)
+             for c in (0.3, 0.7)]
+    step = jax.jit(tx.update)
+    expected = None
+    for g in grads:
+      updates, new_state = step(g, state)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
+      state = new_state
+      # The squared norms of the (bfloat16-rounded) gradients, in float64.
+      sq = np.sum(np.asarray(g['w'], np.float64) ** 2)
+      expected = sq if expected is None else 0.75 * sq + 0.25 * expected
+    # 3 * 0.30078125 ** 2 = 0.27140808 needs 15 bits: bfloat16 has 8.
+    np.testing.assert_allclose(state.nu['w'], expected, rtol=1e-6)
+
+  @parameterized.parameters('bf16', 'f32')
+  def test_nu_float64_under_x64(self, kind):
+    with utils.x64_precision(True):
+      dtype = jnp.bfloat16 if kind == 'bf16' else jnp.float32
+      params = {'w': jnp.ones((3,), dtype)}
+      tx = adam_family.scale_by_novograd()
+      state = tx.init(params)
+      self.assertEqual(state.nu['w'].dtype, jnp.float64)
+      updates, new_state = jax.jit(tx.update)(params, state)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
 
 
 if __name__ == '__main__':

@@ -37,6 +37,12 @@ def _vdot(tree_x: Any, tree_y: Any, dtype: jnp.dtype) -> jax.Array:
   return otu.tree_sum(jax.tree.map(leaf, tree_x, tree_y))
 
 
+def _scalar_dtype() -> jnp.dtype:
+  """The dtype of the scalar statistics: float32, float64 under x64."""
+  # Never the params' dtype: a bfloat16 loss average keeps 8 bits.
+  return numerics.hyperparameter_dtype()
+
+
 def _check_value(fn: str, value: Any) -> None:
   if value is None:
     raise ValueError(
@@ -74,14 +80,14 @@ class MomoState(NamedTuple):
   Attributes:
     exp_avg: EMA :math:`d` of the gradients, shaped and typed like the
       params.
-    barf: scalar, EMA :math:`\\bar f` of the loss values, in the lowest
-      floating dtype of the params.
-    gamma: scalar, EMA :math:`\\gamma` of :math:`\\langle g_k, x_k \\rangle`,
-      in the dtype all floating params promote to (float32 for float32 and
-      bfloat16 params).
-    lb: scalar, the lower bound of the loss, typed like ``barf``; with
-      ``adapt_lower_bound=True``, the estimate, typed like ``gamma``.
+    barf: scalar, EMA :math:`\\bar f` of the loss values.
+    gamma: scalar, EMA :math:`\\gamma` of :math:`\\langle g_k, x_k \\rangle`.
+    lb: scalar, the lower bound of the loss (with
+      ``adapt_lower_bound=True``, its current estimate).
     count: int32 scalar, the number of updates done so far.
+
+  ``barf``, ``gamma`` and ``lb`` are float32 (float64 under x64) whatever the
+  params' dtypes.
   """
 
   exp_avg: base.Updates
@@ -169,14 +175,12 @@ def momo(
   validation.check_decay(fn, 'beta', beta, closed=True)
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params)
+    dtype = _scalar_dtype()
     return MomoState(
         exp_avg=otu.tree_zeros_like(params),
         barf=jnp.zeros([], dtype),
-        gamma=jnp.zeros([], numerics.scalar_state_dtype(params, widest=True)),
-        lb=numerics.as_hyperparameter(lower_bound).astype(
-            numerics.scalar_state_dtype(params, widest=True)
-            if adapt_lower_bound else dtype),
+        gamma=jnp.zeros([], dtype),
+        lb=jnp.asarray(lower_bound, dtype),
         count=jnp.zeros([], jnp.int32))
 
   def update_fn(updates, state, params=None, *, value=None, **extra_args):
@@ -232,14 +236,14 @@ class MomoAdamState(NamedTuple):
     exp_avg: EMA of the gradients, shaped and typed like the params.
     exp_avg_sq: EMA of the squared gradients, shaped and typed like the
       params.
-    barf: scalar, EMA of the loss values, in the lowest floating dtype of the
-      params.
-    gamma: scalar, EMA of :math:`\\langle g_k, x_k \\rangle`, in the dtype
-      all floating params promote to (float32 for float32 and bfloat16
-      params).
-    lb: scalar, the lower bound of the loss, typed like ``barf``; with
-      ``adapt_lower_bound=True``, the estimate, typed like ``gamma``.
+    barf: scalar, EMA of the loss values.
+    gamma: scalar, EMA of :math:`\\langle g_k, x_k \\rangle`.
+    lb: scalar, the lower bound of the loss (with
+      ``adapt_lower_bound=True``, its current estimate).
     count: int32 scalar, the number of updates done so far.
+
+  ``barf``, ``gamma`` and ``lb`` are float32 (float64 under x64) whatever the
+  params' dtypes.
   """
 
   exp_avg: base.Updates
@@ -333,15 +337,13 @@ def momo_adam(
   validation.check_non_negative(fn, 'eps', eps)
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params)
+    dtype = _scalar_dtype()
     return MomoAdamState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
         barf=jnp.zeros([], dtype),
-        gamma=jnp.zeros([], numerics.scalar_state_dtype(params, widest=True)),
-        lb=numerics.as_hyperparameter(lower_bound).astype(
-            numerics.scalar_state_dtype(params, widest=True)
-            if adapt_lower_bound else dtype),
+        gamma=jnp.zeros([], dtype),
+        lb=jnp.asarray(lower_bound, dtype),
         count=jnp.zeros([], jnp.int32))
 
   def update_fn(updates, state, params=None, *, value=None, **extra_args):

@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import test_utils
+from optax._src import utils
 from optax.contrib import _momo
 
 _PARAMS = np.array([0.5, -0.5, 1.0])
@@ -178,19 +179,19 @@ class MomoTest(parameterized.TestCase):
   def test_gamma_float32_with_bfloat16_params_regression(self, name, weight):
     # Regression from upstream 0.2.8, whose gamma is float32 after the first
     # update: with float32 and bfloat16 params it stayed bfloat16. barf and
-    # lb keep the lowest params dtype, as upstream's do.
+    # lb are float32 too (upstream keeps them in the lowest params dtype).
     tx = getattr(_momo, name)()
     params = {'w': jnp.full((2, 3), 1.5, jnp.bfloat16),
               'b': jnp.full(3, 1 + 2**-8, jnp.float32)}
     grads = jax.tree.map(jnp.ones_like, params)
     state = tx.init(params)
     self.assertEqual(state.gamma.dtype, jnp.float32)
-    self.assertEqual(state.barf.dtype, jnp.bfloat16)
-    self.assertEqual(state.lb.dtype, jnp.bfloat16)
+    self.assertEqual(state.barf.dtype, jnp.float32)
+    self.assertEqual(state.lb.dtype, jnp.float32)
     _, state = jax.jit(tx.update)(grads, state, params,
                                   value=jnp.float32(2.0))
     self.assertEqual(state.gamma.dtype, jnp.float32)
-    self.assertEqual(state.barf.dtype, jnp.bfloat16)
+    self.assertEqual(state.barf.dtype, jnp.float32)
     # The first gamma is <g, x> = 12.01171875 (not a bfloat16 number), times
     # 1 - b1 for MoMo-Adam.
     np.testing.assert_allclose(state.gamma, weight * 12.01171875, rtol=1e-6)
@@ -216,6 +217,54 @@ class MomoTest(parameterized.TestCase):
       _momo.momo_adam(b2=1.0)
     with self.assertRaisesRegex(ValueError, 'momo_adam: eps'):
       _momo.momo_adam(eps=-1.0)
+
+
+def _params(kind):
+  """A pure bfloat16 tree, or one mixing float32 and bfloat16 leaves."""
+  b_dtype = jnp.bfloat16 if kind == 'bf16' else jnp.float32
+  return {'w': jnp.full((2, 3), 1.5, jnp.bfloat16),
+          'b': jnp.full(3, 0.5, b_dtype)}
+
+
+class ScalarStatisticsTest(parameterized.TestCase):
+  """barf, gamma and lb are float32 (float64 under x64)."""
+
+  @parameterized.product(name=('momo', 'momo_adam'), kind=('bf16', 'mixed'),
+                         adapt=(False, True))
+  def test_float32_on_bfloat16_params(self, name, kind, adapt):
+    tx = getattr(_momo, name)(adapt_lower_bound=adapt)
+    params = _params(kind)
+    grads = jax.tree.map(jnp.ones_like, params)
+    state = tx.init(params)
+    for field in ('barf', 'gamma', 'lb'):
+      self.assertEqual(getattr(state, field).dtype, jnp.float32, field)
+    # 1.001 is 1.0 in bfloat16.
+    updates, new_state = jax.jit(tx.update)(grads, state, params,
+                                            value=jnp.float32(1.001))
+    test_utils.assert_trees_all_equal_dtypes(new_state, state)
+    test_utils.assert_trees_all_equal_dtypes(updates, params)
+    # The first barf is the loss (MoMo), or (1 - b1) times it (MoMo-Adam).
+    weight = 1.0 if name == 'momo' else 0.1
+    np.testing.assert_allclose(new_state.barf, weight * np.float32(1.001),
+                               rtol=1e-6)
+
+  @parameterized.product(name=('momo', 'momo_adam'),
+                         kind=('bf16', 'mixed', 'f32'))
+  def test_float64_under_x64(self, name, kind):
+    with utils.x64_precision(True):
+      if kind == 'f32':
+        params = {'w': jnp.ones((2, 3), jnp.float32)}
+      else:
+        params = _params(kind)
+      tx = getattr(_momo, name)()
+      state = tx.init(params)
+      grads = jax.tree.map(jnp.ones_like, params)
+      updates, new_state = jax.jit(tx.update)(grads, state, params,
+                                              value=1.5)
+      for field in ('barf', 'gamma', 'lb'):
+        self.assertEqual(getattr(state, field).dtype, jnp.float64, field)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
 
 
 if __name__ == '__main__':

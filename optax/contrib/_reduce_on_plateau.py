@@ -20,7 +20,6 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import validation
@@ -40,9 +39,9 @@ class ReduceLROnPlateauState(NamedTuple):
       evaluation window.
     avg_value: scalar, the mean of the values of the current window.
 
-  ``scale`` has the lowest floating dtype of the params; ``best_value`` and
-  ``avg_value`` have the dtype all floating params promote to (float32 for
-  float32 and bfloat16 params), so that the losses are compared in it.
+  ``scale``, ``best_value`` and ``avg_value`` are float32 (float64 under
+  x64) whatever the params' dtypes: a bfloat16 scale would round
+  ``factor ** k`` at every reduction and losses would be compared to 8 bits.
   """
 
   scale: jax.Array
@@ -141,20 +140,16 @@ def reduce_on_plateau(
   validation.check_non_negative(fn, 'min_scale', min_scale)
 
   def init_fn(params):
-    dtype = otu.tree_dtype(params, 'lowest')
-    value_dtype = numerics.scalar_state_dtype(params, widest=True)
-    if not jnp.issubdtype(dtype, jnp.floating):
-      dtype = numerics.hyperparameter_dtype()
-    if not jnp.issubdtype(value_dtype, jnp.floating):
-      value_dtype = numerics.hyperparameter_dtype()
+    del params  # The scalars do not depend on the params' dtypes.
+    dtype = numerics.hyperparameter_dtype()
     # A fresh buffer per field, so that the state can be donated.
     return ReduceLROnPlateauState(
         scale=jnp.ones([], dtype),
-        best_value=jnp.full([], jnp.inf, value_dtype),
+        best_value=jnp.full([], jnp.inf, dtype),
         plateau_count=jnp.zeros([], jnp.int32),
         cooldown_count=jnp.zeros([], jnp.int32),
         count=jnp.zeros([], jnp.int32),
-        avg_value=jnp.zeros([], value_dtype),
+        avg_value=jnp.zeros([], dtype),
     )
 
   def update_fn(updates, state, params=None, *, value, **extra_args):

@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import test_utils
+from optax._src import utils
 from optax.contrib import _reduce_on_plateau
 
 
@@ -143,7 +144,7 @@ class ReduceOnPlateauTest(parameterized.TestCase):
     tx = _reduce_on_plateau.reduce_on_plateau(patience=1, factor=0.5)
     params = {'w': jnp.ones((2, 2), dtype), 'b': jnp.ones(2, jnp.float32)}
     state = tx.init(params)
-    self.assertEqual(state.scale.dtype, dtype)  # The lowest params dtype.
+    self.assertEqual(state.scale.dtype, jnp.float32)  # Whatever the params.
     traces = []
 
     @jax.jit
@@ -160,13 +161,13 @@ class ReduceOnPlateauTest(parameterized.TestCase):
     self.assertEqual(float(state.scale), 0.25)
 
   def test_losses_float32_with_bfloat16_params_regression(self):
-    # Regression from upstream 0.2.8: best_value and avg_value have the
-    # dtype all params promote to (float32 here), scale the lowest one. In
-    # bfloat16 the three values below all rounded to 1.
+    # Regression from upstream 0.2.8: best_value and avg_value are float32
+    # with bfloat16 params (and so is scale). In bfloat16 the three values
+    # below all rounded to 1.
     tx = _reduce_on_plateau.reduce_on_plateau(accumulation_size=3)
     params = {'w': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones(2, jnp.float32)}
     state = tx.init(params)
-    self.assertEqual(state.scale.dtype, jnp.bfloat16)
+    self.assertEqual(state.scale.dtype, jnp.float32)
     self.assertEqual(state.best_value.dtype, jnp.float32)
     self.assertEqual(state.avg_value.dtype, jnp.float32)
     values = np.array([1.001, 1.002, 1.004], np.float32)
@@ -181,6 +182,47 @@ class ReduceOnPlateauTest(parameterized.TestCase):
     _, new = test_utils.arrays_created_by(
         lambda: _reduce_on_plateau.reduce_on_plateau(patience=3, cooldown=2))
     self.assertEqual(new, [])
+
+
+class ScalarStatisticsTest(parameterized.TestCase):
+  """scale, best_value and avg_value are float32 (float64 under x64)."""
+
+  @parameterized.parameters('bf16', 'mixed')
+  def test_float32_on_bfloat16_params(self, kind):
+    b_dtype = jnp.bfloat16 if kind == 'bf16' else jnp.float32
+    params = {'w': jnp.ones((2, 2), jnp.bfloat16), 'b': jnp.ones(2, b_dtype)}
+    tx = _reduce_on_plateau.reduce_on_plateau(factor=0.3, patience=1)
+    state = tx.init(params)
+    for field in ('scale', 'best_value', 'avg_value'):
+      self.assertEqual(getattr(state, field).dtype, jnp.float32, field)
+    step = jax.jit(tx.update)
+    expected = np.float32(1.0)
+    for i in range(4):
+      updates, new_state = step(params, state, value=jnp.float32(2.0))
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
+      state = new_state
+      if i > 0:  # The first value improves on inf; each later one does not.
+        expected = np.float32(expected * np.float32(0.3))
+    # 0.3 ** 3 = 0.027 in float32; a bfloat16 scale would end at 0.0270996.
+    self.assertEqual(state.scale, expected)
+    # The updates (ones) are scaled, then rounded once to bfloat16.
+    np.testing.assert_array_equal(
+        updates['w'], np.full((2, 2), expected).astype(jnp.bfloat16))
+
+  @parameterized.parameters('bf16', 'mixed', 'f32')
+  def test_float64_under_x64(self, kind):
+    with utils.x64_precision(True):
+      dtypes = {'bf16': (jnp.bfloat16,) * 2, 'f32': (jnp.float32,) * 2,
+                'mixed': (jnp.bfloat16, jnp.float32)}[kind]
+      params = {'w': jnp.ones(2, dtypes[0]), 'b': jnp.ones(2, dtypes[1])}
+      tx = _reduce_on_plateau.reduce_on_plateau(patience=1)
+      state = tx.init(params)
+      for field in ('scale', 'best_value', 'avg_value'):
+        self.assertEqual(getattr(state, field).dtype, jnp.float64, field)
+      updates, new_state = jax.jit(tx.update)(params, state, value=1.5)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
 
 
 if __name__ == '__main__':

@@ -22,11 +22,12 @@ Only :math:`z` is stored; :math:`x` is recovered from the parameters with
 :func:`schedule_free_eval_params`.
 
 Every leaf of :class:`ScheduleFreeState` keeps its dtype from step to step
-(``state_dtype`` when given, else the params' dtypes for the per-parameter
-leaves and the lowest-precision params dtype for the scalars), and updates
-come back in the params' dtypes, so that the optimizer works inside
-:class:`optax.MultiSteps`' conditional with bfloat16 params (upstream
-#1038).
+(``state_dtype`` when given, else the params' dtypes, for :math:`z`; float32,
+or float64 under x64, for the floating scalars), and updates come back in the
+params' dtypes, so that the optimizer works inside :class:`optax.MultiSteps`'
+conditional with bfloat16 params (upstream #1038). The scalars are never
+narrower than float32: in bfloat16 the weight sum stops growing once the
+weights fall below half of its unit in the last place.
 """
 
 from typing import Any, NamedTuple, Optional
@@ -34,7 +35,6 @@ from typing import Any, NamedTuple, Optional
 import jax
 import jax.numpy as jnp
 
-from optax import tree_utils as otu
 from optax._src import alias
 from optax._src import base
 from optax._src import numerics
@@ -59,8 +59,8 @@ class ScheduleFreeState(NamedTuple):
     z: the base iterate, shaped like the params, in ``state_dtype`` or the
       params' dtypes.
 
-  The scalars ``b1``, ``weight_sum`` and ``max_lr`` have ``state_dtype``, or
-  the lowest-precision floating dtype of the params.
+  The scalars ``b1``, ``weight_sum`` and ``max_lr`` are float32 (float64
+  under x64), whatever the dtypes of the params and ``state_dtype``.
   """
 
   b1: jax.Array
@@ -161,9 +161,8 @@ def schedule_free(
     b1: the interpolation :math:`\beta_1 \in (0, 1]` of :math:`y`.
     weight_lr_power: the power :math:`r` of the learning rate in the
       averaging weights.
-    state_dtype: the dtype of :math:`z` and of the scalars of the state;
-      ``None`` keeps the params' dtypes for :math:`z` and uses the lowest-
-      precision params dtype for the scalars.
+    state_dtype: the dtype of :math:`z`; ``None`` keeps the params' dtypes.
+      The scalars of the state are float32 (float64 under x64) either way.
 
   Returns:
     A ``GradientTransformationExtraArgs`` whose state is a
@@ -204,10 +203,9 @@ def schedule_free(
   base_optimizer = base.with_extra_args_support(base_optimizer)
 
   def init_fn(params):
-    if state_dtype is None:
-      scalar_dtype = otu.tree_dtype(params, 'lowest')
-    else:
-      scalar_dtype = state_dtype
+    # Scalar statistics in the hyperparameter dtype: a bfloat16 weight_sum
+    # would stop growing once lr ** weight_lr_power is below half its ulp.
+    scalar_dtype = numerics.hyperparameter_dtype()
     z = jax.tree.map(
         lambda p: jnp.array(p, dtype=state_dtype or p.dtype, copy=True),
         params)

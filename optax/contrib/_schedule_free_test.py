@@ -27,6 +27,7 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import test_utils
+from optax._src import utils
 from optax.contrib import _schedule_free
 from optax.schedules import _inject
 from optax.transforms import _accumulation
@@ -241,7 +242,7 @@ class ScheduleFreeTest(parameterized.TestCase):
     state = jax.eval_shape(
         tx.init, {'w': jax.ShapeDtypeStruct((2, 3), jnp.bfloat16)})
     self.assertEqual(state.z['w'].dtype, jnp.bfloat16)
-    self.assertEqual(state.weight_sum.dtype, jnp.bfloat16)
+    self.assertEqual(state.weight_sum.dtype, jnp.float32)
 
 
 class DtypeTest(parameterized.TestCase):
@@ -258,9 +259,9 @@ class DtypeTest(parameterized.TestCase):
                                             warmup_steps=2,
                                             state_dtype=state_dtype)
     state = tx.init(params)
-    scalar_dtype = state_dtype or jnp.bfloat16  # The lowest params dtype.
+    # The scalars are float32 whatever state_dtype and the params' dtypes.
     for name in ('b1', 'weight_sum', 'max_lr'):
-      self.assertEqual(getattr(state, name).dtype, scalar_dtype, name)
+      self.assertEqual(getattr(state, name).dtype, jnp.float32, name)
     for k, p in params.items():
       self.assertEqual(state.z[k].dtype, state_dtype or p.dtype)
     traces = []
@@ -323,6 +324,85 @@ class DtypeTest(parameterized.TestCase):
     self.assertEqual(int(inner.step_count), 4)
     self.assertTrue(all(bool(jnp.all(jnp.isfinite(x.astype(jnp.float32))))
                         for x in jax.tree.leaves(params)))
+
+
+def _bf16_and_mixed_params(kind):
+  """A pure bfloat16 tree, or one mixing float32 and bfloat16 leaves."""
+  w = jnp.linspace(-1.0, 1.0, 6, dtype=jnp.bfloat16).reshape(2, 3)
+  b_dtype = jnp.bfloat16 if kind == 'bf16' else jnp.float32
+  return {'w': w, 'b': jnp.array([0.5, -0.5], b_dtype)}
+
+
+class ScalarStatisticsTest(parameterized.TestCase):
+  """b1, weight_sum and max_lr are float32 (float64 under x64)."""
+
+  @parameterized.product(
+      kind=('bf16', 'mixed'),
+      make=(_schedule_free.schedule_free_adamw,
+            _schedule_free.schedule_free_sgd))
+  def test_scalars_float32_on_bfloat16_params(self, kind, make):
+    params = _bf16_and_mixed_params(kind)
+    tx = make(learning_rate=0.1, warmup_steps=2)
+    state = tx.init(params)
+    grads = jax.tree.map(lambda p: jnp.full_like(p, 0.5), params)
+    for step in (tx.update, jax.jit(tx.update)):
+      updates, state = step(grads, state, params)
+      for name in ('b1', 'weight_sum', 'max_lr'):
+        self.assertEqual(getattr(state, name).dtype, jnp.float32, name)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
+      test_utils.assert_trees_all_equal_dtypes(state.z, params)
+    # Two steps of the warmup: weights (0.05 ** 2, 0.1 ** 2), unrounded.
+    np.testing.assert_allclose(state.weight_sum, 0.05**2 + 0.1**2,
+                               rtol=1e-6)
+    np.testing.assert_allclose(state.b1, 0.9, rtol=1e-7)
+
+  @parameterized.parameters('bf16', 'mixed', 'f32')
+  def test_scalars_float64_under_x64(self, kind):
+    with utils.x64_precision(True):
+      if kind == 'f32':
+        params = {'w': jnp.ones((2, 3), jnp.float32)}
+      else:
+        params = _bf16_and_mixed_params(kind)
+      tx = _schedule_free.schedule_free_adamw(learning_rate=0.1)
+      state = tx.init(params)
+      grads = jax.tree.map(jnp.ones_like, params)
+      updates, new_state = jax.jit(tx.update)(grads, state, params)
+      for name in ('b1', 'weight_sum', 'max_lr'):
+        self.assertEqual(getattr(state, name).dtype, jnp.float64, name)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      test_utils.assert_trees_all_equal_dtypes(updates, params)
+
+  def test_weight_sum_does_not_stall_with_bfloat16_params(self):
+    # In bfloat16, a weight_sum of 2 ** -5 has an ulp of 2 ** -12 ~ 2.4e-4,
+    # so the weights lr ** 2 = 1e-4 stopped adding up (upstream 0.2.8 ends
+    # at 0.03125). 3,000 jitted steps on a noisy quadratic, in one scan.
+    n, steps, peak, warmup = 64, 3000, 1e-2, 10
+    optimum = jnp.linspace(-1.0, 1.0, n, dtype=jnp.float32)
+
+    def run(dtype):
+      tx = _schedule_free.schedule_free_adamw(peak, warmup_steps=warmup)
+      params = jnp.zeros((n,), dtype)
+      key = jax.random.key(0)
+
+      def body(carry, t):
+        p, state = carry
+        noise = 0.1 * jax.random.normal(jax.random.fold_in(key, t), (n,))
+        grads = (p.astype(jnp.float32) - optimum + noise).astype(dtype)
+        updates, state = tx.update(grads, state, p)
+        return (p + updates, state), None
+
+      scan = jax.jit(lambda c: jax.lax.scan(body, c, jnp.arange(steps))[0])
+      return scan((params, tx.init(params)))[1]
+
+    state32, state16 = run(jnp.float32), run(jnp.bfloat16)
+    # The weights are (max lr so far) ** 2, the warmup linear from zero.
+    lrs = peak * np.minimum(np.arange(1, steps + 1) / warmup, 1.0)
+    expected = np.sum(lrs**2)  # 0.299385
+    self.assertEqual(state16.weight_sum.dtype, jnp.float32)
+    np.testing.assert_allclose(state32.weight_sum, expected, rtol=1e-4)
+    np.testing.assert_allclose(state16.weight_sum, state32.weight_sum,
+                               rtol=1e-2)
+    np.testing.assert_allclose(state16.max_lr, peak, rtol=1e-7)
 
 
 if __name__ == '__main__':
