@@ -15,10 +15,11 @@
 """Prodigy: a learning-rate-free Adam that estimates the distance to the
 solution."""
 
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
@@ -55,6 +56,41 @@ class ProdigyState(NamedTuple):
   count: jax.Array
 
 
+def _decay_mask(fn: str, mask: base.MaskOrFn, params: base.Params) -> Any:
+  """The weight-decay mask as one bool per leaf of ``params``.
+
+  Python and NumPy bools become Python bools (so that a masked-out leaf
+  costs nothing); array leaves (a traced mask) are kept.
+
+  Args:
+    fn: the public function's name, for the messages.
+    mask: None, a tree of bools (a prefix of the params' structure) or a
+      function of the params returning one.
+    params: the params.
+
+  Returns:
+    A tree with the structure of ``params`` and a bool (or bool array) at
+    each leaf.
+  """
+  if mask is None:
+    return jax.tree.map(lambda _: True, params)
+  if callable(mask):
+    mask = mask(params)
+
+  def spread(decayed, subtree):
+    if isinstance(decayed, (bool, np.bool_)):
+      decayed = bool(decayed)
+    return jax.tree.map(lambda _: decayed, subtree)
+
+  try:
+    return jax.tree.map(spread, mask, params)
+  except ValueError as e:
+    raise ValueError(
+        f'{fn}: weight_decay_mask must have the structure of the params (or'
+        f' a prefix of it), got {jax.tree.structure(mask)} for params'
+        f' {jax.tree.structure(params)}.') from e
+
+
 def prodigy(
     learning_rate: base.ScalarOrSchedule = 1.0,
     betas: tuple[float, float] = (0.9, 0.999),
@@ -64,6 +100,7 @@ def prodigy(
     estim_lr_coef: float = 1.0,
     weight_decay: float = 0.0,
     safeguard_warmup: bool = False,
+    weight_decay_mask: base.MaskOrFn = None,
 ) -> base.GradientTransformationExtraArgs:
   r"""Adam whose step size is the Prodigy estimate of the distance to the
   solution.
@@ -87,7 +124,8 @@ def prodigy(
 
   with :math:`\mu_k = \lambda_k` (or :math:`d_k` with
   ``safeguard_warmup=True``), :math:`c` = ``estim_lr_coef``, :math:`w` the
-  decoupled weight decay and :math:`\beta_3 = \sqrt{\beta_2}` by default.
+  decoupled weight decay (zero on the leaves ``weight_decay_mask`` leaves
+  out) and :math:`\beta_3 = \sqrt{\beta_2}` by default.
   While :math:`\|s_k\|_1` is zero (all gradients so far zero) :math:`d` is
   kept.
 
@@ -103,6 +141,9 @@ def prodigy(
     weight_decay: the coefficient :math:`w` of the decoupled weight decay.
     safeguard_warmup: whether to leave the learning rate out of :math:`s`,
       which avoids overestimating :math:`d` during a learning-rate warm-up.
+    weight_decay_mask: a tree of booleans with the structure of the params
+      (or a prefix of it), or a function of the params returning one,
+      selecting the leaves to decay; ``None`` decays every leaf.
 
   Returns:
     A ``GradientTransformationExtraArgs`` whose state is a
@@ -111,7 +152,8 @@ def prodigy(
   Raises:
     ValueError: if Python-number ``betas`` or ``beta3`` are out of range,
       ``eps`` or ``estim_lr_coef`` is negative or ``estim_lr0`` is not
-      positive; in ``update``, if ``params`` is None.
+      positive; in ``update``, if ``params`` is None or if
+      ``weight_decay_mask`` does not match the params' structure.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -208,16 +250,21 @@ def prodigy(
     # The step uses the previous estimate in dlr, the new one next to eps.
     new_d_eps = new_d.astype(state.estim_lr.dtype).astype(hp) * epsilon
 
-    def leaf_update(g, m, v, p):
+    def leaf_update(g, m, v, p, decayed):
       dtype = numerics.promote_dtypes(g.dtype, m.dtype, v.dtype, p.dtype, hp)
       direction = m.astype(dtype) / (
           jnp.sqrt(v.astype(dtype)) + new_d_eps.astype(dtype))
-      u = -dlr.astype(dtype) * (
-          direction + decay.astype(dtype) * p.astype(dtype))
+      if decayed is not False:
+        decay_term = decay.astype(dtype) * p.astype(dtype)
+        if decayed is not True:  # A traced mask.
+          decay_term = jnp.where(decayed, decay_term, jnp.zeros_like(p))
+        direction = direction + decay_term
+      u = -dlr.astype(dtype) * direction
       return u.astype(g.dtype)
 
     new_updates = jax.tree.map(
-        leaf_update, updates, exp_avg, exp_avg_sq, params)
+        leaf_update, updates, exp_avg, exp_avg_sq, params,
+        _decay_mask(fn, weight_decay_mask, params))
     return new_updates, ProdigyState(
         exp_avg=exp_avg,
         exp_avg_sq=exp_avg_sq,

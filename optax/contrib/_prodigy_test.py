@@ -83,6 +83,57 @@ class ProdigyTest(parameterized.TestCase):
     self.assertGreater(float(state.estim_lr), 1.2 * hypers['d0'])
     np.testing.assert_array_equal(state.params0, _PARAMS.astype(np.float32))
 
+  @parameterized.parameters('tree', 'prefix', 'fn', 'traced')
+  def test_weight_decay_mask(self, kind):
+    # The NumPy reference runs on the concatenated leaves with a weight
+    # decay of 0.25 on 'w' and none on 'b': d only depends on sums over all
+    # leaves, so the split does not change it.
+    hypers = dict(lr=0.5, b1=0.75, b2=0.875, b3=0.5, eps=0.25, d0=1e-2,
+                  coef=2.0, safeguard=False)
+    wd = np.array([0.25, 0.25, 0.0, 0.0])
+    want_u, want_d = _numpy_prodigy(_PARAMS, 5, wd=wd, **hypers)
+    if kind == 'traced':
+      mask = {'w': jnp.asarray(True), 'b': {'x': jnp.asarray(False)}}
+    else:
+      mask = {'w': True, 'b': False if kind == 'prefix' else {'x': False}}
+    if kind == 'fn':
+      mask_fn = lambda params: mask
+    tx = _prodigy.prodigy(
+        learning_rate=hypers['lr'], betas=(hypers['b1'], hypers['b2']),
+        beta3=hypers['b3'], eps=hypers['eps'], estim_lr0=hypers['d0'],
+        estim_lr_coef=hypers['coef'], weight_decay=0.25,
+        weight_decay_mask=mask_fn if kind == 'fn' else mask)
+    params = {'w': jnp.asarray(_PARAMS[:2], jnp.float32),
+              'b': {'x': jnp.asarray(_PARAMS[2:], jnp.float32)}}
+    state = tx.init(params)
+    update = jax.jit(tx.update)
+    for t, (wu, wd_t) in enumerate(zip(want_u, want_d)):
+      x = np.concatenate([params['w'], params['b']['x']]).astype(np.float64)
+      g = jnp.asarray(_grad(x, t), jnp.float32)
+      u, state = update({'w': g[:2], 'b': {'x': g[2:]}}, state, params)
+      np.testing.assert_allclose(
+          np.concatenate([u['w'], u['b']['x']]), wu, rtol=1e-5, atol=1e-7,
+          err_msg=f'step {t}')
+      np.testing.assert_allclose(state.estim_lr, wd_t, rtol=1e-5)
+      params = jax.tree.map(jnp.add, params, u)
+
+  def test_weight_decay_mask_default_decays_every_leaf(self):
+    params = {'w': jnp.array([1.0, -2.0]), 'b': jnp.array([3.0])}
+    grads = {'w': jnp.array([0.5, 0.5]), 'b': jnp.array([0.5])}
+    results = []
+    for mask in (None, {'w': True, 'b': True}):
+      tx = _prodigy.prodigy(weight_decay=0.5, weight_decay_mask=mask)
+      results.append(tx.update(grads, tx.init(params), params)[0])
+    test_utils.assert_trees_all_equal(results[0], results[1])
+
+  def test_weight_decay_mask_structure_error(self):
+    params = {'w': jnp.ones(2), 'b': jnp.ones(1)}
+    tx = _prodigy.prodigy(weight_decay=0.5, weight_decay_mask={'w': True})
+    with self.assertRaisesRegex(
+        ValueError, 'prodigy: weight_decay_mask must have the structure of'
+        ' the params'):
+      tx.update(params, tx.init(params), params)
+
   def test_zero_gradients_keep_the_estimate(self):
     tx = _prodigy.prodigy(estim_lr0=0.25)
     params = jnp.ones(2)
