@@ -100,9 +100,14 @@ def main(argv=None) -> int:
 
   # Auto axes: XLA's sharding propagation decides the layout of each
   # intermediate (with Explicit axes, the last layer's contraction over the
-  # sharded 'model' axis would need an out_sharding).
+  # sharded 'model' axis would need an out_sharding). With fewer than 8
+  # accelerators (one GPU, say) the mesh is made of the 8 host devices.
+  devices = jax.devices()
+  if len(devices) < 8:
+    devices = jax.devices('cpu')
   mesh = jax.make_mesh((2, 4), ('data', 'model'),
-                       axis_types=(jax.sharding.AxisType.Auto,) * 2)
+                       axis_types=(jax.sharding.AxisType.Auto,) * 2,
+                       devices=devices[:8])
   sharded = jax.tree.map(
       lambda p, spec: jax.device_put(p, NamedSharding(mesh, spec)),
       params, param_specs(params))
@@ -113,7 +118,9 @@ def main(argv=None) -> int:
         ' adam nu:', state[0].nu[0]['w'].sharding.spec)
 
   p_mesh, _, on_mesh = train(tx, sharded, data, steps, mesh)
-  p_one, _, one_device = train(tx, params, data, steps)
+  # The reference run on one device of the same kind as the mesh's.
+  p_one, _, one_device = train(tx, jax.device_put(params, devices[0]), data,
+                               steps)
   gap = max(float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
             for a, b in zip(jax.tree.leaves(p_mesh), jax.tree.leaves(p_one)))
   print(f'{steps} steps on a 2x4 mesh: loss {on_mesh[-1]:.4f}, test '

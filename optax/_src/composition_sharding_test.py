@@ -14,7 +14,8 @@
 # ==============================================================================
 """Sharded params and shard_map, for every optimizer of the registry.
 
-With 8 host devices (see ``optax/conftest.py``), params are sharded with
+With 8 host devices (see ``optax/conftest.py``; on a GPU or TPU runner too,
+by ``test_utils.use_host_devices``), params are sharded with
 ``NamedSharding`` over a ('data', 'model') mesh whose axes are explicit (the
 default of ``jax.make_mesh``), so shardings are part of the types:
 
@@ -42,14 +43,16 @@ import numpy as np
 
 from optax._src import composition_registry as registry
 from optax._src import composition_test
+from optax._src import lookahead as lookahead_lib
+from optax._src import test_utils
 
 NUM_DEVICES = 8
 _SPECS = {'w': P('data', 'model'), 'b': P('model')}
 _MATRIX_SPECS = {'w': P('data', 'model'), 'b': P('model', None)}
 
 
-def _mesh():
-  return jax.make_mesh((2, 4), ('data', 'model'))
+def _mesh(devices):
+  return jax.make_mesh((2, 4), ('data', 'model'), devices=devices)
 
 
 def _sharded_params(mesh, specs):
@@ -114,25 +117,39 @@ def _loss(params, batch):
 
 _SHARDED = [e.name for e in registry.ENTRIES if not e.per_example_grads]
 
+# Every wrapper of the composition suite runs around one inner optimizer:
+# what each optimizer does alone with sharded params is checked above, and
+# the wrappers' own conditionals, loops and reshapes do not depend on which
+# optimizer they wrap. Three steps take MultiSteps (k=3) through an
+# emission and apply_if_finite through a skipped NaN step.
+_WRAPPER_INNER = 'adam'
+_WRAPPER_STEPS = 3
+_WRAPPERS = [w for w in composition_test.WRAPPERS if w != 'alone']
+
+
+def _tree_specs(tree):
+  return [_spec(x) for x in jax.tree.leaves(tree)]
+
 
 class ShardingTest(parameterized.TestCase):
 
   def setUp(self):
     super().setUp()
-    if jax.device_count() < NUM_DEVICES:
-      self.skipTest(f'needs {NUM_DEVICES} devices (see optax/conftest.py)')
+    self._devices = test_utils.use_host_devices(self, NUM_DEVICES)
 
   @parameterized.named_parameters((n.replace('.', '_'), n) for n in _SHARDED)
   def test_state_follows_param_shardings(self, entry_name):
     entry = registry.BY_NAME[entry_name]
     specs = _MATRIX_SPECS if entry.matrices_only else _SPECS
-    mesh = _mesh()
+    mesh = _mesh(self._devices)
     with jax.set_mesh(mesh):
       params = _sharded_params(mesh, specs)
       tx = entry.build()
       state = jax.jit(tx.init)(params)
       _check_follows_params(self, state, params, specs, f'{entry_name} init')
       init_specs = _state_specs(state)
+      self.assertEqual(_state_specs(tx.init(params)), init_specs,
+                       f'{entry_name}: eager init shards its state otherwise')
       batch = jnp.arange(8.0)
       value_fn = functools.partial(_loss, batch=batch)
 
@@ -153,11 +170,45 @@ class ShardingTest(parameterized.TestCase):
                            f'{entry_name}: update {name} sharding')
         params = jax.tree.map(lambda p, u: p + u, params, updates)
 
+  @parameterized.named_parameters((w, w) for w in _WRAPPERS)
+  def test_wrapper_keeps_param_shardings(self, wrapper_name):
+    # Under an explicit mesh a sharding is part of an array's type, so a
+    # lax.cond, select or loop whose branches (or carries) differ only in
+    # sharding raises a TypeError while the step is traced (apply_if_finite
+    # used to build its skipped updates unsharded).
+    entry = registry.BY_NAME[_WRAPPER_INNER]
+    wrapper = composition_test.WRAPPERS[wrapper_name]
+    what = f'{_WRAPPER_INNER} in {wrapper_name}'
+    mesh = _mesh(self._devices)
+    with jax.set_mesh(mesh):
+      params = _sharded_params(mesh, _SPECS)
+      tx = wrapper.build(entry)
+      state_params = params
+      if wrapper.lookahead_params:
+        state_params = lookahead_lib.LookaheadParams.init_synced(params)
+      state = jax.jit(tx.init)(state_params)
+      _check_follows_params(self, state, params, _SPECS, f'{what} init')
+      init_specs = _state_specs(state)
+      self.assertEqual(_state_specs(tx.init(state_params)), init_specs,
+                       f'{what}: eager init shards its state otherwise')
+      step, traces = composition_test.make_step(tx, entry, wrapper)
+      for i in range(_WRAPPER_STEPS):
+        updates, state = step(state_params, state,
+                              jnp.asarray(i == composition_test.NAN_STEP))
+        _check_follows_params(self, state, params, _SPECS,
+                              f'{what} step {i}')
+        self.assertEqual(_state_specs(state), init_specs,
+                         f'{what} step {i}: state shardings changed')
+        self.assertEqual(_tree_specs(updates), _tree_specs(state_params),
+                         f'{what} step {i}: updates sharded unlike params')
+        state_params = jax.tree.map(lambda p, u: p + u, state_params, updates)
+      self.assertLen(traces, 1, f'{what}: the jitted step was traced again')
+
   @parameterized.named_parameters(
       (e.name.replace('.', '_'), e.name) for e in registry.ENTRIES)
   def test_runs_in_shard_map_with_pmean(self, entry_name):
     entry = registry.BY_NAME[entry_name]
-    mesh = jax.make_mesh((NUM_DEVICES,), ('data',))
+    mesh = jax.make_mesh((NUM_DEVICES,), ('data',), devices=self._devices)
     params = jax.device_put(
         composition_test.make_params('float32', entry.matrices_only),
         NamedSharding(mesh, P()))

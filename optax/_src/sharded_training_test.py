@@ -16,7 +16,8 @@
 
 The mesh is ``jax.make_mesh((2, 4), ('data', 'model'))`` with explicit axis
 types (shardings are part of the types) or with Auto axis types, installed
-with ``jax.set_mesh``; 8 host devices come from ``optax/conftest.py``. The
+with ``jax.set_mesh``; 8 host devices come from ``optax/conftest.py``, and
+the mesh is built from them on a GPU or TPU runner too. The
 params are sharded ``P('data', 'model')`` (first kernel), ``P('model')``
 (first bias), ``P('model', None)`` (second kernel) and replicated (second
 bias); each batch is split over 'data'. For MultiSteps, inject_hyperparams,
@@ -160,8 +161,19 @@ class ShardedTrainingTest(parameterized.TestCase):
 
   def setUp(self):
     super().setUp()
-    if jax.device_count() < NUM_DEVICES:
-      self.skipTest(f'needs {NUM_DEVICES} devices (see optax/conftest.py)')
+    # The mesh is made of host CPU devices (a GPU or TPU runner has too few
+    # of its own), and the one-device reference runs on the first of them,
+    # so both compute at CPU precision.
+    try:
+      devices = jax.devices('cpu')
+    except RuntimeError as e:
+      self.skipTest(f'needs {NUM_DEVICES} CPU devices; jax has no CPU '
+                    f'backend ({e})')
+    if len(devices) < NUM_DEVICES:
+      self.skipTest(f'needs {NUM_DEVICES} CPU devices (see '
+                    f'optax/conftest.py); jax has {len(devices)}')
+    self._devices = devices[:NUM_DEVICES]
+    self.enter_context(jax.default_device(self._devices[0]))
 
   def _check_shardings(self, tree, mesh, shardings, what):
     """Per-param leaves sharded like their param, scalars replicated."""
@@ -206,7 +218,8 @@ class ShardedTrainingTest(parameterized.TestCase):
       self, name, axis_type, init):
     tx, step = _optimizer(name)
     kind = AxisType.Explicit if axis_type == 'explicit' else AxisType.Auto
-    mesh = jax.make_mesh((2, 4), ('data', 'model'), axis_types=(kind, kind))
+    mesh = jax.make_mesh((2, 4), ('data', 'model'), axis_types=(kind, kind),
+                         devices=self._devices)
     with jax.set_mesh(mesh):
       shardings = jax.tree.map(lambda s: NamedSharding(mesh, s), _SPECS)
       params = jax.device_put(_params(), shardings)
@@ -245,7 +258,8 @@ class ShardedTrainingTest(parameterized.TestCase):
   def test_multisteps_accumulator_on_the_mesh(self, axis_type):
     tx, step = _optimizer('multisteps_adamw')
     kind = AxisType.Explicit if axis_type == 'explicit' else AxisType.Auto
-    mesh = jax.make_mesh((2, 4), ('data', 'model'), axis_types=(kind, kind))
+    mesh = jax.make_mesh((2, 4), ('data', 'model'), axis_types=(kind, kind),
+                         devices=self._devices)
     with jax.set_mesh(mesh):
       shardings = jax.tree.map(lambda s: NamedSharding(mesh, s), _SPECS)
       params0 = jax.device_put(_params(), shardings)

@@ -24,6 +24,7 @@ import gc
 import logging
 import threading
 from typing import Any, NamedTuple, Optional, Union
+import unittest
 
 import jax
 import jax.numpy as jnp
@@ -766,3 +767,33 @@ def assert_decoupled_weight_decay(
     assert_trees_all_close(updates, expected, rtol=rtol, atol=atol,
                            err_msg=f'step {step}')
     reference = jax.tree.map(np.add, reference, expected)
+
+
+def use_host_devices(test: unittest.TestCase, n: int) -> list[Any]:
+  """``n`` CPU devices for a sharding test, on any default backend.
+
+  ``optax/conftest.py`` splits the host into 8 virtual CPU devices. On a GPU
+  or TPU runner jax's default backend has one or a few devices, so the
+  sharding tests build their meshes from these host devices instead, and
+  make the first of them the default device until the test ends: arrays
+  made without a sharding, and one-device reference runs, then live on the
+  same backend as the mesh, so results compare at CPU precision.
+
+  Args:
+    test: the running test; skipped when jax has fewer than ``n`` CPU
+      devices (``XLA_FLAGS`` set without ``optax/conftest.py``, or
+      ``JAX_PLATFORMS`` without ``cpu``).
+    n: how many devices the test needs.
+
+  Returns:
+    The first ``n`` CPU devices, for ``jax.make_mesh(..., devices=...)``.
+  """
+  try:
+    devices = jax.devices('cpu')
+  except RuntimeError as e:
+    test.skipTest(f'needs {n} CPU devices; jax has no CPU backend ({e})')
+  if len(devices) < n:
+    test.skipTest(f'needs {n} CPU devices (see optax/conftest.py); jax has '
+                  f'{len(devices)}')
+  test.enter_context(jax.default_device(devices[0]))
+  return devices[:n]

@@ -564,9 +564,8 @@ class BuildTimeTest(parameterized.TestCase):
     self.assertEqual(new, [])
 
   def test_build_in_jit_step_in_shard_map_issue_1186(self):
-    if jax.device_count() < 8:
-      self.skipTest('needs 8 devices (see optax/conftest.py)')
-    mesh = jax.sharding.Mesh(np.array(jax.devices()[:8]), ('data',))
+    devices = test_utils.use_host_devices(self, 8)
+    mesh = jax.sharding.Mesh(np.array(devices), ('data',))
 
     def loss(params, x):
       return jnp.mean((x @ params['w'] + params['b'])**2)

@@ -164,9 +164,8 @@ class SamTest(parameterized.TestCase):
     self.assertEqual(calls, list(range(sync_period - 1)) * 2)
 
   def test_batch_axis_name_averages_grad_fn(self):
-    if jax.device_count() < 4:
-      self.skipTest('needs 4 devices (see optax/conftest.py)')
-    mesh = jax.sharding.Mesh(np.array(jax.devices()[:4]), ('batch',))
+    devices = test_utils.use_host_devices(self, 4)
+    mesh = jax.sharding.Mesh(np.array(devices), ('batch',))
     scales = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0],
                        [1.0, 1.0, 1.0]])
     tx = _sam_sgd(sync_period=3, opaque_mode=True, batch_axis_name='batch')

@@ -498,11 +498,11 @@ class ShardingTest(parameterized.TestCase):
 
   def setUp(self):
     super().setUp()
-    if jax.device_count() < _NUM_DEVICES:
-      self.skipTest(f'needs {_NUM_DEVICES} devices (see optax/conftest.py)')
+    self._devices = test_utils.use_host_devices(self, _NUM_DEVICES)
 
   def _mesh(self, axis_type):
-    return jax.make_mesh((2, 4), ('data', 'model'), axis_types=(axis_type,) * 2)
+    return jax.make_mesh((2, 4), ('data', 'model'),
+                         axis_types=(axis_type,) * 2, devices=self._devices)
 
   @parameterized.parameters(False, True)
   def test_jitted_update_on_explicit_mesh_regression(self, use_adam):
