@@ -86,6 +86,10 @@ else
   exit 1
 fi
 
+step "tools' own tests (the upstream setting, deviations.toml's fields)"
+(cd "$here" && "$venv_py" -m pytest -q -p no:cacheprovider \
+    tools/fork_config_test.py)
+
 step "wait for the upstream virtualenv"
 if ! wait "$upstream_setup"; then
   cat "$work/upstream_setup.log" >&2

@@ -1,0 +1,83 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0.
+"""Tests of tools/fork_config.py (run by test.sh from the repository)."""
+
+import pathlib
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import fork_config  # pylint: disable=wrong-import-position  # noqa: E402
+
+
+@pytest.mark.parametrize('version,spec,expected', [
+    ('0.10.2', '>=0.10', True),
+    ('0.9.2', '>=0.10', False),
+    ('0.10.2', '>=0.10,<0.11', True),
+    ('0.11.0', '>=0.10,<0.11', False),
+    ('0.10.2', '==0.10.*', True),
+    ('0.11.0', '==0.10.*', False),
+    ('0.11.0', '!=0.10.*', True),
+    ('0.10', '0.10.0', True),
+    ('0.10.1', '0.10.0', False),
+    ('0.10.2rc1', '<0.10.2', False),
+    ('0.9.10', '>0.9.9', True),
+])
+def test_version_in_range(version, spec, expected):
+  assert fork_config.version_in_range(version, spec) is expected
+
+
+@pytest.mark.parametrize('spec', ['~=0.10', '>=0.10.*', '>=', 'latest'])
+def test_version_in_range_rejects_unreadable_clauses(spec):
+  with pytest.raises(ValueError, match='fork_config'):
+    fork_config.version_in_range('0.10.2', spec)
+
+
+def test_not_applicable():
+  entry = {'id': 'x', 'upstream': '0.2.8', 'jax': '>=0.10'}
+  assert fork_config.not_applicable(entry, '0.2.8', '0.10.2') is None
+  assert fork_config.not_applicable(entry, '0.2.8', None) is None
+  kind, message = fork_config.not_applicable(entry, '0.2.8', '0.9.2')
+  assert kind == 'skipped' and 'jax 0.9.2' in message
+  kind, message = fork_config.not_applicable(entry, '0.2.9', '0.10.2')
+  assert kind == 'stale' and '0.2.8' in message and '0.2.9' in message
+  listed = {'id': 'y', 'upstream': ['0.2.8', '0.2.9']}
+  assert fork_config.not_applicable(listed, '0.2.9', '0.10.2') is None
+  kind, message = fork_config.not_applicable({'id': 'z'}, '0.2.8', '0.10.2')
+  assert kind == 'stale' and 'names no upstream release' in message
+
+
+def test_settings_need_the_table(tmp_path):
+  pyproject = tmp_path / 'pyproject.toml'
+  pyproject.write_text('[project]\nname = "optax"\n')
+  with pytest.raises(SystemExit, match=r'\[tool.optax-fork\]'):
+    fork_config.upstream_version(pyproject)
+  pyproject.write_text('[tool.optax-fork]\nupstream = "1.2.3"\n')
+  assert fork_config.upstream_version(pyproject) == '1.2.3'
+
+
+def test_command_line_prints_the_repository_setting():
+  out = subprocess.run(
+      [sys.executable, str(pathlib.Path(fork_config.__file__)), 'upstream'],
+      check=True, capture_output=True, text=True).stdout
+  with open(fork_config.PYPROJECT, 'rb') as f:
+    table = tomllib.load(f)['tool']['optax-fork']
+  assert out.strip() == table['upstream']
+
+
+def test_every_deviation_names_the_configured_release():
+  # A deviation for another release fails both lanes; catch it here first.
+  upstream = fork_config.upstream_version()
+  with open(fork_config.REPO / 'deviations.toml', 'rb') as f:
+    deviations = tomllib.load(f)
+  entries = [e for kind in ('comparison', 'upstream_suite')
+             for e in deviations.get(kind, [])]
+  assert entries
+  for entry in entries:
+    why = fork_config.not_applicable(entry, upstream, None)
+    assert why is None, why
+    if 'jax' in entry:
+      fork_config.version_in_range('0.10.2', entry['jax'])  # Readable.
