@@ -61,6 +61,8 @@ def adabelief(
     b2: float = 0.999,
     eps: float = 1e-16,
     eps_root: float = 1e-16,
+    weight_decay: Optional[base.ScalarOrSchedule] = None,
+    weight_decay_mask: base.MaskOrFn = None,
     *,
     nesterov: bool = False,
 ) -> base.GradientTransformationExtraArgs:
@@ -74,8 +76,12 @@ def adabelief(
     m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t \\
     s_t &= \beta_2 s_{t-1} + (1 - \beta_2) (g_t - m_t)^2 + \epsilon_{root}
     \\
-    u_t &= -\eta_t \, \frac{m_t / (1 - \beta_1^t)}
-      {\sqrt{s_t / (1 - \beta_2^t)} + \epsilon}
+    u_t &= -\eta_t \left(\frac{m_t / (1 - \beta_1^t)}
+      {\sqrt{s_t / (1 - \beta_2^t)} + \epsilon} + \lambda \theta_t\right)
+
+  where the decoupled weight decay :math:`\lambda \theta_t` (as in
+  :func:`adamw`) is only there when ``weight_decay`` is given, on the leaves
+  selected by ``weight_decay_mask``.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -93,6 +99,14 @@ def adabelief(
     b2: the decay of the second moment.
     eps: added to the denominator, outside the square root.
     eps_root: added to the second moment, inside the square root.
+    weight_decay: the coefficient :math:`\lambda` of the decoupled weight
+      decay, a number or a schedule; ``None`` (the default) for none, with
+      the state of upstream 0.2.8's adabelief. A number adds the state of
+      :func:`optax.add_decayed_weights` (an empty one) to the chain, as in
+      :func:`adamw`. The ``update`` then needs ``params``.
+    weight_decay_mask: a tree of booleans shaped like the params (or a
+      prefix of it), or a function of the params returning one, selecting
+      the leaves to decay; ``None`` decays every leaf.
     nesterov: whether to use Nesterov momentum.
 
   Returns:
@@ -102,12 +116,22 @@ def adabelief(
     Zhuang et al., `AdaBelief optimizer: adapting stepsizes by the belief in
     observed gradients <https://arxiv.org/abs/2010.07468>`_, 2020.
 
-  .. seealso:: :func:`adam`
+    Loshchilov and Hutter, `Decoupled Weight Decay Regularization
+    <https://arxiv.org/abs/1711.05101>`_, 2019.
+
+  .. seealso:: :func:`adam`, :func:`adamw`
   """
   validation.check_finite('adabelief', 'learning_rate', learning_rate)
+  belief = transform.scale_by_belief(
+      b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov)
+  if weight_decay is None:
+    # Upstream 0.2.8's chain, so its checkpoints restore unchanged.
+    return _combining.chain(
+        belief, transform.scale_by_learning_rate(learning_rate))
+  validation.check_finite('adabelief', 'weight_decay', weight_decay)
   return _combining.chain(
-      transform.scale_by_belief(
-          b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov),
+      belief,
+      _adding.add_decayed_weights(weight_decay, weight_decay_mask),
       transform.scale_by_learning_rate(learning_rate),
   )
 
@@ -1349,8 +1373,8 @@ def optimistic_adam(
   .. seealso:: :func:`optimistic_adam_v2`
   """
   warnings.warn(
-      'optimistic_adam is deprecated: use `optimistic_adam_v2` instead, which'
-      ' takes learning rate schedules too.',
+      '`optimistic_adam` is deprecated, please use `optimistic_adam_v2`'
+      ' instead.',
       DeprecationWarning,
       stacklevel=2,
   )

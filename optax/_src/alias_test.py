@@ -303,10 +303,12 @@ class ValidationTest(parameterized.TestCase):
 
   def test_optimistic_adam_is_deprecated(self):
     # As upstream 0.2.8: each call warns, pointing at optimistic_adam_v2.
-    with self.assertWarnsRegex(
-        DeprecationWarning, 'use `optimistic_adam_v2` instead') as caught:
+    with self.assertWarns(DeprecationWarning) as caught:
       alias.optimistic_adam(0.1)
     self.assertEqual(caught.filename, __file__)
+    self.assertEqual(
+        str(caught.warning), '`optimistic_adam` is deprecated, please use'
+        ' `optimistic_adam_v2` instead.')
 
   def test_optimistic_adam_rejects_schedules(self):
     with self.assertRaisesRegex(ValueError, 'optimistic_adam_v2'):
@@ -404,6 +406,7 @@ class InjectHyperparamsTest(parameterized.TestCase):
 # Optimizers with decoupled weight decay, their weight-decay and mask
 # arguments.
 _MASKED = (
+    ('adabelief', 'weight_decay', 'weight_decay_mask'),
     ('adadelta', 'weight_decay', 'weight_decay_mask'),
     ('adafactor', 'weight_decay_rate', 'weight_decay_mask'),
     ('adamaxw', 'weight_decay', 'mask'),
@@ -524,6 +527,58 @@ class NumpyReferenceTest(parameterized.TestCase):
                     mask=mask_fn),
         _adam_ref(0.1, 0.8, 0.99, 1e-3, weight_decay=0.5),
         mask={'w': True, 'b': False})
+
+  @parameterized.parameters((None,), ({'w': True, 'b': False},))
+  def test_adabelief_with_weight_decay_issue_1634(self, mask):
+    lr, b1, b2, eps, eps_root, wd = 0.1, 0.8, 0.99, 1e-3, 1e-6, 0.5
+
+    def ref(g, p, t, st, decay):
+      m = st['m'] = b1 * st.get('m', 0.0) + (1 - b1) * g
+      s = st['s'] = (b2 * st.get('s', 0.0) + (1 - b2) * (g - m) ** 2
+                     + eps_root)
+      direction = (m / (1 - b1**t)) / (np.sqrt(s / (1 - b2**t)) + eps)
+      if decay:
+        direction = direction + wd * p
+      return -lr * direction
+
+    _run_numpy_comparison(
+        alias.adabelief(lr, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+                        weight_decay=wd, weight_decay_mask=mask),
+        ref, mask=mask)
+
+  def test_adabelief_first_step_with_weight_decay_by_hand(self):
+    # Step 1: m = (1 - b1) g, s = (1 - b2) (b1 g)^2 (eps_root = 0), so the
+    # bias-corrected ratio is g / (b1 |g| + eps) and, with eps = 0, sign(g)
+    # / b1; the decay adds wd * p; the step is -lr times the sum.
+    opt = alias.adabelief(0.1, b1=0.5, eps=0.0, eps_root=0.0,
+                          weight_decay=0.25)
+    params = jnp.array([2.0, -4.0])
+    updates, _ = opt.update(jnp.array([3.0, 1.0]), opt.init(params), params)
+    np.testing.assert_allclose(
+        updates, [-0.1 * (2.0 + 0.5), -0.1 * (2.0 - 1.0)], rtol=1e-6)
+
+  def test_adabelief_state_without_weight_decay_is_upstreams(self):
+    # Upstream 0.2.8's adabelief: chain(scale_by_belief, scale_by_lr); a
+    # checkpoint of it must restore into the default adabelief.
+    params = {'w': jnp.ones((2, 3))}
+    default = alias.adabelief(0.1).init(params)
+    self.assertLen(default, 2)
+    self.assertEqual(type(default[0]).__name__, 'ScaleByBeliefState')
+    self.assertEqual(default[1], base.EmptyState())
+    with_mask = alias.adabelief(0.1, weight_decay_mask={'w': True})
+    self.assertEqual(jax.tree.structure(with_mask.init(params)),
+                     jax.tree.structure(default))
+    decayed = alias.adabelief(0.1, weight_decay=1e-4).init(params)
+    self.assertLen(decayed, 3)
+    for got, want in zip(jax.tree.leaves(decayed), jax.tree.leaves(default),
+                         strict=True):
+      np.testing.assert_array_equal(got, want)
+
+  def test_adabelief_weight_decay_needs_params(self):
+    opt = alias.adabelief(0.1, weight_decay=0.1)
+    params = jnp.ones(2)
+    with self.assertRaisesRegex(ValueError, 'add_decayed_weights'):
+      opt.update(params, opt.init(params))
 
   def test_rmsprop_centered_with_momentum(self):
     lr, decay, eps, mu = 0.05, 0.9, 1e-3, 0.5

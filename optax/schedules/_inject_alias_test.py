@@ -65,6 +65,10 @@ _VARIANTS = {
     'adamw_mask_fn': ('adamw', dict(
         learning_rate=1e-2, weight_decay=0.1,
         mask=lambda p: jax.tree.map(lambda x: x.ndim > 1, p))),
+    # Upstream #1634: the weight decay is injected when it is given.
+    'adabelief_weight_decay_mask': ('adabelief', dict(
+        learning_rate=1e-2, weight_decay=0.1,
+        weight_decay_mask=lambda p: jax.tree.map(lambda x: x.ndim > 1, p))),
     'adam_bf16_moment': ('adam', dict(learning_rate=1e-2,
                                       mu_dtype=jnp.bfloat16)),
     'sgd_plain': ('sgd', dict(learning_rate=1e-2)),
@@ -295,6 +299,16 @@ class InjectedHyperparamsTest(parameterized.TestCase):
     self.assertEqual(
         {k: (str(v.dtype), v.shape) for k, v in state.hyperparams.items()},
         expected)
+
+  def test_adabelief_weight_decay_is_injected_when_given_issue_1634(self):
+    factory = _FACTORIES['adabelief']
+    tx = _inject.inject_hyperparams(factory)(learning_rate=1e-2,
+                                             weight_decay=0.1)
+    state = jax.jit(tx.init)(_params())
+    self.assertEqual(sorted(state.hyperparams),
+                     sorted(_ADAM + ('weight_decay',)))
+    self.assertEqual(state.hyperparams['weight_decay'].dtype, jnp.float32)
+    np.testing.assert_allclose(state.hyperparams['weight_decay'], 0.1)
 
 
 class InjectEveryAliasTest(parameterized.TestCase):
