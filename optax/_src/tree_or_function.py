@@ -155,7 +155,7 @@ def resolve(
   """
   if not is_function(arg, tree, is_leaf=is_leaf):
     return arg
-  if not _has_data_leaves(arg):
+  if not is_callable_pytree(arg):
     return arg(tree)
   try:
     return arg(tree)
@@ -164,11 +164,32 @@ def resolve(
     raise
 
 
-def _has_data_leaves(arg: Any) -> bool:
-  """Whether ``arg`` is a pytree node with a leaf that is not callable."""
-  if isinstance(arg, functools.partial) or _is_opaque(arg):
+def is_callable_pytree(arg: Any) -> bool:
+  """Whether ``arg`` falls under rule 5: a callable pytree node of data.
+
+  Such an argument (an Equinox module of booleans, labels or dimension
+  numbers, or an Equinox module computing them from data fields) is a tree
+  when it is shaped like the params and is called otherwise.
+
+  Examples:
+    >>> from optax._src import tree_or_function
+    >>> tree_or_function.is_callable_pytree(lambda p: p)
+    False
+    >>> tree_or_function.is_callable_pytree({'w': True})
+    False
+
+  Args:
+    arg: a mask, labels or dimension numbers argument.
+
+  Returns:
+    True if ``arg`` is callable, is not a partial, is not a single leaf,
+    and has a leaf that is not callable (or no leaf).
+  """
+  if (not callable(arg) or isinstance(arg, functools.partial)
+      or _is_opaque(arg)):
     return False
-  return not all(callable(leaf) for leaf in jax.tree.leaves(arg))
+  leaves = jax.tree.leaves(arg)
+  return not (leaves and all(callable(leaf) for leaf in leaves))
 
 
 def _called_node_note(

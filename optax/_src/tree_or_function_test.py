@@ -397,3 +397,24 @@ def test_muon_inside_partition_trains_an_equinox_mlp():
   muon_mu = muon_state.inner_states['muon'].inner_state[0].mu
   shapes = [leaf.shape for leaf in jax.tree.leaves(muon_mu)]
   assert shapes == [(8, 4), (8, 8), (2, 8)]
+
+
+def test_mismatched_module_mask_is_a_structure_error():
+  # A mask module built from other params: as for any mask tree that does
+  # not match (and as upstream 0.2.8), a ValueError naming the key path.
+  mask = _Net(True, {'inner': False})
+  tx = optax.masked(optax.scale(-2.0), mask)
+  with pytest.raises(ValueError, match=r"masked: mask .*\.b"):
+    tx.init(_NET)
+
+
+def test_mismatched_module_labels_are_called_with_a_note():
+  # partition calls any callable that is not labels shaped like the params
+  # (as upstream 0.2.8 calls any callable): its error gets a note.
+  labels = _Net('a', {'inner': 'b'})
+  tx = optax.partition({'a': optax.scale(1.0), 'b': optax.scale(2.0)},
+                       labels)
+  with pytest.raises(TypeError) as info:
+    tx.init(_NET)
+  note = '\n'.join(getattr(info.value, '__notes__', []))
+  assert 'partition: param_labels is a callable pytree (_Net)' in note

@@ -107,7 +107,10 @@ def _resolve_mask(
 
   Raises:
     ValueError: if ``mask`` is not callable and all its leaves are
-      functions (a tree of mask functions, which is neither form).
+      functions (a tree of mask functions, which is neither form), or if
+      ``mask`` is a callable pytree of data (an Equinox module) that does
+      not match ``tree`` and fails when called on it (naming the key path
+      where the structures differ).
   """
   leaves = jax.tree.leaves(mask)
   if (not callable(mask) and leaves
@@ -117,8 +120,16 @@ def _resolve_mask(
         ' returning such a tree, got a tree whose leaves are functions.'
         f' Remedy: pass a single function of the params as {arg_name}.'
     )
-  return tree_or_function.resolve(
-      mask, tree, fn_name=fn_name, arg_name=arg_name)
+  try:
+    return tree_or_function.resolve(
+        mask, tree, fn_name=fn_name, arg_name=arg_name)
+  except Exception as error:  # pylint: disable=broad-exception-caught
+    if not tree_or_function.is_callable_pytree(mask):
+      raise
+    # A callable pytree of data that does not match the params was called,
+    # and failed: most likely a mask tree built from other params. Report it
+    # as the structure mismatch it is (a ValueError, as for any mask tree).
+    raise _structure_error(fn_name, arg_name, mask, tree, error) from error
 
 
 def _hide(
