@@ -332,9 +332,12 @@ def namespace_of_interpreter(
     for ``optax`` and ``optax.contrib``, the format of
     ``optax/_src/upstream_api.py``.
   """
+  # Outside any checkout (cwd) and without PYTHONPATH, which may point at
+  # the fork: the interpreter must import its own optax.
+  env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
   out = subprocess.run(
       [python, '-c', _LIST_NAMESPACES], check=True, capture_output=True,
-      text=True, cwd='/', env={**os.environ, 'JAX_PLATFORMS': 'cpu'},
+      text=True, cwd='/', env={**env, 'JAX_PLATFORMS': 'cpu'},
   ).stdout
   listing = json.loads(out)
   return listing['version'], listing['functions']
