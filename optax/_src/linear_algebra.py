@@ -23,6 +23,7 @@ import functools
 import numbers
 from collections.abc import Callable
 from typing import Any, Optional, Union
+import warnings
 
 import jax
 from jax import lax
@@ -80,7 +81,14 @@ def global_norm(updates: base.ArrayTree) -> jax.Array:
 
   Returns:
     A scalar array, the l2 norm of the concatenation of all leaves.
+
+  .. deprecated::
+    Emits a ``DeprecationWarning`` (as upstream 0.2.8 does); use
+    :func:`optax.tree.norm`.
   """
+  warnings.warn(
+      'optax.global_norm is deprecated in favor of optax.tree.norm',
+      DeprecationWarning, stacklevel=2)
   return _tree_l2_norm(updates)
 
 
@@ -369,7 +377,7 @@ def nnls(
     y_next = x_next + momentum * (x_next - x)
     return (x_next, y_next, t_next), None
 
-  x0 = jnp.zeros(atb.shape, atb.dtype)
+  x0 = jnp.zeros_like(atb)
   t0 = jnp.zeros([], atb.dtype)
   (x, _, _), _ = lax.scan(step, (x0, x0, t0), length=iters, unroll=unroll)
   return x

@@ -666,7 +666,7 @@ def process(
       shapes = jax.eval_shape(run_post, operands)[0]
 
       def skip_post(operands):
-        return (jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), shapes),
+        return (jax.tree.map(jnp.zeros_like, shapes),
                 operands[1])
 
       updates, post_state = jax.lax.cond(ready, run_post, skip_post,

@@ -16,8 +16,8 @@
 
 The condition is a traced boolean, so the choice is made with ``lax.cond``:
 the inner update is only computed when it is used. Both branches return the
-same tree of shapes and dtypes by construction (the skipping branch builds
-its outputs from the abstract result of the inner update).
+same tree of shapes, dtypes and shardings by construction (the skipping
+branch builds its outputs from the abstract result of the inner update).
 """
 
 from typing import Any, NamedTuple, Protocol
@@ -82,7 +82,9 @@ def _cond_update(pred, inner, updates, inner_state, params, extra_args,
 
 def _zeros_like_spec(updates, spec):
   del updates
-  return jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), spec)
+  # zeros_like of the abstract value keeps its sharding (under an explicit
+  # mesh it is part of the type, and lax.cond needs both branches to agree).
+  return jax.tree.map(jnp.zeros_like, spec)
 
 
 def _same_updates_like_spec(updates, spec):

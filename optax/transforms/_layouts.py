@@ -14,12 +14,34 @@
 # ==============================================================================
 """Change the layout of the tree seen by a transformation."""
 
+from typing import Optional
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
 from optax._src import numerics
+
+
+def _explicit_spec(x) -> Optional[jax.sharding.PartitionSpec]:
+  """The partition spec of ``x`` when it is sharded in its type, else None.
+
+  Under a mesh with explicit axes a sharding is part of an array's type.
+  Leaves sharded differently cannot be concatenated, so they are gathered
+  into one replicated vector, and each piece is sharded back like its leaf.
+
+  Args:
+    x: an array or tracer.
+
+  Returns:
+    The spec of a leaf sharded over an explicit mesh axis; None for a
+    replicated leaf, or where shardings are not part of types.
+  """
+  spec = getattr(getattr(jax.typeof(x), 'sharding', None), 'spec', None)
+  if spec is None or all(axis is None for axis in spec):
+    return None
+  return spec
 
 
 def _ravel(tree):
@@ -31,17 +53,22 @@ def _ravel(tree):
   Returns:
     ``(vector, unravel)`` where ``vector`` has the promoted dtype of the
     leaves and ``unravel`` maps such a vector back to a tree with the
-    structure, shapes and dtypes of ``tree``.
+    structure, shapes, dtypes (and explicit shardings) of ``tree``.
   """
   leaves, treedef = jax.tree.flatten(tree)
+  leaves = [jnp.asarray(x) for x in leaves]
+  specs = [_explicit_spec(x) for x in leaves]
   shapes = [np.shape(x) for x in leaves]
   dtypes = [jnp.asarray(x).dtype if not hasattr(x, 'dtype') else x.dtype
             for x in leaves]
   sizes = [int(np.prod(s)) for s in shapes]
   dtype = numerics.promote_dtypes(*dtypes) if dtypes else jnp.dtype(jnp.float32)
   if leaves:
-    vector = jnp.concatenate(
-        [jnp.ravel(jnp.asarray(x)).astype(dtype) for x in leaves])
+    pieces = [jnp.ravel(x).astype(dtype) for x in leaves]
+    if any(spec is not None for spec in specs):
+      pieces = [jax.sharding.reshard(x, jax.sharding.PartitionSpec(None))
+                for x in pieces]
+    vector = jnp.concatenate(pieces)
   else:
     vector = jnp.zeros([0], dtype)
   offsets = np.cumsum([0] + sizes)
@@ -51,6 +78,8 @@ def _ravel(tree):
         flat[offsets[i]:offsets[i + 1]].reshape(shapes[i]).astype(dtypes[i])
         for i in range(len(leaves))
     ]
+    pieces = [x if spec is None else jax.sharding.reshard(x, spec)
+              for x, spec in zip(pieces, specs)]
     return jax.tree.unflatten(treedef, pieces)
 
   return vector, unravel

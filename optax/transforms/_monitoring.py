@@ -239,8 +239,7 @@ def monitor(
     measurements = {}
     for name, t, s in zip(names, transforms, measure_states):
       spec = jax.eval_shape(lambda t=t, s=s: t.update(params, s, params)[0])
-      measurements[name] = jax.tree.map(
-          lambda x: jnp.zeros(x.shape, x.dtype), spec)
+      measurements[name] = jax.tree.map(jnp.zeros_like, spec)
     return MonitorState(measurements=measurements,
                         measure_states=measure_states)
 
