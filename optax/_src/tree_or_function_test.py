@@ -418,3 +418,18 @@ def test_mismatched_module_labels_are_called_with_a_note():
     tx.init(_NET)
   note = '\n'.join(getattr(info.value, '__notes__', []))
   assert 'partition: param_labels is a callable pytree (_Net)' in note
+
+
+@pytest.mark.parametrize('kind', _KINDS)
+def test_prodigy_weight_decay_mask(kind):
+  # prodigy's weight decay enters its own update rule; the masked run must
+  # equal the unmasked one on the vector, and differ on the matrix.
+  mask = _arg(kind, _is_matrix)
+  got = _run(optax.contrib.prodigy(weight_decay=0.5,
+                                   weight_decay_mask=mask), kind)
+  no_decay = _run(optax.contrib.prodigy(weight_decay=0.0), kind)
+  full = _run(optax.contrib.prodigy(weight_decay=0.5), kind)
+  for g, n, f in zip(got, no_decay, full):
+    np.testing.assert_array_equal(g['b'], n['b'])
+    np.testing.assert_array_equal(g['w'], f['w'])
+    assert not np.allclose(g['w'], n['w'])

@@ -24,6 +24,7 @@ import numpy as np
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import tree_or_function
 from optax._src import validation
 
 
@@ -74,8 +75,8 @@ def _decay_mask(fn: str, mask: base.MaskOrFn, params: base.Params) -> Any:
   """
   if mask is None:
     return jax.tree.map(lambda _: True, params)
-  if callable(mask):
-    mask = mask(params)
+  mask = tree_or_function.resolve(
+      mask, params, fn_name=fn, arg_name='weight_decay_mask')
 
   def spread(decayed, subtree):
     if isinstance(decayed, (bool, np.bool_)):
