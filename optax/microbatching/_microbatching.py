@@ -24,12 +24,23 @@ Microbatch :math:`i` holds the elements :math:`i, i + n, i + 2n, \\dots` of
 the batch (a strided split, see :func:`reshape_batch_axis`): with a batch
 sharded across devices, every microbatch is then spread over all of them.
 Concatenated results are put back in the original order.
+
+The batched arguments may be given by position or by keyword: each call is
+matched to the function's signature (``inspect.signature(fun).bind``), so
+``argnums`` finds an argument passed by keyword and ``argnames`` one passed
+by position. A batch of size 0 gives the accumulation of no microbatch
+(zeros, or an empty concatenation). Each call runs inside a
+``jax.named_call`` named after the entry point (``microbatch``,
+``micro_vmap``, ``micro_grad``), so it shows in profiles. A batch axis
+sharded over an explicit mesh axis keeps its sharding in every microbatch
+and in concatenated results.
 """
 
 from collections.abc import Callable, Sequence
 import dataclasses
 import enum
 import functools
+import inspect
 from typing import Any, NamedTuple, Optional, Union
 
 import jax
@@ -99,7 +110,19 @@ class Aux(NamedTuple):
 
 
 def _zeros(shape_dtype: Any, leading: tuple[int, ...] = ()) -> jax.Array:
-  return jnp.zeros(leading + tuple(shape_dtype.shape), shape_dtype.dtype)
+  """Zeros of ``leading + shape``; a sharding over explicit mesh axes (as
+  ``jax.eval_shape`` reports it) is kept, the leading axes replicated."""
+  shape = leading + tuple(shape_dtype.shape)
+  sharding = getattr(shape_dtype, 'sharding', None)
+  if (isinstance(sharding, jax.sharding.NamedSharding)
+      and sharding.mesh.explicit_axes):
+    spec = tuple(sharding.spec) + (None,) * (
+        len(shape_dtype.shape) - len(sharding.spec))
+    out = jax.sharding.NamedSharding(
+        sharding.mesh, jax.sharding.PartitionSpec(*((None,) * len(leading)),
+                                                  *spec))
+    return jnp.zeros(shape, shape_dtype.dtype, out_sharding=out)
+  return jnp.zeros(shape, shape_dtype.dtype)
 
 
 def _sum_accumulator() -> Accumulator:
@@ -131,8 +154,9 @@ def _mean_accumulator(num_microbatches: Optional[int]) -> Accumulator:
       init=init,
       update=lambda state, value, index: jax.tree.map(
           jnp.add, state, value),
+      # No microbatch (an empty batch): the zeros, not 0 / 0.
       finalize=lambda state: jax.tree.map(
-          lambda s: (s / num_microbatches).astype(s.dtype), state),
+          lambda s: (s / max(num_microbatches, 1)).astype(s.dtype), state),
       aggregate=lambda values: jax.tree.map(
           lambda v: jnp.mean(v, axis=0), values),
   )
@@ -174,7 +198,8 @@ def _concat_accumulator(num_microbatches: Optional[int]) -> Accumulator:
     def restore_order(s):
       if s.ndim < 2:
         return s
-      return jnp.reshape(jnp.swapaxes(s, 0, 1), (-1,) + s.shape[2:])
+      return jnp.reshape(jnp.swapaxes(s, 0, 1),
+                         (s.shape[0] * s.shape[1],) + s.shape[2:])
 
     return jax.tree.map(restore_order, state)
 
@@ -299,21 +324,110 @@ def _batch_size(trees: Sequence[Any], axes: Sequence[int]) -> int:
   return sizes[0]
 
 
-def _run_microbatches(
-    microbatch_fn: Callable[..., Any],
+_POSITIONAL_KINDS = (inspect.Parameter.POSITIONAL_ONLY,
+                     inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _signature(fun: Callable[..., Any]) -> Optional[inspect.Signature]:
+  try:
+    return inspect.signature(fun)
+  except (TypeError, ValueError):  # Some builtins have none.
+    return None
+
+
+def _bind(signature: Optional[inspect.Signature], args: tuple[Any, ...],
+          kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+  """The call in canonical form: what can be passed by position is."""
+  if signature is None:
+    return tuple(args), dict(kwargs)
+  bound = signature.bind(*args, **kwargs)
+  return tuple(bound.args), dict(bound.kwargs)
+
+
+def _locate(
+    fn: str,
+    signature: Optional[inspect.Signature],
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     argnums: Sequence[int],
     argnames: Sequence[str],
+) -> list[Union[int, str]]:
+  """Where each batched argument is in the canonical call.
+
+  Args:
+    fn: the entry point, for the messages.
+    signature: the signature of the function, or None if it has none.
+    args: the positional arguments of the canonical call.
+    kwargs: its keyword arguments.
+    argnums: the positions of the batched arguments in the signature.
+    argnames: the names of the batched arguments.
+
+  Returns:
+    For each of ``argnums + argnames``, an index into ``args`` or a key of
+    ``kwargs``.
+  """
+  positional = [] if signature is None else [
+      p.name for p in signature.parameters.values()
+      if p.kind in _POSITIONAL_KINDS]
+  locations = []
+  for num in argnums:
+    index = num + len(args) if num < 0 else num
+    if 0 <= index < len(args):
+      locations.append(index)
+    elif 0 <= num < len(positional) and positional[num] in kwargs:
+      locations.append(positional[num])
+    else:
+      raise ValueError(
+          f'{fn}: argnums names argument {num}, which this call does not'
+          f' pass ({len(args)} positional arguments, keywords'
+          f' {sorted(kwargs)}).')
+  for name in argnames:
+    if name in kwargs:
+      locations.append(name)
+    elif name in positional and positional.index(name) < len(args):
+      locations.append(positional.index(name))
+    else:
+      raise ValueError(
+          f'{fn}: argnames names {name!r}, which this call does not pass'
+          f' ({len(args)} positional arguments, keywords {sorted(kwargs)}).')
+  if len(set(locations)) != len(locations):
+    raise ValueError(
+        f'{fn}: argnums {tuple(argnums)} and argnames {tuple(argnames)} name'
+        ' the same argument more than once.')
+  return locations
+
+
+def _run_microbatches(
+    microbatch_fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    locations: Sequence[Union[int, str]],
     in_axes: Sequence[int],
     microbatch_size: int,
     accumulator: AccumulatorTree,
     num_real_microbatches: Optional[Union[int, jax.Array]],
 ) -> Any:
-  """Loops ``microbatch_fn`` over microbatches and accumulates."""
+  """Loops ``microbatch_fn`` over microbatches and accumulates.
+
+  Args:
+    microbatch_fn: the function of one microbatch.
+    args: the positional arguments of the call.
+    kwargs: its keyword arguments.
+    locations: the batched arguments: indices into ``args``, keys of
+      ``kwargs``.
+    in_axes: the batch axis of each batched argument.
+    microbatch_size: the number of elements per microbatch.
+    accumulator: how the results are combined.
+    num_real_microbatches: the number of microbatches evaluated, or None for
+      all.
+
+  Returns:
+    The accumulated result.
+  """
   args = list(args)
   kwargs = dict(kwargs)
-  batched = ([args[i] for i in argnums] + [kwargs[k] for k in argnames])
+  batched = [kwargs[loc] if isinstance(loc, str) else args[loc]
+             for loc in locations]
   batch_size = _batch_size(batched, in_axes)
   if batch_size % microbatch_size:
     raise ValueError(
@@ -327,22 +441,28 @@ def _run_microbatches(
         f' {num_microbatches}] (the number of microbatches).')
   reshaped = [reshape_batch_axis(tree, microbatch_size, axis)
               for tree, axis in zip(batched, in_axes)]
-  names = list(argnums) + list(argnames)
+
+  def take(index, x, axis):
+    if num_microbatches == 0:
+      # An empty batch: a stand-in microbatch, only ever traced for shapes.
+      return jnp.zeros(x.shape[:axis] + x.shape[axis + 1:], x.dtype)
+    return jax.lax.dynamic_index_in_dim(x, index, axis, keepdims=False)
 
   def call(index):
-    for name, tree, axis in zip(names, reshaped, in_axes):
+    for loc, tree, axis in zip(locations, reshaped, in_axes):
       piece = jax.tree.map(
-          functools.partial(jax.lax.dynamic_index_in_dim, index=index,
-                            axis=axis, keepdims=False), tree)
-      if isinstance(name, str):
-        kwargs[name] = piece
+          functools.partial(take, index, axis=axis), tree)
+      if isinstance(loc, str):
+        kwargs[loc] = piece
       else:
-        args[name] = piece
+        args[loc] = piece
     return microbatch_fn(*args, **kwargs)
 
   acc = _canonicalize(accumulator, num_microbatches)
   first = jnp.zeros([], jnp.int32)
   state = acc.init(jax.eval_shape(call, first))
+  if num_microbatches == 0:
+    return acc.finalize(state)
 
   def body(index, state):
     return acc.update(state, call(index), index)
@@ -417,12 +537,19 @@ def microbatch(
         'microbatch: microbatch_size must be a positive integer or None, got'
         f' {microbatch_size}.')
 
-  @functools.wraps(fun)
-  def microbatched(*args, **kwargs):
-    positions = tuple(a + len(args) if a < 0 else a for a in argnums)
-    return _run_microbatches(fun, args, kwargs, positions, argnames, in_axes,
+  signature = _signature(fun)
+
+  def run(*args, **kwargs):
+    args, kwargs = _bind(signature, args, kwargs)
+    locations = _locate('microbatch', signature, args, kwargs, argnums,
+                        argnames)
+    return _run_microbatches(fun, args, kwargs, locations, in_axes,
                              microbatch_size, accumulator,
                              num_real_microbatches)
+
+  @functools.wraps(fun)
+  def microbatched(*args, **kwargs):
+    return jax.named_call(run, name='microbatch')(*args, **kwargs)
 
   return microbatched
 
@@ -477,21 +604,36 @@ def micro_vmap(
   if out_axes != 0:
     raise NotImplementedError('out_axis != 0 is not currently supported')
 
-  def mapped(*args, **kwargs):
-    axes = ((in_axes,) * len(args) if isinstance(in_axes, int)
-            else tuple(in_axes))
+  signature = _signature(fun)
+
+  def run(*args, **kwargs):
+    given = len(args)
+    args, kwargs = _bind(signature, args, kwargs)
+    if isinstance(in_axes, int):
+      axes = (in_axes,) * len(args)
+    else:
+      # Arguments passed by keyword but bound by position are batched along
+      # axis 0, as jax.vmap batches keyword arguments, unless in_axes has
+      # an entry for their position.
+      axes = tuple(in_axes) + (0,) * max(0, len(args) - max(
+          given, len(in_axes)))
     vectorised = vmap_fn(fun, axes, 0)
     acc = _canonicalize(accumulator, None)
     per_microbatch = lambda *a, **kw: acc.aggregate(vectorised(*a, **kw))
     if microbatch_size is None:
       return per_microbatch(*args, **kwargs)
-    argnums = [i for i, axis in enumerate(axes) if axis is not None]
+    locations = [i for i, axis in enumerate(axes) if axis is not None]
     # As with jax.vmap, keyword arguments are batched along axis 0.
-    argnames = tuple(kwargs)
-    batched_axes = [axes[i] for i in argnums] + [0] * len(argnames)
-    return _run_microbatches(per_microbatch, args, kwargs, argnums, argnames,
+    locations += list(kwargs)
+    batched_axes = [axes[i] for i in locations if isinstance(i, int)]
+    batched_axes += [0] * len(kwargs)
+    return _run_microbatches(per_microbatch, args, kwargs, locations,
                              batched_axes, microbatch_size, accumulator,
                              num_real_microbatches)
+
+  @functools.wraps(fun)
+  def mapped(*args, **kwargs):
+    return jax.named_call(run, name='micro_vmap')(*args, **kwargs)
 
   return mapped
 
@@ -563,9 +705,18 @@ def micro_grad(
       (value, grads), aux = value_and_grad(*args, **kwargs), None
     return transform_fn(grads), (value, metrics_fn(grads), aux)
 
-  def grad_fn(*args, **kwargs):
+  signature = _signature(fun)
+
+  def run(*args, **kwargs):
+    # jax.grad differentiates positional arguments: bind the call first.
+    args, kwargs = _bind(signature, args, kwargs)
     fn = functools.partial(per_element, **kwargs) if kwargs else per_element
     positions = tuple(a + len(args) if a < 0 else a for a in batch_argnums)
+    for num, position in zip(batch_argnums, positions):
+      if not 0 <= position < len(args):
+        raise ValueError(
+            f'micro_grad: batch_argnums names argument {num}, which this'
+            f' call does not pass ({len(args)} positional arguments).')
     axes = tuple(0 if i in positions else None for i in range(len(args)))
     mapped = micro_vmap(
         fn, in_axes=axes, microbatch_size=microbatch_size,
@@ -573,5 +724,9 @@ def micro_grad(
         num_real_microbatches=num_real_microbatches)
     grads, (values, metrics, aux) = mapped(*args)
     return grads, Aux(values, metrics, aux)
+
+  @functools.wraps(fun)
+  def grad_fn(*args, **kwargs):
+    return jax.named_call(run, name='micro_grad')(*args, **kwargs)
 
   return grad_fn

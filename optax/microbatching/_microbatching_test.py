@@ -352,5 +352,165 @@ class MicroGradTest(parameterized.TestCase):
                                rtol=1e-5)
 
 
+
+class ArgumentsBySignatureTest(parameterized.TestCase):
+  """Batched arguments given by position or by keyword."""
+
+  @parameterized.parameters(
+      ((1, 2), (), lambda fn: fn(_W, x=_X, y=_Y)),
+      ((1, 2), (), lambda fn: fn(w=_W, x=_X, y=_Y)),
+      ((1,), ('y',), lambda fn: fn(_W, _X, _Y)),
+      ((), ('x', 'y'), lambda fn: fn(_W, _X, _Y)),
+      ((), ('x', 'y'), lambda fn: fn(_W, y=_Y, x=_X)),
+  )
+  def test_microbatch_matches_the_signature(self, argnums, argnames, call):
+    fn = mb.microbatch(_loss, argnums=argnums, argnames=argnames,
+                       microbatch_size=3)
+    np.testing.assert_allclose(call(fn), _loss(_W, _X, _Y), rtol=1e-5)
+
+  def test_keyword_only_and_var_keyword(self):
+    def keyword_only(w, *, x, y):
+      return _loss(w, x, y)
+
+    def var_keyword(w, **batch):
+      return _loss(w, batch['x'], batch['y'])
+
+    want = _loss(_W, _X, _Y)
+    for fun in (keyword_only, var_keyword):
+      fn = mb.microbatch(fun, argnums=(), argnames=('x', 'y'),
+                         microbatch_size=4)
+      np.testing.assert_allclose(fn(_W, x=_X, y=_Y), want, rtol=1e-5)
+      np.testing.assert_allclose(jax.jit(fn)(w=_W, y=_Y, x=_X), want,
+                                 rtol=1e-5)
+
+  def test_micro_vmap_keyword_given_positional_parameter(self):
+    fun = lambda w, x: jnp.tanh(x @ w)
+    mapped = mb.micro_vmap(fun, in_axes=(None, 0), microbatch_size=4)
+    want = np.tanh(_X.astype(np.float64) @ _W)
+    np.testing.assert_allclose(mapped(_W, x=_X), want, rtol=1e-5)
+    np.testing.assert_allclose(mapped(_W, _X), want, rtol=1e-5)
+    # Without an entry in in_axes, a keyword is batched on axis 0, as with
+    # jax.vmap.
+    mapped = mb.micro_vmap(fun, in_axes=(None,), microbatch_size=4)
+    np.testing.assert_allclose(mapped(_W, x=_X), want, rtol=1e-5)
+
+  def test_micro_grad_arguments_by_keyword(self):
+    fn = mb.micro_grad(_loss, batch_argnums=(1, 2), microbatch_size=3)
+    grads, aux = fn(w=_W, x=_X, y=_Y)
+    np.testing.assert_allclose(grads, jax.grad(_loss)(_W, _X, _Y),
+                               rtol=1e-5, atol=1e-6)
+    self.assertEqual(aux.values.shape, (12,))
+
+  def test_errors(self):
+    fn = mb.microbatch(lambda w, x, y=_Y: _loss(w, x, y), argnums=(1, 2),
+                       microbatch_size=3)
+    with self.assertRaisesRegex(
+        ValueError, 'microbatch: argnums names argument 2, which this call'
+        ' does not pass'):
+      fn(_W, _X)
+    with self.assertRaisesRegex(TypeError, "missing a required argument: 'y'"):
+      mb.microbatch(_loss, argnums=(1, 2), microbatch_size=3)(_W, _X)
+    fn = mb.microbatch(_loss, argnums=1, argnames='x', microbatch_size=3)
+    with self.assertRaisesRegex(ValueError, 'more than once'):
+      fn(_W, _X, _Y)
+    fn = mb.microbatch(_loss, argnums=(), argnames='z', microbatch_size=3)
+    with self.assertRaisesRegex(ValueError, "argnames names 'z'"):
+      fn(_W, _X, _Y)
+    with self.assertRaisesRegex(TypeError, 'multiple values'):
+      mb.microbatch(_loss, argnums=1, microbatch_size=3)(_W, _X, x=_X)
+
+
+class EmptyBatchTest(parameterized.TestCase):
+  """A batch of size 0 gives the accumulation of no microbatch."""
+
+  @parameterized.parameters(AT.SUM, AT.MEAN, AT.RUNNING_MEAN)
+  def test_reductions_are_zero(self, accumulator):
+    fn = mb.microbatch(_loss, argnums=(1, 2), microbatch_size=3,
+                       accumulator=accumulator)
+    for f in (fn, jax.jit(fn)):
+      out = f(_W, _X[:0], _Y[:0])
+      self.assertEqual(out.shape, ())
+      self.assertEqual(out.dtype, jnp.float32)
+      self.assertEqual(float(out), 0.0)
+
+  def test_concat_is_empty(self):
+    fn = mb.microbatch(lambda x: 2 * x, argnums=0, microbatch_size=4,
+                       accumulator=AT.CONCAT)
+    out = fn(_X[:0])
+    self.assertEqual(out.shape, (0, 3))
+    self.assertEqual(out.dtype, jnp.float32)
+    out = mb.micro_vmap(lambda x: jnp.sum(x), microbatch_size=4)(_X[:0])
+    self.assertEqual(out.shape, (0,))
+
+  def test_micro_grad(self):
+    fn = mb.micro_grad(_loss, batch_argnums=(1, 2), microbatch_size=2,
+                       metrics_fn=jnp.linalg.norm)
+    grads, aux = jax.jit(fn)(_W, _X[:0], _Y[:0])
+    np.testing.assert_array_equal(grads, np.zeros(3, np.float32))
+    self.assertEqual(aux.values.shape, (0,))
+    self.assertEqual(aux.metrics.shape, (0,))
+
+
+class NamedCallTest(parameterized.TestCase):
+  """Each entry point shows in the name stack (and so in profiles)."""
+
+  @parameterized.parameters(
+      ('microbatch', lambda: mb.microbatch(_loss, argnums=(1, 2),
+                                           microbatch_size=3), ()),
+      ('micro_vmap', lambda: mb.micro_vmap(
+          _loss, in_axes=(None, 0, 0), microbatch_size=3), ()),
+      ('micro_grad', lambda: mb.micro_grad(
+          _loss, batch_argnums=(1, 2), microbatch_size=3), ('micro_vmap',)),
+  )
+  def test_name_stack(self, name, make, inner):
+    jaxpr = jax.make_jaxpr(make())(_W, _X, _Y)
+    stacks = {str(e.source_info.name_stack) for e in jaxpr.jaxpr.eqns}
+    self.assertEqual(stacks, {'/'.join((name,) + inner)})
+    # Without microbatching nothing is named.
+    plain = jax.make_jaxpr(_loss)(_W, _X, _Y)
+    self.assertEqual({str(e.source_info.name_stack)
+                      for e in plain.jaxpr.eqns}, {''})
+
+
+class ExplicitShardingTest(parameterized.TestCase):
+  """A batch axis sharded over an explicit mesh axis."""
+
+  def setUp(self):
+    super().setUp()
+    if len(jax.devices()) < 4:
+      self.skipTest('needs 4 devices (see optax/conftest.py)')
+    self.mesh = jax.make_mesh((4,), ('x',),
+                              axis_types=(jax.sharding.AxisType.Explicit,))
+    self.enter_context(jax.set_mesh(self.mesh))
+    sharding = jax.sharding.NamedSharding(self.mesh,
+                                          jax.sharding.PartitionSpec('x'))
+    self.x = jax.device_put(_X[:8], sharding)
+    self.y = jax.device_put(_Y[:8], sharding)
+
+  def _spec(self, array):
+    return tuple(array.sharding.spec)
+
+  def test_sum_and_concat(self):
+    fn = mb.microbatch(
+        lambda w, x, y: (_loss(w, x, y), jnp.tanh(x @ w)), argnums=(1, 2),
+        microbatch_size=4, accumulator=(AT.SUM, AT.CONCAT))
+    loss, pred = jax.jit(fn)(_W, self.x, self.y)
+    np.testing.assert_allclose(loss, _loss(_W, _X[:8], _Y[:8]), rtol=1e-5)
+    np.testing.assert_allclose(pred, np.tanh(_X[:8] @ _W), rtol=1e-5,
+                               atol=1e-6)
+    self.assertEqual(self._spec(pred)[:1], ('x',))
+
+  def test_micro_vmap_and_micro_grad(self):
+    mapped = mb.micro_vmap(lambda x: 2 * x, microbatch_size=4)
+    out = jax.jit(mapped)(self.x)
+    np.testing.assert_array_equal(out, 2 * _X[:8])
+    self.assertEqual(self._spec(out)[:1], ('x',))
+    fn = mb.micro_grad(_loss, batch_argnums=(1, 2), microbatch_size=4)
+    grads, aux = jax.jit(fn)(_W, self.x, self.y)
+    np.testing.assert_allclose(grads, jax.grad(_loss)(_W, _X[:8], _Y[:8]),
+                               rtol=1e-5, atol=1e-6)
+    self.assertEqual(aux.values.shape, (8,))
+
+
 if __name__ == '__main__':
   absltest.main()
