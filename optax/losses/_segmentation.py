@@ -60,7 +60,10 @@ def _class_probabilities(
     if num_classes == 1:
       return jax.nn.sigmoid(predictions)
     return jax.nn.softmax(predictions, axis=-1)
-  if num_classes > 1 and not isinstance(predictions, jax.core.Tracer):
+  # Only values this process holds are checked: reading a global array
+  # sharded over other processes would fail (multi-controller runtime).
+  if (num_classes > 1 and not isinstance(predictions, jax.core.Tracer)
+      and getattr(predictions, 'is_fully_addressable', True)):
     sums = np.sum(np.asarray(predictions, dtype=np.float64), axis=-1)
     if sums.size and not np.allclose(
         sums, 1.0, rtol=0.0,
