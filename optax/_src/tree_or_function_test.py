@@ -315,10 +315,13 @@ def test_muon_dimension_numbers(kind):
   b1 = 0.9
   np.testing.assert_allclose(
       got['b'], -lr * (1 + b1 / (1 + b1)) * np.sign(_GB), rtol=1e-5)
-  # The matrix goes to Muon: its update is orthogonalized (Newton-Schulz
-  # leaves the singular values near 1; the shape factor is 1 for 3 x 2).
+  # The matrix goes to Muon: its update is orthogonalized (the shape factor
+  # is 1 for 3 x 2). The gradient's singular values are 3.86 and 0.61;
+  # five Newton-Schulz steps bring the largest near 1 and the ratio from
+  # 6.3 below 1.5 (Adam's sign-like step would have a largest near 3).
   singular = np.linalg.svd(got['w'] / -lr, compute_uv=False)
-  np.testing.assert_allclose(singular, np.ones(2), atol=0.35)
+  np.testing.assert_allclose(singular[0], 1.0, atol=0.05)
+  assert singular[0] / singular[1] < 1.5
   # Same as the default (matrices to Muon) on a dict.
   want = _run(optax.contrib.muon(lr), 'dict', steps=1)[0]
   np.testing.assert_allclose(got['w'], want['w'], rtol=1e-6)
