@@ -15,7 +15,8 @@
 #      fork saves and upstream restores.
 # Exits non-zero if any step fails; every step runs even if an earlier one
 # failed. Environment: COMPARE_ONLY (substring passed to run_cases --only),
-# COMPARE_KEEP=1 keeps the temporary directory.
+# COMPARE_KEEP=1 keeps the temporary directory, COMPARE_CHECKPOINT_ONLY=1 runs
+# step 3 alone.
 set -uo pipefail
 
 if [ "$#" -ne 2 ]; then
@@ -53,6 +54,7 @@ if [ "$have" != "$want" ]; then
   exit 2
 fi
 
+if [ "${COMPARE_CHECKPOINT_ONLY:-0}" != 1 ]; then
 "$fork_py" "$here/run_cases.py" --verbose --out "$work/fork.pkl" "${only[@]}" \
     >"$work/fork.log" 2>&1 &
 fork_pid=$!
@@ -73,6 +75,7 @@ fi
 "$fork_py" "$here/compare.py" --fork "$work/fork.pkl" \
     --upstream "$work/upstream.pkl" --deviations "$repo/deviations.toml" \
     || status=1
+fi
 
 # Both saves, then both restores, each pair in parallel.
 "$up_py" "$here/checkpoint.py" save --dir "$work/ckpt_up" \
