@@ -32,6 +32,7 @@ ArrayTree = Union[
     jax.Array, np.ndarray, np.generic, float, int, bool,
     'ArrayTree', Any,
 ]
+"""A pytree whose leaves are arrays or numbers (params, updates, states)."""
 Numeric = Union[jax.Array, np.ndarray, np.generic, float, int]
 Shape = tuple[int, ...]
 PRNGKey = jax.Array
