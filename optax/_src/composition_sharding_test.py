@@ -41,10 +41,15 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 import numpy as np
 
+from optax._src import alias
+from optax._src import base
 from optax._src import composition_registry as registry
 from optax._src import composition_test
 from optax._src import lookahead as lookahead_lib
 from optax._src import test_utils
+from optax.experimental import aggregating
+from optax.transforms import _conditionality as conditionality
+from optax.transforms import _monitoring as monitoring
 
 NUM_DEVICES = 8
 _SPECS = {'w': P('data', 'model'), 'b': P('model')}
@@ -266,6 +271,65 @@ class ShardingTest(parameterized.TestCase):
       np.testing.assert_allclose(np.asarray(got), np.asarray(want),
                                  rtol=rtol, atol=rtol / 10,
                                  err_msg=entry_name)
+
+
+class ConditionalsKeepShardingsTest(absltest.TestCase):
+  """Skipped branches and loop carries built with the operands' sharding.
+
+  Under an explicit mesh each of these raised "cond branches must have
+  equal output types" (or resharded its state after the first step) before
+  its zeros were built with ``zeros_like`` of a sharded (abstract) value.
+  """
+
+  def setUp(self):
+    super().setUp()
+    devices = test_utils.use_host_devices(self, NUM_DEVICES)
+    self.mesh = _mesh(devices)
+    self.enter_context(jax.set_mesh(self.mesh))
+    self.params = _sharded_params(self.mesh, _SPECS)
+
+  def _assert_sharded_like_params(self, tree, what):
+    self.assertEqual(_tree_specs(tree), _tree_specs(self.params), what)
+
+  def test_skipping_wrappers_eagerly(self):
+    nan_grads = jax.tree.map(lambda p: p * jnp.nan, self.params)
+    for name, tx, grads in (
+        ('apply_if_finite',
+         conditionality.apply_if_finite(alias.adam(0.1), 3), nan_grads),
+        ('conditionally_mask',
+         conditionality.conditionally_mask(
+             alias.adam(0.1), lambda step: step >= 1), self.params),
+    ):
+      with self.subTest(name):
+        state = tx.init(self.params)
+        updates, new_state = tx.update(grads, state, self.params)
+        self._assert_sharded_like_params(updates, name)
+        for u in jax.tree.leaves(updates):
+          np.testing.assert_array_equal(np.asarray(u), 0.0, err_msg=name)
+        self.assertEqual(_state_specs(new_state), _state_specs(state), name)
+
+  def test_aggregating_process_skips_post_step(self):
+    tx = aggregating.process(
+        base.identity(), aggregating.accumulate_avg_updates(2),
+        alias.adam(0.1))
+    state = jax.jit(tx.init)(self.params)
+    step = jax.jit(tx.update)
+    updates, state = step(self.params, state, self.params)
+    self._assert_sharded_like_params(updates, 'skipped step')
+    for u in jax.tree.leaves(updates):
+      np.testing.assert_array_equal(np.asarray(u), 0.0)
+    updates, _ = step(self.params, state, self.params)
+    self._assert_sharded_like_params(updates, 'emitting step')
+    # Adam's first step moves every coordinate by the learning rate.
+    for u in jax.tree.leaves(updates):
+      np.testing.assert_allclose(np.abs(np.asarray(u)), 0.1, rtol=1e-5)
+
+  def test_monitor_measurement_keeps_sharding(self):
+    tx = monitoring.monitor({'copy': lambda u: u})
+    state = jax.jit(tx.init)(self.params)
+    self._assert_sharded_like_params(state.measurements['copy'], 'init')
+    _, new_state = jax.jit(tx.update)(self.params, state)
+    self.assertEqual(_state_specs(new_state), _state_specs(state))
 
 
 if __name__ == '__main__':

@@ -377,7 +377,7 @@ def nnls(
     y_next = x_next + momentum * (x_next - x)
     return (x_next, y_next, t_next), None
 
-  x0 = jnp.zeros_like(atb)
+  x0 = jnp.zeros(atb.shape, atb.dtype)
   t0 = jnp.zeros([], atb.dtype)
   (x, _, _), _ = lax.scan(step, (x0, x0, t0), length=iters, unroll=unroll)
   return x
