@@ -35,8 +35,8 @@ class DAdaptAdamWState(NamedTuple):
     grad_sum: weighted sum :math:`s` of the updates used in the distance
       estimate, shaped and typed like the params.
     estim_lr: scalar, the current estimate :math:`d` of the distance to the
-      solution (the learning-rate scale), in the dtype all floating params
-      promote to (float32 for float32 and bfloat16 params).
+      solution (the learning-rate scale), float32 (float64 under x64)
+      whatever the params' dtypes.
     numerator_weighted: scalar, the weighted numerator of the distance
       estimate, typed like ``estim_lr``.
     count: int32 scalar, the number of updates done so far.
@@ -124,7 +124,10 @@ def dadapt_adamw(
   validation.check_positive(fn, 'estim_lr0', estim_lr0)
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params, widest=True)
+    # Never narrower than float32: a bfloat16 sum stops growing.
+    dtype = numerics.promote_dtypes(
+        numerics.scalar_state_dtype(params, widest=True),
+        numerics.hyperparameter_dtype())
     return DAdaptAdamWState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),

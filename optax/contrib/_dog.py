@@ -68,8 +68,8 @@ class DoGState(NamedTuple):
     init_params: the initial params :math:`x_0` (a copy, so that the state
       can be donated).
     max_dist: scalar, the largest distance :math:`\bar r_t` from the initial
-      params seen so far (starts at :math:`r_\epsilon`), in the dtype all
-      floating params promote to (float32 for float32 and bfloat16 params).
+      params seen so far (starts at :math:`r_\epsilon`), float32 (float64
+      under x64) whatever the params' dtypes.
     sum_sq_norm_grads: scalar, the sum of the squared norms of the
       gradients so far, typed like ``max_dist``.
   """
@@ -87,7 +87,10 @@ def _scale_by_dog(
   step_type, step_value = init_step
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params, widest=True)
+    # Never narrower than float32: a bfloat16 sum stops growing.
+    dtype = numerics.promote_dtypes(
+        numerics.scalar_state_dtype(params, widest=True),
+        numerics.hyperparameter_dtype())
     value = numerics.as_hyperparameter(step_value)
     hp = value.dtype
     if step_type == 'heuristic':
@@ -210,8 +213,8 @@ class DoWGState(NamedTuple):
     init_params: the initial params :math:`x_0` (a copy, so that the state
       can be donated).
     weighted_sq_norm_grads: scalar, the sum of the squared gradient norms
-      weighted by the squared distance estimates, in the dtype all floating
-      params promote to (float32 for float32 and bfloat16 params).
+      weighted by the squared distance estimates, float32 (float64 under
+      x64) whatever the params' dtypes.
     estim_sq_dist: scalar, the estimate :math:`\bar r_t^2` of the squared
       distance to the solution, typed like ``weighted_sq_norm_grads``.
   """
@@ -227,7 +230,10 @@ def _scale_by_dowg(
   """Multiplies updates by the DoWG step size (see :func:`dowg`)."""
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params, widest=True)
+    # Never narrower than float32: a bfloat16 sum stops growing.
+    dtype = numerics.promote_dtypes(
+        numerics.scalar_state_dtype(params, widest=True),
+        numerics.hyperparameter_dtype())
     first = eps if init_estim_sq_dist is None else init_estim_sq_dist
     return DoWGState(
         init_params=jax.tree.map(lambda p: jnp.array(p, copy=True), params),

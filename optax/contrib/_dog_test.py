@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import test_utils
+from optax._src import utils
 from optax.contrib import _dog
 from optax.schedules import _inject
 
@@ -179,6 +180,40 @@ class DoGTest(parameterized.TestCase):
   def test_dowg_rejects_invalid_hyperparameters(self, kwargs, name):
     with self.assertRaisesRegex(ValueError, f'dowg: {name}'):
       _dog.dowg(**kwargs)
+
+
+class PureBfloat16Test(parameterized.TestCase):
+  """Scalar statistics float32 on all-bfloat16 params (issue 20)."""
+
+  @parameterized.parameters(
+      ('dog', {}, 'sum_sq_norm_grads'),
+      ('dowg', {'init_estim_sq_dist': 1.0}, 'weighted_sq_norm_grads'))
+  def test_sums_float32_on_bfloat16_params(self, name, kwargs, field):
+    tx = getattr(_dog, name)(**kwargs)
+    params = {'w': jnp.ones((2, 3), jnp.bfloat16),
+              'b': jnp.ones(3, jnp.bfloat16)}
+    grads = jax.tree.map(jnp.ones_like, params)  # Squared norm 9.
+    state = tx.init(params)
+    update = jax.jit(tx.update)
+    for _ in range(101):
+      updates, new_state = update(grads, state, params)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
+      state = new_state
+    # 909 is not a bfloat16 number (its neighbours there are 908 and 912).
+    self.assertEqual(getattr(state[1], field), np.float32(909.0))
+    test_utils.assert_trees_all_equal_dtypes(updates, params)
+
+  @parameterized.parameters('dog', 'dowg')
+  def test_float64_under_x64(self, name):
+    with utils.x64_precision(True):
+      tx = getattr(_dog, name)()
+      params = {'w': jnp.ones((2, 3), jnp.bfloat16)}
+      state = tx.init(params)
+      for leaf in jax.tree.leaves(state[1]):
+        if jnp.issubdtype(leaf.dtype, jnp.floating) and leaf.ndim == 0:
+          self.assertEqual(leaf.dtype, jnp.float64)
+      _, new_state = jax.jit(tx.update)(params, state, params)
+      test_utils.assert_trees_all_equal_dtypes(new_state, state)
 
 
 if __name__ == '__main__':

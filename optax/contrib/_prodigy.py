@@ -40,9 +40,8 @@ class ProdigyState(NamedTuple):
       distance estimate, shaped and typed like the params.
     params0: the initial params :math:`x_0` (a copy, so that the state can be
       donated).
-    estim_lr: scalar, the current distance estimate :math:`d`, in the dtype
-      all floating params promote to (float32 for float32 and bfloat16
-      params).
+    estim_lr: scalar, the current distance estimate :math:`d`, float32
+      (float64 under x64) whatever the params' dtypes.
     numerator_weighted: scalar, the numerator :math:`r` of the distance
       estimate, typed like ``estim_lr``.
     count: int32 scalar, the number of updates done so far.
@@ -185,7 +184,10 @@ def prodigy(
   validation.check_positive(fn, 'estim_lr0', estim_lr0)
 
   def init_fn(params):
-    dtype = numerics.scalar_state_dtype(params, widest=True)
+    # Never narrower than float32: a bfloat16 sum stops growing.
+    dtype = numerics.promote_dtypes(
+        numerics.scalar_state_dtype(params, widest=True),
+        numerics.hyperparameter_dtype())
     return ProdigyState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
