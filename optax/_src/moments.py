@@ -35,6 +35,13 @@ from optax._src import numerics
 from optax._src import tree_structure
 
 
+def _dtype_of(x: Any) -> Any:
+  """``jnp.result_type(x)``, read directly from a JAX array's dtype."""
+  if isinstance(x, jax.Array):
+    return x.dtype
+  return jnp.result_type(x)
+
+
 def lift(*xs: Any) -> tuple[jax.Array, ...]:
   """Casts arrays explicitly to their common dtype.
 
@@ -56,9 +63,11 @@ def lift(*xs: Any) -> tuple[jax.Array, ...]:
     >>> a.dtype, b.dtype
     (dtype('float32'), dtype('float32'))
   """
-  arrays = tuple(jnp.asarray(x) for x in xs)  # Python numbers too.
+  # Python numbers too; a traced or concrete array is used as it is.
+  arrays = tuple(x if isinstance(x, jax.Array) else jnp.asarray(x)
+                 for x in xs)
   dtype = numerics.promote_dtypes(*(x.dtype for x in arrays))
-  return tuple(x.astype(dtype) for x in arrays)
+  return tuple(numerics.cast(x, dtype) for x in arrays)
 
 
 def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
@@ -72,9 +81,17 @@ def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
     The tree ``factor * updates``, each leaf in its original dtype.
   """
 
+  factor = factor if isinstance(factor, jax.Array) else jnp.asarray(factor)
+  factors = numerics.ScalarsByDtype(factor)
+
   def leaf(g):
-    f, x = lift(factor, g)
-    return (f * x).astype(jnp.result_type(g))
+    g_dtype = _dtype_of(g)
+    dtype = numerics.promote_dtypes(factor.dtype, g_dtype)
+    f, = factors.get(dtype)
+    x = numerics.cast(g if isinstance(g, jax.Array) else jnp.asarray(g), dtype)
+    if jnp.issubdtype(dtype, jnp.inexact):
+      return numerics.cast(jax.lax.mul(f, x), g_dtype)  # What * traces to.
+    return numerics.cast(f * x, g_dtype)
 
   return jax.tree.map(leaf, updates)
 
@@ -108,8 +125,13 @@ def adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
     ``g``'s dtype.
   """
   m, v, epsilon_root, epsilon = lift(m, v, epsilon_root, epsilon)
-  return (m / (jnp.sqrt(v + epsilon_root) + epsilon)).astype(
-      jnp.result_type(g))
+  if jnp.issubdtype(m.dtype, jnp.inexact):
+    # What the operators below trace to, without their per-call checks.
+    ratio = jax.lax.div(
+        m, jax.lax.add(jax.lax.sqrt(jax.lax.add(v, epsilon_root)), epsilon))
+  else:
+    ratio = m / (jnp.sqrt(v + epsilon_root) + epsilon)
+  return numerics.cast(ratio, _dtype_of(g))
 
 
 def widen_moments(moments: Any, updates: Any) -> Any:
@@ -134,10 +156,11 @@ def widen_moments(moments: Any, updates: Any) -> Any:
   tree_structure.check_like_updates('optimizer update', updates, moments)
   # jnp.result_type also reads the dtype of a Python number (params and
   # gradients may be plain ints or floats).
-  return jax.tree.map(
-      lambda m, g: jnp.asarray(m).astype(numerics.promote_dtypes(
-          jnp.result_type(m), jnp.result_type(g))),
-      moments, updates)
+  def leaf(m, g):
+    m = m if isinstance(m, jax.Array) else jnp.asarray(m)
+    return numerics.cast(m, numerics.promote_dtypes(m.dtype, _dtype_of(g)))
+
+  return jax.tree.map(leaf, moments, updates)
 
 
 def cast_like(tree: Any, like: Any) -> Any:
@@ -155,8 +178,11 @@ def cast_like(tree: Any, like: Any) -> Any:
   Returns:
     The cast tree (JAX arrays).
   """
-  return jax.tree.map(lambda x, y: jnp.asarray(x).astype(jnp.result_type(y)),
-                      tree, like)
+  def leaf(x, y):
+    x = x if isinstance(x, jax.Array) else jnp.asarray(x)
+    return numerics.cast(x, _dtype_of(y))
+
+  return jax.tree.map(leaf, tree, like)
 
 
 def nesterov_first_moment(updates: base.Updates, mu: base.Updates,

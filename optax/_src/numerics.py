@@ -54,8 +54,60 @@ def promote_dtypes(*dtypes: Any) -> np.dtype:
   Returns:
     The dtype that ``jnp.promote_types`` gives for all of them.
   """
+  try:
+    return _promote_cached(dtypes, bool(jax.config.jax_enable_x64))
+  except TypeError:  # An unhashable dtype-like: compute it directly.
+    return _promote(dtypes)
+
+
+def _promote(dtypes: tuple[Any, ...]) -> np.dtype:
   with jax.numpy_dtype_promotion('standard'):
     return functools.reduce(jnp.promote_types, dtypes)
+
+
+@functools.lru_cache(maxsize=512)
+def _promote_cached(dtypes: tuple[Any, ...], x64: bool) -> np.dtype:
+  # Called once per leaf and per transformation while tracing: entering the
+  # promotion context and walking the lattice each time costs more than the
+  # arithmetic it is for. The x64 flag is part of the key as a precaution.
+  del x64
+  return _promote(dtypes)
+
+
+def cast(x: jax.Array, dtype: Any) -> jax.Array:
+  """``x.astype(dtype)``, returning ``x`` itself when that cast is a no-op.
+
+  ``astype`` to the dtype an array already has emits nothing, but the call
+  still goes through ``jnp``'s argument checks; on a tree of thousands of
+  leaves those calls dominate the time to trace an optimizer step. A weakly
+  typed ``x`` is still cast, so the result is never weakly typed.
+
+  Args:
+    x: a JAX array or tracer.
+    dtype: the target dtype.
+
+  Returns:
+    ``x`` in ``dtype``.
+  """
+  if x.dtype == dtype and getattr(x, 'weak_type', True) is False:
+    return x
+  if isinstance(x, jax.Array) and _is_real_float_cast(
+      x.dtype, dtype, bool(jax.config.jax_enable_x64)):
+    # Exactly what ``astype`` does for these dtypes, minus its checks.
+    return jax.lax.convert_element_type(x, dtype)
+  return x.astype(dtype)
+
+
+@functools.lru_cache(maxsize=256)
+def _is_real_float_cast(src: Any, dst: Any, x64: bool) -> bool:
+  del x64  # Part of the cache key: it decides which dtypes are canonical.
+  try:
+    dst = np.dtype(dst)
+  except TypeError:
+    return False
+  return (jnp.issubdtype(src, jnp.floating)
+          and jnp.issubdtype(dst, jnp.floating)
+          and jax.dtypes.canonicalize_dtype(dst) == dst)
 
 
 def scalar_state_dtype(params: Any, *, widest: bool = False) -> np.dtype:
@@ -88,6 +140,32 @@ def scalar_state_dtype(params: Any, *, widest: bool = False) -> np.dtype:
     if all(promote_dtypes(candidate, d) == d for d in floats):
       return candidate
   return promote_dtypes(*floats)
+
+
+class ScalarsByDtype:
+  """Scalars cast to each leaf dtype once per tree, not once per leaf.
+
+  Casting the same hyperparameter again for every leaf adds an equation per
+  leaf to the traced program (and Python work to trace it); this keeps one
+  cast per distinct dtype. Use it within one trace only.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import numerics
+    >>> scalars = numerics.ScalarsByDtype(jnp.float32(0.5))
+    >>> scalars.get(jnp.bfloat16)
+    (Array(0.5, dtype=bfloat16),)
+  """
+
+  def __init__(self, *scalars: jax.Array):
+    self._scalars = scalars
+    self._by_dtype: dict[Any, tuple[jax.Array, ...]] = {}
+
+  def get(self, dtype: Any) -> tuple[jax.Array, ...]:
+    """The scalars, each cast to ``dtype``."""
+    if dtype not in self._by_dtype:
+      self._by_dtype[dtype] = tuple(cast(x, dtype) for x in self._scalars)
+    return self._by_dtype[dtype]
 
 
 def abs_sq(x: Union[jax.Array, np.ndarray]) -> jax.Array:

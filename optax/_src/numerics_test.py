@@ -180,6 +180,63 @@ class DtypeHelpersTest(parameterized.TestCase):
     self.assertEqual(numerics.scalar_state_dtype(structs), expected)
 
 
+class CastTest(parameterized.TestCase):
+  """Tests of cast, ScalarsByDtype and the promotion cache."""
+
+  def test_same_dtype_returns_the_input_and_emits_nothing(self):
+    x = jnp.arange(3.0)
+    self.assertIs(numerics.cast(x, jnp.float32), x)
+    jaxpr = jax.make_jaxpr(lambda x: numerics.cast(x, jnp.float32))(x)
+    self.assertEmpty(jaxpr.eqns)
+
+  def test_weak_type_is_cast_to_a_strong_type(self):
+    x = jnp.asarray(0.5)  # Weakly typed float32.
+    self.assertTrue(x.weak_type)
+    y = numerics.cast(x, jnp.float32)
+    self.assertFalse(y.weak_type)
+    self.assertEqual(y.dtype, jnp.float32)
+
+  @parameterized.parameters(
+      (jnp.float32, jnp.bfloat16), (jnp.bfloat16, jnp.float32),
+      (jnp.float32, jnp.int32), (jnp.complex64, jnp.complex64),
+      (jnp.int32, jnp.float32))
+  def test_matches_astype(self, src, dst):
+    x = jnp.asarray(np.array([-1.7, 0.0, 2.5, 3e4]), src)
+    got = numerics.cast(x, dst)
+    want = x.astype(dst)
+    self.assertEqual(got.dtype, want.dtype)
+    self.assertFalse(got.weak_type)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+  def test_float64_target_follows_x64(self):
+    with utils.x64_precision():
+      x = jnp.ones(2, jnp.float32)
+      self.assertEqual(numerics.cast(x, jnp.float64).dtype, jnp.float64)
+    x = jnp.ones(2, jnp.float32)
+    with self.assertWarnsRegex(UserWarning, 'truncated to dtype float32'):
+      self.assertEqual(numerics.cast(x, jnp.float64).dtype, jnp.float32)
+
+  def test_scalars_by_dtype_casts_once_per_dtype(self):
+    a, b = jnp.float32(0.9), jnp.float32(0.1)
+    scalars = numerics.ScalarsByDtype(a, b)
+    got = scalars.get(jnp.dtype(jnp.bfloat16))
+    self.assertEqual([x.dtype for x in got], [jnp.bfloat16, jnp.bfloat16])
+    self.assertEqual(float(got[0]), float(jnp.bfloat16(0.9)))
+    self.assertIs(scalars.get(jnp.dtype(jnp.bfloat16))[0], got[0])
+    same = scalars.get(jnp.dtype(jnp.float32))
+    self.assertIs(same[0], a)
+    self.assertIs(same[1], b)
+
+  def test_promote_dtypes_cache_follows_x64(self):
+    self.assertEqual(numerics.promote_dtypes(jnp.float32, float), jnp.float32)
+    self.assertEqual(
+        numerics.promote_dtypes(jnp.bfloat16, jnp.float16), jnp.float32)
+    # An unhashable dtype-like is still promoted.
+    self.assertEqual(
+        numerics.promote_dtypes(np.dtype('float32'), jnp.bfloat16),
+        jnp.float32)
+
+
 class HyperparameterTest(absltest.TestCase):
   """Tests of hyperparameter_dtype and as_hyperparameter."""
 

@@ -85,16 +85,24 @@ def add_decayed_weights(
   """
   is_schedule = callable(weight_decay)
 
-  def add_leaf(g, p, decay):
+  def add_leaf(g, p, decay, decays):
     if g is None:
       return None
     dtype = numerics.promote_dtypes(g.dtype, p.dtype, decay.dtype)
-    return (g.astype(dtype) + decay.astype(dtype) * p.astype(dtype)).astype(
-        g.dtype)
+    decay_d, = decays.get(dtype)
+    g_d, p_d = numerics.cast(g, dtype), numerics.cast(p, dtype)
+    if jnp.issubdtype(dtype, jnp.inexact):
+      # What ``g + decay * p`` traces to, without the operators' checks.
+      new_g = jax.lax.add(g_d, jax.lax.mul(decay_d, p_d))
+    else:
+      new_g = g_d + decay_d * p_d
+    return numerics.cast(new_g, g.dtype)
 
   def add(updates, params, decay):
+    decays = numerics.ScalarsByDtype(decay)
     return jax.tree.map(
-        lambda g, p: add_leaf(g, p, decay), updates, params, is_leaf=_is_none)
+        lambda g, p: add_leaf(g, p, decay, decays), updates, params,
+        is_leaf=_is_none)
 
   if is_schedule:
 
@@ -204,21 +212,23 @@ def add_noise(
     Neelakantan et al., `Adding Gradient Noise Improves Learning for Very
     Deep Networks <https://arxiv.org/abs/1511.06807>`_, 2015.
   """
+  # The warnings are upstream 0.2.8's, word for word (and the seed one comes
+  # before the error, as there): code filters warnings by their message.
   if seed is not None:
+    warnings.warn(
+        '"seed" is deprecated and will be removed in optax 0.2.7, use "key".',
+        DeprecationWarning,
+        stacklevel=2,
+    )
     if key is not None:
       raise ValueError(
           'add_noise: give only one of key and seed (seed is deprecated),'
           f' got key={key!r} and seed={seed!r}.'
       )
-    warnings.warn(
-        'add_noise: "seed" is deprecated, use "key".',
-        DeprecationWarning,
-        stacklevel=2,
-    )
     key = seed
   if key is None:
     warnings.warn(
-        'add_noise: no key given, using key 0. Pass key= explicitly.',
+        'Specifying a key will be required in optax 0.2.7.',
         UserWarning,
         stacklevel=2,
     )

@@ -631,16 +631,20 @@ def tree_update_moment(
     :func:`tree_bias_correction`.
   """
   decay = numerics.as_hyperparameter(decay)
-  one_minus_decay = 1 - decay
+  factors = numerics.ScalarsByDtype(1 - decay, decay)
 
   def leaf_update(g, m):
     if g is None:
       return None
     g, m = jnp.asarray(g), jnp.asarray(m)
     dtype = numerics.promote_dtypes(g.dtype, m.dtype, decay.dtype)
-    new_m = (one_minus_decay.astype(dtype) * g.astype(dtype) ** order
-             + decay.astype(dtype) * m.astype(dtype))
-    return new_m.astype(m.dtype)
+    one_minus_decay_d, decay_d = factors.get(dtype)
+    power = numerics.cast(g, dtype)
+    if order != 1:  # x ** 1 is x: no need to trace it per leaf.
+      power = power ** order
+    new_m = jax.lax.add(jax.lax.mul(one_minus_decay_d, power),
+                        jax.lax.mul(decay_d, numerics.cast(m, dtype)))
+    return numerics.cast(new_m, m.dtype)
 
   return _map_moments('tree_update_moment', leaf_update, updates, moments)
 
@@ -677,12 +681,14 @@ def tree_update_moment_per_elem_norm(
     The pytree of new moments.
   """
   decay = numerics.as_hyperparameter(decay)
-  one_minus_decay = 1 - decay
+  factors = numerics.ScalarsByDtype(1 - decay, decay)
 
   def leaf_power(g):
-    g = g.astype(numerics.promote_dtypes(g.dtype, decay.dtype))
+    g = numerics.cast(g, numerics.promote_dtypes(g.dtype, decay.dtype))
     if order == 2:
-      return numerics.abs_sq(g)
+      if jnp.iscomplexobj(g):
+        return numerics.abs_sq(g)
+      return jax.lax.mul(g, g)  # What abs_sq traces for a real leaf.
     if jnp.iscomplexobj(g):
       return jnp.abs(g) ** order
     return g ** order
@@ -693,9 +699,11 @@ def tree_update_moment_per_elem_norm(
     g, m = jnp.asarray(g), jnp.asarray(m)
     power = leaf_power(g)
     dtype = numerics.promote_dtypes(power.dtype, m.dtype)
-    new_m = (one_minus_decay.astype(dtype) * power.astype(dtype)
-             + decay.astype(dtype) * m.astype(dtype))
-    return new_m.astype(m.dtype)
+    one_minus_decay_d, decay_d = factors.get(dtype)
+    new_m = jax.lax.add(
+        jax.lax.mul(one_minus_decay_d, numerics.cast(power, dtype)),
+        jax.lax.mul(decay_d, numerics.cast(m, dtype)))
+    return numerics.cast(new_m, m.dtype)
 
   return _map_moments('tree_update_moment_per_elem_norm', leaf_update,
                       updates, moments)
@@ -784,11 +792,13 @@ def tree_bias_correction(
   """
   decay = numerics.as_hyperparameter(decay)
   count = jnp.asarray(count).astype(decay.dtype)
-  correction = 1 - decay ** count
+  corrections = numerics.ScalarsByDtype(1 - decay ** count)
 
   def leaf_correct(m):
     m = jnp.asarray(m)
-    dtype = numerics.promote_dtypes(m.dtype, correction.dtype)
-    return (m.astype(dtype) / correction.astype(dtype)).astype(m.dtype)
+    dtype = numerics.promote_dtypes(m.dtype, decay.dtype)
+    correction, = corrections.get(dtype)
+    return numerics.cast(jax.lax.div(numerics.cast(m, dtype), correction),
+                         m.dtype)
 
   return jax.tree.map(leaf_correct, moment)

@@ -1,0 +1,615 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Side-by-side speed and memory of this fork and upstream Optax.
+
+Run
+
+  python benchmarks/compare_upstream.py --upstream-python PATH [--markdown]
+
+Two worker processes are started: one runs this repository's ``optax`` under
+the current interpreter, the other the upstream release under the
+interpreter given by ``--upstream-python`` (without it, a virtualenv with
+``optax==<upstream>`` and the current jax/jaxlib versions is created in a
+cache directory with pip; the version is ``[tool.optax-fork] upstream`` of
+pyproject.toml). On CPU both workers are pinned to the same core. Each row is
+measured in both workers in alternating pairs, so that a noisy machine
+slows down both sides of a pair alike; the table gives the median over the
+pairs of the ratio fork / upstream, the range of those ratios and both
+median absolute values.
+
+Rows:
+
+* ``step/<optimizer>/<tree>``: a jitted step (``update`` then
+  ``apply_updates``, params and state donated) on one big leaf and on a
+  tree of many leaves of mixed shapes and dtypes;
+* ``compile/<optimizer>/<phase>``: the time to build ``init`` and the
+  donated step (``update`` + ``apply_updates``, state as an argument) for a
+  fresh optimizer on a tree of many small float32 leaves, split with jax's
+  ahead-of-time API into ``trace`` (``jit(f).trace``), ``lower`` (to
+  StableHLO) and ``xla`` (``.compile()``), plus ``total``;
+* ``memory/<optimizer>/<tree>``: the bytes XLA plans for the donated step
+  (temporaries + arguments + outputs - donated aliases, from
+  ``compiled.memory_analysis()``) per byte of params;
+* ``bound/adam``: the time of an elementwise kernel moving the same bytes as
+  Adam's step (4 reads, 3 writes) over the time of Adam's step on the big
+  leaf: the fraction of the bandwidth bound that the step reaches.
+
+Speed is never asserted in tests; this script only reports.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from typing import Any, Callable, Optional
+
+_REPO = pathlib.Path(__file__).resolve().parent.parent
+_REPLY = '@@compare_upstream@@ '
+
+_STEP_OPTIMIZERS = (
+    'adam', 'adamw', 'lion', 'adafactor', 'sgd_momentum', 'radam',
+    'inject_adamw', 'clip_adamw', 'muon', 'multisteps_adam4')
+_STEP_TREES = ('big', 'tree')
+_COMPILE_OPTIMIZERS = ('adamw', 'clip_adamw', 'clip_multisteps_adamw')
+_COMPILE_PHASES = ('trace', 'lower', 'xla', 'total')
+_MEMORY_OPTIMIZERS = _STEP_OPTIMIZERS
+
+
+# ----------------------------------------------------------------------------
+# Worker: runs under either interpreter and imports that interpreter's optax.
+# ----------------------------------------------------------------------------
+
+
+def _make_optimizer(name: str) -> Any:
+  """A fresh optimizer by row name (public optax API only)."""
+  import optax  # pylint: disable=import-outside-toplevel
+
+  def clip(tx):
+    return optax.chain(optax.clip_by_global_norm(1.0), tx)
+
+  def multisteps(tx):
+    return optax.MultiSteps(tx, 4).gradient_transformation()
+
+  makers: dict[str, Callable[[], Any]] = {
+      'adam': lambda: optax.adam(1e-3),
+      'adamw': lambda: optax.adamw(1e-3),
+      'lion': lambda: optax.lion(1e-4),
+      'adafactor': lambda: optax.adafactor(1e-3),
+      'sgd_momentum': lambda: optax.sgd(1e-2, momentum=0.9),
+      'radam': lambda: optax.radam(1e-3),
+      'inject_adamw': lambda: optax.inject_hyperparams(optax.adamw)(
+          learning_rate=1e-3),
+      'clip_adamw': lambda: clip(optax.adamw(1e-3)),
+      'muon': lambda: optax.contrib.muon(1e-3),
+      'multisteps_adam4': lambda: multisteps(optax.adam(1e-3)),
+      'clip_multisteps_adamw': lambda: clip(multisteps(optax.adamw(1e-3))),
+  }
+  return makers[name]()
+
+
+def _make_tree(kind: str, quick: bool, leaves: int = 0) -> Any:
+  """Params by tree name, built deterministically from shapes alone."""
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+  import numpy as np  # pylint: disable=import-outside-toplevel
+
+  rng = np.random.default_rng(0)
+
+  def leaf(shape, dtype):
+    return jnp.asarray(rng.standard_normal(shape, np.float32) * 0.02, dtype)
+
+  if kind == 'big':  # One 2**22 (quick: 2**18) leaf, a matrix for muon.
+    return {'w': leaf((512, 512) if quick else (1024, 4096), jnp.float32)}
+  if kind == 'tree':  # A model-like mix: matrices, vectors, bfloat16.
+    count = 60 if quick else 300
+    shapes = ((128, 128), (128,), (64, 256), (256,), (32, 32, 4))
+    return {f'layer{i:04d}': leaf(shapes[i % len(shapes)],
+                                  jnp.bfloat16 if i % 4 == 3 else jnp.float32)
+            for i in range(count)}
+  if kind == 'deep':  # Many small float32 leaves: what compile time
+    # scales with. (bfloat16 leaves cost the fork more HLO: it computes them
+    # in float32 and rounds once per transformation, where upstream 0.2.8
+    # computes in bfloat16.)
+    shapes = ((16, 16), (16,), (8, 32), (32,))
+    return {f'p{i:05d}': leaf(shapes[i % len(shapes)], jnp.float32)
+            for i in range(leaves)}
+  raise ValueError(f'compare_upstream: unknown tree {kind!r}')
+
+
+def _step_fn(tx: Any) -> Callable[..., Any]:
+  import optax  # pylint: disable=import-outside-toplevel
+
+  def step(params, state, grads):
+    updates, state = tx.update(grads, state, params)
+    return optax.apply_updates(params, updates), state
+
+  return step
+
+
+class _Worker:
+  """Holds the compiled steps of one side and answers timing requests."""
+
+  def __init__(self, quick: bool, compile_leaves: int, clock: str):
+    import jax  # pylint: disable=import-outside-toplevel
+
+    self.jax = jax
+    # Wall time by default; the process's CPU time on a shared CPU machine,
+    # where other processes' load inflates wall times.
+    self.now = time.process_time if clock == 'cpu' else time.perf_counter
+    self.quick = quick
+    self.compile_leaves = compile_leaves
+    self.steps: dict[str, Any] = {}
+
+  def _grads(self, params: Any) -> Any:
+    jnp = self.jax.numpy
+    return self.jax.tree.map(lambda p: (1e-3 * jnp.ones_like(p)), params)
+
+  def _setup_step(self, row: str) -> Any:
+    """Compiles (once) the donated step of ``step/<optimizer>/<tree>``."""
+    if row not in self.steps:
+      jax = self.jax
+      _, name, tree = row.split('/')
+      tx = _make_optimizer(name)
+      params = _make_tree(tree, self.quick)
+      grads = self._grads(params)
+      state = tx.init(params)
+      step = jax.jit(_step_fn(tx), donate_argnums=(0, 1))
+      params, state = jax.block_until_ready(step(params, state, grads))
+      self.steps[row] = [step, params, state, grads]
+    return self.steps[row]
+
+  def time_step(self, row: str, repeats: int) -> float:
+    """Median seconds of ``repeats`` calls of the step of ``row``."""
+    entry = self._setup_step(row)
+    step, params, state, grads = entry
+    times = []
+    for _ in range(repeats):
+      start = self.now()
+      params, state = self.jax.block_until_ready(step(params, state, grads))
+      times.append(self.now() - start)
+    entry[1], entry[2] = params, state
+    return statistics.median(times)
+
+  def time_bound(self, repeats: int) -> float:
+    """Median seconds of an elementwise step moving Adam's bytes."""
+    jax = self.jax
+    if 'bound' not in self.steps:
+      params = _make_tree('big', self.quick)['w']
+
+      def kernel(p, m, v, g):  # 4 arrays read, 3 written, as in Adam.
+        return p - 1e-3 * g, m + g, v + g * g
+
+      fn = jax.jit(kernel, donate_argnums=(0, 1, 2))
+      args = [params, params + 1, params + 2, params * 0.5]
+      args[:3] = jax.block_until_ready(fn(*args))
+      self.steps['bound'] = [fn, args]
+    fn, args = self.steps['bound']
+    times = []
+    for _ in range(repeats):
+      start = self.now()
+      args[:3] = jax.block_until_ready(fn(*args))
+      times.append(self.now() - start)
+    return statistics.median(times)
+
+  def time_compile(self, name: str, leaves: int) -> dict[str, float]:
+    """Seconds to trace, lower and compile ``init`` and the step.
+
+    As in training, ``init`` and the donated step (``update`` then
+    ``apply_updates``) are two programs, the step taking the state as an
+    argument; each phase is the sum over the two. The optimizer and the
+    functions are fresh, so nothing comes from jax's caches.
+
+    Args:
+      name: the optimizer.
+      leaves: the number of leaves of the params.
+
+    Returns:
+      Seconds per phase: trace, lower, xla, total.
+    """
+    jax = self.jax
+    params = jax.eval_shape(lambda: _make_tree('deep', self.quick, leaves))
+    tx = _make_optimizer(name)
+    phases = {'trace': 0.0, 'lower': 0.0, 'xla': 0.0}
+
+    def build(fn, *args, donate_argnums=()):
+      start = self.now()
+      traced = jax.jit(fn, donate_argnums=donate_argnums).trace(*args)
+      traced_at = self.now()
+      lowered = traced.lower()
+      lowered_at = self.now()
+      lowered.compile()
+      compiled_at = self.now()
+      phases['trace'] += traced_at - start
+      phases['lower'] += lowered_at - traced_at
+      phases['xla'] += compiled_at - lowered_at
+      return traced.out_info
+
+    state = build(lambda p: tx.init(p), params)  # pylint: disable=unnecessary-lambda
+    build(_step_fn(tx), params, state, params, donate_argnums=(0, 1))
+    phases['total'] = sum(phases.values())
+    return phases
+
+  def memory(self, row: str) -> float:
+    """Planned bytes of the donated step of ``row`` per byte of params."""
+    step, params, state, grads = self._setup_step(row)
+    # The executable the step rows run: jax's caches make this no compile.
+    stats = step.lower(params, state, grads).compile().memory_analysis()
+    used = (stats.temp_size_in_bytes + stats.argument_size_in_bytes
+            + stats.output_size_in_bytes - stats.alias_size_in_bytes)
+    param_bytes = sum(x.size * x.dtype.itemsize
+                      for x in self.jax.tree.leaves(params))
+    return used / param_bytes
+
+  def handle(self, request: dict[str, Any]) -> Any:
+    """Answers one request from the parent process."""
+    what = request['what']
+    if what == 'step':
+      return self.time_step(request['row'], request['repeats'])
+    if what == 'bound':
+      return self.time_bound(request['repeats'])
+    if what == 'compile':
+      return self.time_compile(request['name'], request['leaves'])
+    if what == 'memory':
+      return self.memory(request['row'])
+    if what == 'warmup':  # jnp's own jitted helpers, traced once.
+      return self.time_compile('adamw', 8)
+    raise ValueError(f'compare_upstream worker: unknown request {what!r}')
+
+
+def _worker_main(args: argparse.Namespace) -> None:
+  """Loop of a worker process: one JSON request per line on stdin."""
+  if args.pin_cpu is not None:  # Before jax starts its thread pools.
+    os.sched_setaffinity(0, {args.pin_cpu})
+  import jax  # pylint: disable=import-outside-toplevel
+  import optax  # pylint: disable=import-outside-toplevel
+
+  device = jax.devices()[0]
+  hello = {'optax_file': optax.__file__, 'optax_version': optax.__version__,
+           'jax_version': jax.__version__, 'backend': jax.default_backend(),
+           'device_kind': device.device_kind,
+           'device_count': jax.device_count()}
+  print(_REPLY + json.dumps(hello), flush=True)
+  worker = _Worker(args.quick, args.compile_leaves, args.clock)
+  for line in sys.stdin:
+    request = json.loads(line)
+    if request['what'] == 'exit':
+      break
+    print(_REPLY + json.dumps(worker.handle(request)), flush=True)
+
+
+# ----------------------------------------------------------------------------
+# Parent: starts both workers, alternates the pairs, prints the table.
+# ----------------------------------------------------------------------------
+
+
+class _Side:
+  """A worker subprocess, talked to over pipes."""
+
+  def __init__(self, label: str, python: str, worker_args: list[str],
+               env: dict[str, str], cwd: str):
+    self.label = label
+    self.process = subprocess.Popen(  # pylint: disable=consider-using-with
+        [python, *worker_args], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, env=env, cwd=cwd, text=True)
+    self.info = self._read()
+
+  def _read(self) -> Any:
+    assert self.process.stdout is not None
+    for line in self.process.stdout:
+      if line.startswith(_REPLY):
+        return json.loads(line[len(_REPLY):])
+    raise RuntimeError(
+        f'compare_upstream: the {self.label} worker exited with code '
+        f'{self.process.wait()} (see its stderr above)')
+
+  def ask(self, **request: Any) -> Any:
+    """Sends one request and waits for the worker's answer."""
+    assert self.process.stdin is not None
+    self.process.stdin.write(json.dumps(request) + '\n')
+    self.process.stdin.flush()
+    return self._read()
+
+  def close(self) -> None:
+    """Asks the worker to exit and waits for it."""
+    if self.process.poll() is None:
+      assert self.process.stdin is not None
+      self.process.stdin.write(json.dumps({'what': 'exit'}) + '\n')
+      self.process.stdin.close()
+      self.process.wait()
+
+
+def _upstream_version() -> str:
+  """``[tool.optax-fork] upstream`` of pyproject.toml, else 0.2.8."""
+  try:
+    with open(_REPO / 'pyproject.toml', 'rb') as f:
+      config = tomllib.load(f)
+  except OSError:
+    return '0.2.8'
+  return config.get('tool', {}).get('optax-fork', {}).get('upstream', '0.2.8')
+
+
+def _make_upstream_venv(version: str) -> str:
+  """A cached virtualenv with upstream optax and this interpreter's jax."""
+  import jax  # pylint: disable=import-outside-toplevel
+  import jaxlib  # pylint: disable=import-outside-toplevel
+
+  cache = pathlib.Path(os.environ.get(
+      'XDG_CACHE_HOME', pathlib.Path.home() / '.cache'))
+  if not os.access(cache.parent, os.W_OK):
+    cache = pathlib.Path(tempfile.gettempdir())
+  venv = (cache / 'optax-fork-benchmarks'
+          / f'optax-{version}-jax-{jax.__version__}')
+  python = venv / 'bin' / 'python'
+  if not python.exists():
+    print(f'# creating {venv} (optax=={version}, jax=={jax.__version__})',
+          file=sys.stderr)
+    subprocess.run([sys.executable, '-m', 'venv', str(venv)], check=True)
+    subprocess.run(
+        [str(python), '-m', 'pip', 'install', '-q', f'optax=={version}',
+         f'jax=={jax.__version__}', f'jaxlib=={jaxlib.__version__}'],
+        check=True)
+  return str(python)
+
+
+def _cpu_model() -> str:
+  try:
+    with open('/proc/cpuinfo', encoding='utf-8') as f:
+      for line in f:
+        if line.startswith('model name'):
+          return line.split(':', 1)[1].strip()
+  except OSError:
+    pass
+  return platform.processor() or platform.machine()
+
+
+def _start_sides(args: argparse.Namespace) -> tuple[_Side, _Side]:
+  """Starts the fork and upstream workers (pinned on a CPU backend)."""
+  upstream_python = args.upstream_python or _make_upstream_venv(
+      _upstream_version())
+  base_env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+  # Two workers share one accelerator: neither may take most of its memory.
+  base_env['XLA_PYTHON_CLIENT_PREALLOCATE'] = 'false'
+  probe = subprocess.run(
+      [sys.executable, '-c', 'import jax; print(jax.default_backend())'],
+      env=base_env, capture_output=True, text=True, check=True)
+  backend = probe.stdout.strip().splitlines()[-1]
+  worker_args = [os.path.abspath(__file__), '--worker',
+                 '--compile-leaves', str(args.compile_leaves),
+                 '--clock', args.clock]
+  if args.quick:
+    worker_args.append('--quick')
+  if backend == 'cpu':
+    cpu = args.cpu if args.cpu is not None else max(
+        os.sched_getaffinity(0))
+    worker_args += ['--pin-cpu', str(cpu)]
+  fork_env = dict(base_env, PYTHONPATH=str(_REPO))
+  fork = _Side('fork', sys.executable, worker_args, fork_env, str(_REPO))
+  # -I: neither PYTHONPATH nor the script's directory nor user site-packages,
+  # so the upstream interpreter imports its own optax.
+  upstream = _Side('upstream', upstream_python, ['-I', *worker_args],
+                   base_env, tempfile.gettempdir())
+  fork_file = pathlib.Path(fork.info['optax_file']).resolve()
+  upstream_file = pathlib.Path(upstream.info['optax_file']).resolve()
+  if _REPO not in fork_file.parents or _REPO in upstream_file.parents:
+    raise RuntimeError(
+        'compare_upstream: wrong optax imported: fork worker got '
+        f'{fork_file}, upstream worker got {upstream_file}')
+  return fork, upstream
+
+
+def _selected(rows: list[str], patterns: Optional[str]) -> list[str]:
+  if not patterns:
+    return rows
+  keys = patterns.split(',')
+  return [r for r in rows if any(k in r for k in keys)]
+
+
+def _ratio_row(name: str, fork: list[float], upstream: list[float],
+               unit: str) -> dict[str, Any]:
+  ratios = [f / u for f, u in zip(fork, upstream)]
+  return {'row': name, 'ratio': statistics.median(ratios),
+          'low': min(ratios), 'high': max(ratios),
+          'fork': statistics.median(fork),
+          'upstream': statistics.median(upstream), 'unit': unit,
+          'pairs': len(ratios)}
+
+
+def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
+             log: Callable[[str], None]) -> list[dict[str, Any]]:
+  """All selected rows, each in alternating fork/upstream pairs."""
+  results = []
+  step_rows = _selected([f'step/{o}/{t}' for t in _STEP_TREES
+                         for o in _STEP_OPTIMIZERS], args.rows)
+  pairs = args.pairs or (3 if args.quick else 7)
+  for row in step_rows:
+    # Compile both, and choose repeats so that one call takes ~budget.
+    one = max(fork.ask(what='step', row=row, repeats=1),
+              upstream.ask(what='step', row=row, repeats=1))
+    repeats = int(min(args.max_repeats, max(3, args.budget / max(one, 1e-6))))
+    times = {'fork': [], 'upstream': []}
+    for i in range(pairs):
+      order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
+      for side in order:
+        times[side.label].append(
+            side.ask(what='step', row=row, repeats=repeats))
+    results.append(_ratio_row(row, times['fork'], times['upstream'], 's'))
+    log(_format_text([results[-1]]))
+
+  if _selected(['bound/adam'], args.rows):
+    row = 'step/adam/big'
+    for side in (fork, upstream):
+      side.ask(what='step', row=row, repeats=1)
+      side.ask(what='bound', repeats=1)
+    fractions = {'fork': [], 'upstream': []}
+    for i in range(pairs):
+      order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
+      for side in order:
+        step = side.ask(what='step', row=row, repeats=args.max_repeats)
+        bound = side.ask(what='bound', repeats=args.max_repeats)
+        fractions[side.label].append(bound / step)
+    results.append(_ratio_row('bound/adam (fraction of bound)',
+                              fractions['fork'], fractions['upstream'], 'x'))
+    log(_format_text([results[-1]]))
+
+  compile_names = _selected(
+      [f'compile/{o}' for o in _COMPILE_OPTIMIZERS], args.rows)
+  if compile_names:
+    for side in (fork, upstream):
+      side.ask(what='warmup')
+  compile_pairs = args.compile_pairs or 2
+  for row in compile_names:
+    name = row.split('/')[1]
+    times = {'fork': [], 'upstream': []}
+    for i in range(compile_pairs):
+      order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
+      for side in order:
+        times[side.label].append(side.ask(
+            what='compile', name=name, leaves=args.compile_leaves))
+    for phase in _COMPILE_PHASES:
+      results.append(_ratio_row(
+          f'{row}/{phase} ({args.compile_leaves} leaves)',
+          [t[phase] for t in times['fork']],
+          [t[phase] for t in times['upstream']], 's'))
+      log(_format_text([results[-1]]))
+
+  for tree in _STEP_TREES:
+    for name in _MEMORY_OPTIMIZERS:
+      row = f'memory/{name}/{tree}'
+      if not _selected([row], args.rows):
+        continue
+      values = [side.ask(what='memory', row=f'step/{name}/{tree}')
+                for side in (fork, upstream)]
+      results.append(_ratio_row(row, values[:1], values[1:], 'x params'))
+      log(_format_text([results[-1]]))
+  return results
+
+
+def _value(x: float, unit: str) -> str:
+  if unit == 's':
+    return f'{x * 1e3:.3f} ms' if x < 1 else f'{x:.2f} s'
+  return f'{x:.2f}'
+
+
+def _format_text(results: list[dict[str, Any]]) -> str:
+  lines = []
+  for r in results:
+    lines.append(
+        f'{r["row"]:<48} {r["ratio"]:6.2f}  [{r["low"]:.2f}-{r["high"]:.2f}]'
+        f'  fork {_value(r["fork"], r["unit"]):>11}'
+        f'  upstream {_value(r["upstream"], r["unit"]):>11}')
+  return '\n'.join(lines)
+
+
+def _format_markdown(results: list[dict[str, Any]]) -> str:
+  lines = ['| row | fork / upstream (median) | range over pairs | fork |'
+           ' upstream |', '| --- | --- | --- | --- | --- |']
+  for r in results:
+    lines.append(
+        f'| {r["row"]} | {r["ratio"]:.2f} | {r["low"]:.2f}-{r["high"]:.2f}'
+        f' ({r["pairs"]} pairs) | {_value(r["fork"], r["unit"])} |'
+        f' {_value(r["upstream"], r["unit"])} |')
+  return '\n'.join(lines)
+
+
+def _machine(fork: _Side, upstream: _Side, args: argparse.Namespace) -> str:
+  info = fork.info
+  pinned = ('one pinned CPU core' if info['backend'] == 'cpu'
+            else 'no CPU pinning')
+  return (f'{_cpu_model()}, {os.cpu_count()} cores; jax '
+          f'{info["jax_version"]}, backend {info["backend"]}, device '
+          f'{info["device_kind"]} x{info["device_count"]}; fork optax '
+          f'{info["optax_version"]} vs upstream '
+          f'{upstream.info["optax_version"]} (jax '
+          f'{upstream.info["jax_version"]}); {pinned}'
+          f'; {args.clock} clock{"; --quick" if args.quick else ""}')
+
+
+def main() -> None:
+  """Parses the arguments and runs a worker or the whole comparison."""
+  parser = argparse.ArgumentParser(
+      description=__doc__.splitlines()[0],
+      formatter_class=argparse.RawDescriptionHelpFormatter,
+      epilog='Rows: step/<optimizer>/{big,tree}, bound/adam, '
+      'compile/<optimizer>/{trace,lower,xla,total}, '
+      'memory/<optimizer>/{big,tree}. Optimizers: '
+      + ', '.join(_STEP_OPTIMIZERS) + '; compile rows: '
+      + ', '.join(_COMPILE_OPTIMIZERS) + '.')
+  parser.add_argument('--upstream-python', help='interpreter with upstream '
+                      'optax installed (default: a cached virtualenv made '
+                      'with pip)')
+  parser.add_argument('--quick', action='store_true',
+                      help='smaller trees and fewer pairs: a smoke run')
+  parser.add_argument('--rows', help='comma-separated substrings; only the '
+                      'rows containing one of them run (e.g. "step/adam,'
+                      'compile")')
+  parser.add_argument('--markdown', action='store_true',
+                      help='print the final table in Markdown')
+  parser.add_argument('--pairs', type=int, default=0,
+                      help='fork/upstream pairs per step row (default 7, '
+                      'quick 3)')
+  parser.add_argument('--compile-pairs', type=int, default=0,
+                      help='pairs per compile row (default 2)')
+  parser.add_argument('--compile-leaves', type=int, default=0,
+                      help='leaves of the compile rows\' tree (default '
+                      '2000, quick 100)')
+  parser.add_argument('--budget', type=float, default=0.05,
+                      help='seconds one timing call aims at (repeats are '
+                      'chosen from it)')
+  parser.add_argument('--max-repeats', type=int, default=25)
+  parser.add_argument('--cpu', type=int, help='the CPU both workers are '
+                      'pinned to on a CPU backend (default: the last one '
+                      'this process may use)')
+  parser.add_argument('--clock', choices=('wall', 'cpu'), default='wall',
+                      help='what a time is: wall-clock seconds, or the '
+                      "worker's CPU seconds (steadier on a shared CPU-only "
+                      'machine; meaningless for GPU steps)')
+  parser.add_argument('--worker', action='store_true',
+                      help=argparse.SUPPRESS)
+  parser.add_argument('--pin-cpu', type=int, help=argparse.SUPPRESS)
+  args = parser.parse_args()
+  if not args.compile_leaves:
+    args.compile_leaves = 100 if args.quick else 2000
+  if args.worker:
+    _worker_main(args)
+    return
+
+  start = time.perf_counter()
+  fork, upstream = _start_sides(args)
+  try:
+    machine = _machine(fork, upstream, args)
+    print(f'# {machine}', flush=True)
+
+    def log(line: str) -> None:
+      print(line, file=sys.stderr if args.markdown else sys.stdout,
+            flush=True)
+
+    results = _measure(args, fork, upstream, log)
+  finally:
+    fork.close()
+    upstream.close()
+  if args.markdown:
+    print(f'\nMachine: {machine}.\n')
+    print(_format_markdown(results))
+  print(f'# {time.perf_counter() - start:.0f} s', file=sys.stderr)
+
+
+if __name__ == '__main__':
+  main()
