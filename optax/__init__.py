@@ -258,14 +258,17 @@ from optax._src import deprecations as _deprecations
 __getattr__ = _deprecations.module_getattr(__name__, {
     'differentially_private_aggregate': (
         'optax.differentially_private_aggregate is deprecated: use'
-        ' optax.contrib.differentially_private_aggregate.',
+        ' optax.contrib.differentially_private_aggregate (optax v0.1.8 or'
+        ' newer).',
         'optax.contrib:differentially_private_aggregate'),
     'DifferentiallyPrivateAggregateState': (
         'optax.DifferentiallyPrivateAggregateState is deprecated: use'
-        ' optax.contrib.DifferentiallyPrivateAggregateState.',
+        ' optax.contrib.DifferentiallyPrivateAggregateState (optax v0.1.8 or'
+        ' newer).',
         'optax.contrib:DifferentiallyPrivateAggregateState'),
     'dpsgd': (
-        'optax.dpsgd is deprecated: use optax.contrib.dpsgd.',
+        'optax.dpsgd is deprecated: use optax.contrib.dpsgd (optax v0.1.8 or'
+        ' newer).',
         'optax.contrib:dpsgd'),
     'monte_carlo': (
         'optax.monte_carlo was deprecated and has been removed (since optax'

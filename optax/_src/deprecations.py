@@ -28,22 +28,24 @@ def deprecation_message(
     replacement: Optional[str] = None,
     removal: Optional[str] = None,
 ) -> str:
-  """The message shown when the deprecated ``name`` is used.
+  """The message shown when the deprecated function ``name`` is called.
+
+  Worded as upstream Optax 0.2.8 words it, word for word, since code and
+  tests filter warnings by their message.
 
   Args:
-    name: the name of the deprecated object, e.g. ``'optax.foo'``.
+    name: the name of the deprecated function, e.g. ``'foo'``.
     replacement: what to use instead, if anything.
     removal: the version in which ``name`` will be removed, if known.
 
   Returns:
-    A one-line message naming the object, the remedy and the removal.
+    A one-line message naming the function, the remedy and the removal.
   """
-  message = f'{name} is deprecated'
-  if removal is not None:
-    message += f' and will be removed in optax {removal}'
-  message += '.'
-  if replacement is not None:
+  message = f'The function {name} is deprecated.'
+  if replacement:
     message += f' Please use {replacement} instead.'
+  if removal:
+    message += f' This function will be/was removed in optax {removal}.'
   return message
 
 
@@ -65,7 +67,7 @@ def warn_deprecated_function(
     ...   old(1)
     2
     >>> print(caught[0].message)
-    old is deprecated. Please use new instead.
+    The function old is deprecated. Please use new instead.
 
   Args:
     fun: the deprecated function.
@@ -76,8 +78,7 @@ def warn_deprecated_function(
     A function with the signature, name and docstring of ``fun`` that warns
     (pointing at the caller) and then calls ``fun``.
   """
-  name = getattr(fun, '__qualname__', None) or getattr(
-      fun, '__name__', repr(fun))
+  name = getattr(fun, '__name__', None) or repr(fun)
   message = deprecation_message(name, replacement, removal)
 
   @functools.wraps(fun)

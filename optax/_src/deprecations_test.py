@@ -18,6 +18,7 @@ import math
 import warnings
 
 from absl.testing import absltest
+import numpy as np
 import optax
 
 from optax._src import deprecations
@@ -41,8 +42,8 @@ class WarnDeprecatedFunctionTest(absltest.TestCase):
     self.assertIs(caught[0].category, DeprecationWarning)
     self.assertEqual(
         str(caught[0].message),
-        '_add_one is deprecated and will be removed in optax 0.3.0. Please'
-        ' use optax.add_two instead.')
+        'The function _add_one is deprecated. Please use optax.add_two'
+        ' instead. This function will be/was removed in optax 0.3.0.')
     # The warning points at this file, the caller.
     self.assertEqual(caught[0].filename, __file__)
 
@@ -52,8 +53,8 @@ class WarnDeprecatedFunctionTest(absltest.TestCase):
     self.assertEqual(wrapped.__doc__, 'Adds one.')
 
   def test_message_without_replacement(self):
-    self.assertEqual(deprecations.deprecation_message('optax.foo'),
-                     'optax.foo is deprecated.')
+    self.assertEqual(deprecations.deprecation_message('foo'),
+                     'The function foo is deprecated.')
 
 
 class ModuleGetattrTest(absltest.TestCase):
@@ -86,9 +87,45 @@ class ModuleGetattrTest(absltest.TestCase):
     # served with a DeprecationWarning.
     for name in ('dpsgd', 'differentially_private_aggregate',
                  'DifferentiallyPrivateAggregateState'):
-      with self.assertWarnsRegex(DeprecationWarning,
-                                 f'optax.contrib.{name}'):
+      with self.assertWarns(DeprecationWarning) as caught:
         self.assertIs(getattr(optax, name), getattr(optax.contrib, name))
+      self.assertEqual(
+          str(caught.warning), f'optax.{name} is deprecated: use'
+          f' optax.contrib.{name} (optax v0.1.8 or newer).')
+      self.assertEqual(caught.filename, __file__)
+
+  def test_tree_utils_deprecated_aliases_as_upstream(self):
+    # Upstream 0.2.8 still serves these names, each with a DeprecationWarning.
+    tree = {'a': np.array([1.0, -3.0], np.float32), 'b': np.float32(2.0)}
+    flat = np.array([1.0, -3.0, 2.0])
+    expected = {
+        'tree_l1_norm': ('tree_norm(..., ord=1)', np.abs(flat).sum()),
+        'tree_l2_norm': ('tree_norm', np.sqrt((flat ** 2).sum())),
+        'tree_linf_norm': ('tree_norm(..., ord=jnp.inf)',
+                           np.abs(flat).max()),
+    }
+    for name, (remedy, value) in expected.items():
+      with self.assertWarns(DeprecationWarning) as caught:
+        fn = getattr(optax.tree_utils, name)
+      self.assertEqual(
+          str(caught.warning), f'optax.tree_utils.{name} is deprecated: use'
+          f' optax.tree_utils.{remedy} (optax v0.2.5 or newer).')
+      self.assertEqual(caught.filename, __file__)
+      np.testing.assert_allclose(fn(tree), value, rtol=1e-6)
+    with self.assertWarns(DeprecationWarning) as caught:
+      scale = optax.tree_utils.tree_scalar_mul
+    self.assertEqual(
+        str(caught.warning), 'optax.tree_utils.tree_scalar_mul is deprecated:'
+        ' use optax.tree_utils.tree_scale (optax v0.2.5 or newer).')
+    np.testing.assert_allclose(scale(2.0, tree)['a'], [2.0, -6.0])
+    # Upstream's message names tree_scalar_mul here (deviations.toml).
+    with self.assertWarns(DeprecationWarning) as caught:
+      add_scale = optax.tree_utils.tree_add_scalar_mul
+    self.assertEqual(
+        str(caught.warning), 'optax.tree_utils.tree_add_scalar_mul is'
+        ' deprecated: use optax.tree_utils.tree_add_scale (optax v0.2.5 or'
+        ' newer).')
+    np.testing.assert_allclose(add_scale(tree, 0.5, tree)['b'], 3.0)
 
 
 if __name__ == '__main__':

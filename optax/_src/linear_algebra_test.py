@@ -61,6 +61,16 @@ class GlobalNormTest(parameterized.TestCase):
   def test_empty_tree_is_zero(self):
     self.assertEqual(float(linear_algebra.global_norm({})), 0.0)
 
+  def test_is_deprecated_as_upstream(self):
+    # Upstream 0.2.8 warns on every call, with this message, word for word.
+    with self.assertWarns(DeprecationWarning) as caught:
+      got = linear_algebra.global_norm({'a': jnp.array([3.0, 4.0])})
+    self.assertEqual(
+        str(caught.warning),
+        'optax.global_norm is deprecated in favor of optax.tree.norm')
+    self.assertEqual(caught.filename, __file__)
+    self.assertEqual(float(got), 5.0)
+
 
 class PowerIterationTest(parameterized.TestCase):
   """Tests of power_iteration against np.linalg.eigh."""

@@ -634,8 +634,12 @@ class KLDivergenceTest(parameterized.TestCase):
   def test_convex_kl_is_deprecated_alias_of_generalized_kl(self):
     log_q = np.log(np.array([2.0, 1.0], np.float32))
     t = np.ones(2, np.float32)
-    with self.assertWarnsRegex(DeprecationWarning, 'generalized_kl'):
+    with self.assertWarns(DeprecationWarning) as caught:
       loss = _classification.convex_kl_divergence(log_q, t)
+    # Upstream 0.2.8's message, word for word.
+    self.assertEqual(
+        str(caught.warning), 'The function convex_kl_divergence is'
+        ' deprecated. Please use generalized_kl_divergence instead.')
     assert_allclose(
         loss, _classification.generalized_kl_divergence(log_q, t))
 

@@ -607,8 +607,8 @@ def inject_stateful_hyperparams(
     ValueError: as :func:`inject_hyperparams`.
   """
   warnings.warn(
-      'optax.inject_stateful_hyperparams is deprecated: '
-      'optax.inject_hyperparams accepts stateful schedules; use it instead.',
+      'inject_stateful_hyperparams is deprecated, use inject_hyperparams'
+      ' instead',
       DeprecationWarning, stacklevel=2)
   return _inject('inject_stateful_hyperparams', inner_factory, static_args,
                  hyperparam_dtype)

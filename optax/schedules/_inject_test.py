@@ -735,8 +735,13 @@ class StatefulScheduleTest(parameterized.TestCase):
   def test_inject_stateful_hyperparams_is_deprecated(self):
     schedule = _schedule.exponential_decay(0.1, 2, 0.5)
     a = _inject.inject_hyperparams(alias.adam)(learning_rate=schedule)
-    with self.assertWarnsRegex(DeprecationWarning, 'inject_hyperparams'):
+    with self.assertWarns(DeprecationWarning) as caught:
       factory = _inject.inject_stateful_hyperparams(alias.adam)
+    # Upstream 0.2.8's message, word for word.
+    self.assertEqual(
+        str(caught.warning),
+        'inject_stateful_hyperparams is deprecated, use inject_hyperparams'
+        ' instead')
     b = factory(learning_rate=schedule)
     params = _params()
     sa, sb = a.init(params), b.init(params)

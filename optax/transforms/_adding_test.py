@@ -227,8 +227,13 @@ class AddNoiseTest(parameterized.TestCase):
     self.assertEqual(len(jax.live_arrays()), before)
 
   def test_seed_deprecated(self):
-    with self.assertWarns(DeprecationWarning):
+    with self.assertWarns(DeprecationWarning) as caught:
       tx = _adding.add_noise(0.1, 0.5, seed=3)
+    # Upstream 0.2.8's message, word for word.
+    self.assertEqual(
+        str(caught.warning),
+        '"seed" is deprecated and will be removed in optax 0.2.7, use "key".')
+    self.assertEqual(caught.filename, __file__)
     grads = _grads()
     ref = _adding.add_noise(0.1, 0.5, key=3)
     u1, _ = tx.update(grads, tx.init(grads))
@@ -236,14 +241,22 @@ class AddNoiseTest(parameterized.TestCase):
     np.testing.assert_array_equal(u1['w'], u2['w'])
 
   def test_key_and_seed(self):
-    with self.assertRaisesRegex(ValueError, 'add_noise: give only one'):
-      _adding.add_noise(0.1, 0.5, key=1, seed=3)
+    # As upstream 0.2.8: the seed's DeprecationWarning, then the error.
+    with warnings.catch_warnings(record=True) as caught:
+      warnings.simplefilter('always')
+      with self.assertRaisesRegex(ValueError, 'add_noise: give only one'):
+        _adding.add_noise(0.1, 0.5, key=1, seed=3)
+    self.assertEqual([w.category for w in caught], [DeprecationWarning])
 
   def test_no_key_warns(self):
     with warnings.catch_warnings(record=True) as caught:
       warnings.simplefilter('always')
       _adding.add_noise(0.1, 0.5)
-    self.assertTrue(any('key' in str(w.message) for w in caught))
+    # Upstream 0.2.8's warning, category and message.
+    self.assertEqual(
+        [(w.category, str(w.message)) for w in caught],
+        [(UserWarning, 'Specifying a key will be required in optax 0.2.7.')])
+    self.assertEqual(caught[0].filename, __file__)
 
 
 if __name__ == '__main__':

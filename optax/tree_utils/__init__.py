@@ -14,6 +14,8 @@
 # ==============================================================================
 """Utilities for pytrees: arithmetic, casting, random trees, state access."""
 
+import functools as _functools
+
 from optax.tree_utils._tree_math import tree_add
 from optax.tree_utils._tree_math import tree_add_scale
 from optax.tree_utils._tree_math import tree_allclose
@@ -50,3 +52,38 @@ from optax.tree_utils._state_utils import tree_get
 from optax.tree_utils._state_utils import tree_get_all_with_path
 from optax.tree_utils._state_utils import tree_map_params
 from optax.tree_utils._state_utils import tree_set
+
+# Names that upstream 0.2.8 still serves with a DeprecationWarning. The
+# message of tree_add_scalar_mul names tree_add_scalar_mul (upstream's names
+# tree_scalar_mul, a copy slip; see deviations.toml).
+from optax._src import deprecations as _deprecations
+
+# The norms served under the deprecated names: tree_norm of a fixed order.
+_tree_l1_norm = _functools.partial(tree_norm, ord=1)
+_tree_l2_norm = _functools.partial(tree_norm, ord=2)
+_tree_linf_norm = _functools.partial(tree_norm, ord=float('inf'))
+
+__getattr__ = _deprecations.module_getattr(__name__, {
+    'tree_scalar_mul': (
+        'optax.tree_utils.tree_scalar_mul is deprecated: use'
+        ' optax.tree_utils.tree_scale (optax v0.2.5 or newer).',
+        'optax.tree_utils._tree_math:tree_scale'),
+    'tree_add_scalar_mul': (
+        'optax.tree_utils.tree_add_scalar_mul is deprecated: use'
+        ' optax.tree_utils.tree_add_scale (optax v0.2.5 or newer).',
+        'optax.tree_utils._tree_math:tree_add_scale'),
+    'tree_l1_norm': (
+        'optax.tree_utils.tree_l1_norm is deprecated: use'
+        ' optax.tree_utils.tree_norm(..., ord=1) (optax v0.2.5 or newer).',
+        'optax.tree_utils:_tree_l1_norm'),
+    'tree_l2_norm': (
+        'optax.tree_utils.tree_l2_norm is deprecated: use'
+        ' optax.tree_utils.tree_norm (optax v0.2.5 or newer).',
+        'optax.tree_utils:_tree_l2_norm'),
+    'tree_linf_norm': (
+        'optax.tree_utils.tree_linf_norm is deprecated: use'
+        ' optax.tree_utils.tree_norm(..., ord=jnp.inf) (optax v0.2.5 or'
+        ' newer).',
+        'optax.tree_utils:_tree_linf_norm'),
+})
+del _deprecations
