@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -1037,9 +1038,535 @@ def function_cases() -> list[FnCase]:
   return out
 
 
+# ----------------------------------------------------------------------------
+# Construction of every public name.
+#
+# The public names of upstream 0.2.8's namespaces (written out here, so that
+# both sides run the same cases). Each case gets the name (a deprecated name
+# warns there), calls it with the arguments its docstring documents and,
+# where that is cheap, uses what it returns: a transformation is initialised
+# and updated once, a schedule is evaluated. The point is the warnings each
+# side raises (compared by compare.py like exceptions); the result is
+# compared too.
+
+PUBLIC_NAMES: dict[str, str] = {
+    'optax': '''
+    AdaptiveGradClipState AddDecayedWeightsState AddNoiseState
+    ApplyEvery ApplyIfFiniteState ClipByGlobalNormState ClipState
+    ConditionallyMaskState ConditionallyTransformState
+    DifferentiallyPrivateAggregateState EmaState EmptyState
+    FactoredState GradientTransformation GradientTransformationExtraArgs
+    InjectHyperparamsState InjectStatefulHyperparamsState
+    LookaheadParams LookaheadState MaskOrFn MaskedNode MaskedState
+    MonitorState MultiSteps MultiStepsState MultiTransformState
+    NonNegativeParamsState OptState Params PartitionState
+    ScalarOrSchedule ScaleByAdaDeltaState ScaleByAdamState
+    ScaleByAdanState ScaleByAmsgradState
+    ScaleByBacktrackingLinesearchState ScaleByBeliefState
+    ScaleByLBFGSState ScaleByLionState ScaleByNovogradState
+    ScaleByRStdDevState ScaleByRmsState ScaleByRpropState
+    ScaleByRssState ScaleBySM3State ScaleByScheduleState
+    ScaleByTrustRatioState ScaleByZoomLinesearchState ScaleState
+    Schedule ShouldSkipUpdateFunction SnapshotState TraceState
+    TransformInitFn TransformUpdateExtraArgsFn TransformUpdateFn Updates
+    WrappedSchedule ZeroNansState ZoomLinesearchInfo adabelief adadelta
+    adafactor adagrad adam adamax adamaxw adamw adan adaptive_grad_clip
+    add_decayed_weights add_noise amsgrad apply_every apply_if_finite
+    apply_updates bias_correction centralize chain clip
+    clip_by_block_rms clip_by_global_norm conditionally_mask
+    conditionally_transform constant_schedule convex_kl_divergence
+    cosine_decay_schedule cosine_distance cosine_onecycle_schedule
+    cosine_similarity ctc_loss ctc_loss_with_forward_probs
+    differentially_private_aggregate dpsgd ema exponential_decay flatten
+    freeze fromage generalized_kl_divergence global_norm hinge_loss
+    huber_loss identity incremental_update init_empty_state
+    inject_hyperparams inject_stateful_hyperparams join_schedules
+    keep_params_nonnegative kl_divergence l2_loss lamb lars lbfgs
+    linear_onecycle_schedule linear_schedule lion log_cosh lookahead
+    masked matrix_inverse_pth_root measure_with_ema microbatch monitor
+    monte_carlo multi_normal multi_transform nadam nadamw named_chain
+    nnls noisy_sgd normalize_by_update_norm novograd ntxent
+    optimistic_adam optimistic_adam_v2 optimistic_gradient_descent
+    partition per_example_global_norm_clip per_example_layer_norm_clip
+    periodic_update piecewise_constant_schedule
+    piecewise_interpolate_schedule polyak_sgd polynomial_schedule
+    power_iteration radam rmsprop rprop safe_increment
+    safe_int32_increment safe_norm safe_root_mean_squares
+    safe_softmax_cross_entropy scale scale_by_adadelta scale_by_adam
+    scale_by_adamax scale_by_adan scale_by_amsgrad
+    scale_by_backtracking_linesearch scale_by_belief
+    scale_by_distance_over_gradients scale_by_factored_rms
+    scale_by_lbfgs scale_by_learning_rate scale_by_lion
+    scale_by_novograd scale_by_optimistic_gradient
+    scale_by_param_block_norm scale_by_param_block_rms scale_by_polyak
+    scale_by_radam scale_by_rms scale_by_rprop scale_by_rss
+    scale_by_schedule scale_by_sign scale_by_sm3 scale_by_stddev
+    scale_by_trust_ratio scale_by_yogi scale_by_zoom_linesearch
+    scale_gradient selective_transform set_to_zero sgd sgdr_schedule
+    sigmoid_binary_cross_entropy sigmoid_focal_loss sign_sgd signum
+    skip_large_updates skip_not_finite sm3 smooth_labels snapshot
+    softmax_cross_entropy softmax_cross_entropy_with_integer_labels
+    squared_error stateless stateless_with_tree_map trace
+    tree_map_params update_infinity_moment update_moment
+    update_moment_per_elem_norm value_and_grad_from_state
+    warmup_constant_schedule warmup_cosine_decay_schedule
+    warmup_exponential_decay_schedule with_extra_args_support yogi
+    zero_nans''',
+    'optax.contrib': '''
+    COCOBState DAdaptAdamWState DifferentiallyPrivateAggregateState
+    DoGState DoWGState GaLoreDimensionNumbers GaLoreState
+    HutchinsonState MadgradState MechanicState MomoAdamState MomoState
+    MuonDimensionNumbers MuonState NormalizeState ProdigyState
+    ReduceLROnPlateauState SAMState ScaleByAdemamixState
+    ScaleBySimplifiedAdEMAMixState ScheduleFreeState SophiaState
+    SplitRealAndImaginaryState acprop ademamix adopt cocob dadapt_adamw
+    differentially_private_aggregate dog dowg dpsgd galore
+    hutchinson_estimator_diag_hessian madgrad mechanize momo momo_adam
+    muon normalize prodigy reduce_on_plateau sam scale_by_acprop
+    scale_by_ademamix scale_by_adopt scale_by_cocob scale_by_galore
+    scale_by_madgrad scale_by_muon scale_by_simplified_ademamix
+    schedule_free schedule_free_adamw schedule_free_eval_params
+    schedule_free_sgd simplified_ademamix sophia
+    split_real_and_imaginary''',
+    'optax.losses': '''
+    binary_dice_loss convex_kl_divergence cosine_distance
+    cosine_similarity ctc_loss ctc_loss_with_forward_probs dice_loss
+    generalized_kl_divergence hinge_loss huber_loss kl_divergence
+    kl_divergence_with_log_targets l2_loss log_cosh
+    make_fenchel_young_loss multiclass_generalized_dice_loss
+    multiclass_hinge_loss multiclass_perceptron_loss
+    multiclass_sparsemax_loss ntxent perceptron_loss
+    poly_loss_cross_entropy ranking_softmax_loss
+    safe_softmax_cross_entropy sigmoid_binary_cross_entropy
+    sigmoid_focal_loss smooth_labels softmax_cross_entropy
+    softmax_cross_entropy_with_integer_labels sparsemax_loss
+    squared_error triplet_margin_loss''',
+    'optax.projections': '''
+    projection_box projection_halfspace projection_hypercube
+    projection_hyperplane projection_l1_ball projection_l1_sphere
+    projection_l2_ball projection_l2_sphere projection_linf_ball
+    projection_non_negative projection_simplex projection_vector''',
+    'optax.schedules': '''
+    InjectHyperparamsState InjectStatefulHyperparamsState Schedule
+    StatefulSchedule WrappedSchedule constant_schedule
+    cosine_decay_schedule cosine_onecycle_schedule exponential_decay
+    inject_hyperparams inject_stateful_hyperparams join_schedules
+    linear_onecycle_schedule linear_schedule piecewise_constant_schedule
+    piecewise_interpolate_schedule polynomial_schedule sgdr_schedule
+    warmup_constant_schedule warmup_cosine_decay_schedule
+    warmup_exponential_decay_schedule''',
+    'optax.transforms': '''
+    AddNoiseState ApplyIfFiniteState ConditionFn ConditionallyMaskState
+    ConditionallyTransformState EmaState MaskedNode MaskedState
+    MonitorState MultiSteps MultiStepsState NonNegativeParamsState
+    PartitionState ShouldSkipUpdateFunction SnapshotState TraceState
+    ZeroNansState adaptive_grad_clip add_decayed_weights add_noise
+    apply_if_finite chain clip clip_by_block_rms clip_by_global_norm
+    conditionally_mask conditionally_transform ema flatten freeze
+    keep_params_nonnegative masked measure_with_ema monitor named_chain
+    partition per_example_global_norm_clip per_example_layer_norm_clip
+    selective_transform skip_large_updates skip_not_finite snapshot
+    trace unitwise_clip unitwise_norm zero_nans''',
+    'optax.tree_utils': '''
+    NamedTupleKey tree_add tree_add_scalar_mul tree_add_scale
+    tree_allclose tree_batch_shape tree_bias_correction tree_cast
+    tree_cast_like tree_clip tree_conj tree_div tree_dtype
+    tree_full_like tree_get tree_get_all_with_path tree_l1_norm
+    tree_l2_norm tree_linf_norm tree_map_params tree_max tree_min
+    tree_mul tree_norm tree_ones_like tree_random_like tree_real
+    tree_scalar_mul tree_scale tree_set tree_size tree_split_key_like
+    tree_sub tree_sum tree_unwrap_random_key_data
+    tree_update_infinity_moment tree_update_moment
+    tree_update_moment_per_elem_norm tree_vdot tree_where
+    tree_zeros_like''',
+    'optax.tree': '''
+    add add_scale allclose batch_shape bias_correction cast cast_like
+    clip conj div dtype full_like get get_all_with_path map_params max
+    min mul norm ones_like random_like real scale set size
+    split_key_like sub sum unwrap_random_key_data update_infinity_moment
+    update_moment update_moment_per_elem_norm vdot where zeros_like''',
+    'optax.second_order': '''
+    fisher_diag hessian_diag hvp''',
+    'optax.experimental': '''
+''',
+    'optax.perturbations': '''
+    Gumbel Normal make_perturbed_fun''',
+    'optax.assignment': '''
+    base_hungarian_algorithm hungarian_algorithm''',
+}
+
+
+def _lin(x):
+  return jnp.asarray(x, jnp.float32) * 2.0
+
+
+def _measure(updates):
+  return optax.tree.norm(updates)
+
+
+def _quad_loss(params, inputs, targets):
+  return jnp.sum((inputs @ params['w'] + params['b'] - targets) ** 2)
+
+
+def _nll(params, inputs, targets):
+  logits = inputs @ params['w'] + params['b']
+  return -jnp.sum(jax.nn.log_softmax(logits) * targets)
+
+
+def _dp_params():
+  return make_params('f32')
+
+
+def _second_order_data():
+  return _rand((2, 4), 11), jax.nn.one_hot(jnp.asarray([0, 2]), 3)
+
+
+def _sgd():
+  return optax.sgd(0.1)
+
+
+def _tree_full(seed: int, value: float):
+  return jax.tree.map(lambda x: jnp.full_like(x, value), _tree(seed))
+
+
+# Short name -> how to call it with its documented arguments. A name absent
+# from these tables is called with a learning rate if that is all it needs
+# (``_LR_ONLY``), with no argument if it needs none (``_NO_ARGS``), and is
+# only looked up otherwise (types, states, protocols).
+_CALLS: dict[str, Callable[[Any], Any]] = {
+    'MultiSteps': lambda f: f(_sgd(), 2).gradient_transformation(),
+    'NamedTupleKey': lambda f: f('ScaleByAdamState', 'mu'),
+    'WrappedSchedule': lambda f: f(optax.constant_schedule(0.1)),
+    'LookaheadParams': lambda f: f(_tree(1), _tree(2)),
+    'adaptive_grad_clip': lambda f: f(0.1),
+    'add_noise': lambda f: f(0.01, 0.55, key=jax.random.key(0)),
+    'apply_if_finite': lambda f: f(_sgd(), 3),
+    'apply_updates': lambda f: f(_tree(1), _tree(2)),
+    'base_hungarian_algorithm': lambda f: f(_rand((3, 3), 12)),
+    'hungarian_algorithm': lambda f: f(_rand((3, 3), 12)),
+    'bias_correction': lambda f: f(_tree(1)['a'], 0.9, jnp.int32(3)),
+    'clip': lambda f: f(0.5),
+    'clip_by_block_rms': lambda f: f(0.5),
+    'clip_by_global_norm': lambda f: f(1.0),
+    'conditionally_mask': lambda f: f(_sgd(), lambda step: step > 0),
+    'conditionally_transform': lambda f: f(_sgd(), lambda step: step > 0),
+    'constant_schedule': lambda f: f(0.1),
+    'cosine_decay_schedule': lambda f: f(0.1, 100),
+    'cosine_onecycle_schedule': lambda f: f(100, 0.5),
+    'cosine_distance': lambda f: f(_rand((2, 3), 13), _rand((2, 3), 14)),
+    'cosine_similarity': lambda f: f(_rand((2, 3), 13), _rand((2, 3), 14)),
+    'ctc_loss': lambda f: _ctc_call(f),
+    'ctc_loss_with_forward_probs': lambda f: _ctc_call(f),
+    'differentially_private_aggregate': lambda f: f(
+        1.0, 0.1, key=jax.random.key(0)),
+    # Upstream 0.2.8's documented signature: seed is a required argument.
+    'dpsgd': lambda f: f(0.1, 1.0, 0.1, 0),
+    'ema': lambda f: f(0.9),
+    'exponential_decay': lambda f: f(0.1, 10, 0.5),
+    'fisher_diag': lambda f: f(_nll, make_params('f32'),
+                               *_second_order_data()),
+    'hessian_diag': lambda f: f(_quad_loss, make_params('f32'),
+                                *_second_order_data()),
+    'hvp': lambda f: f(_quad_loss, jnp.ones(15), make_params('f32'),
+                       *_second_order_data()),
+    'flatten': lambda f: f(_sgd()),
+    'freeze': lambda f: f({'b': True, 'w': False}),
+    'global_norm': lambda f: f(_tree(1)),
+    'incremental_update': lambda f: f(_tree(1), _tree(2), 0.1),
+    'init_empty_state': lambda f: f(_tree(1)),
+    'inject_hyperparams': lambda f: f(optax.sgd)(learning_rate=0.1),
+    'inject_stateful_hyperparams': lambda f: f(optax.sgd)(
+        learning_rate=0.1),
+    'join_schedules': lambda f: f(
+        [optax.constant_schedule(0.1), optax.constant_schedule(0.01)], [5]),
+    'linear_onecycle_schedule': lambda f: f(100, 0.5),
+    'linear_schedule': lambda f: f(0.1, 0.01, 100),
+    'lookahead': lambda f: _lookahead_call(f(_sgd(), 2, 0.5)),
+    'make_fenchel_young_loss': lambda f: f(jax.nn.logsumexp)(
+        _rand((3,), 15), _probs((3,), 16)),
+    'make_perturbed_fun': lambda f: f(jnp.sum, num_samples=4)(
+        jax.random.key(0), _rand((3,), 15)),
+    'map_params': lambda f: _map_params_call(f),
+    'masked': lambda f: f(_sgd(), {'b': True, 'w': False}),
+    'matrix_inverse_pth_root': lambda f: f(jnp.eye(3) * 2.0, 2)[0],
+    'measure_with_ema': lambda f: f(_measure, 0.9),
+    'mechanize': lambda f: f(_sgd()),
+    'microbatch': lambda f: f(jnp.sum, 0, 2)(_rand((4, 3), 1)),
+    'monitor': lambda f: f({'norm': _measure}),
+    'multi_normal': lambda f: f(_rand((3,), 1), _rand((3,), 2, 0.1)).log_prob(
+        _rand((3,), 3)),
+    'multi_transform': lambda f: f({'x': _sgd(), 'y': optax.adam(0.1)},
+                                   {'b': 'x', 'w': 'y'}),
+    'partition': lambda f: f({'x': _sgd(), 'y': optax.adam(0.1)},
+                             {'b': 'x', 'w': 'y'}),
+    'nnls': lambda f: f(_rand((5, 3), 1), _rand((5,), 2), 5),
+    'per_example_global_norm_clip': lambda f: f(
+        [_rand((4, 3), 1), _rand((4,), 2)], 1.0),
+    'per_example_layer_norm_clip': lambda f: f(
+        [_rand((4, 3), 1), _rand((4,), 2)], 1.0),
+    'periodic_update': lambda f: f(_tree(1), _tree(2), jnp.int32(4), 2),
+    'piecewise_constant_schedule': lambda f: f(0.1, {10: 0.5}),
+    'piecewise_interpolate_schedule': lambda f: f('linear', 0.1, {10: 0.5}),
+    'polynomial_schedule': lambda f: f(0.1, 0.01, 2.0, 100),
+    'power_iteration': lambda f: f(jnp.diag(jnp.asarray([3.0, 1.0])),
+                                   num_iters=5),
+    'safe_increment': lambda f: f(jnp.int32(3)),
+    'safe_int32_increment': lambda f: f(jnp.int32(3)),
+    'safe_norm': lambda f: f(_rand((3,), 1), 1e-6),
+    'safe_root_mean_squares': lambda f: f(_rand((3,), 1), 1e-6),
+    'sam': lambda f: f(_sgd(), _sgd()),
+    'scale': lambda f: f(0.5),
+    'scale_by_backtracking_linesearch': lambda f: f(5),
+    'scale_by_schedule': lambda f: f(optax.constant_schedule(0.1)),
+    'scale_by_zoom_linesearch': lambda f: f(5),
+    'scale_gradient': lambda f: f(_rand((3,), 1), 0.5),
+    'schedule_free': lambda f: f(_sgd(), 0.1),
+    'schedule_free_eval_params': lambda f: _schedule_free_eval_call(f),
+    'selective_transform': lambda f: f(_sgd(), freeze_mask={
+        'b': True, 'w': False}),
+    'sgdr_schedule': lambda f: f([dict(init_value=0.0, peak_value=0.1,
+                                       warmup_steps=2, decay_steps=10)]),
+    'skip_large_updates': lambda f: f(_tree(1), jnp.int32(1), _tree(2), 1.0),
+    'skip_not_finite': lambda f: f(_tree(1), jnp.int32(1), _tree(2)),
+    'snapshot': lambda f: f('norm', _measure),
+    'split_real_and_imaginary': lambda f: f(_sgd()),
+    'stateless': lambda f: f(lambda u, p: jax.tree.map(lambda x: -x, u)),
+    'stateless_with_tree_map': lambda f: f(lambda g, p: -g),
+    'trace': lambda f: f(0.9),
+    'unitwise_clip': lambda f: f(jnp.full((4, 3), 2.0),
+                                 jnp.full((4, 3), 0.5), _rand((4, 3), 1)),
+    'unitwise_norm': lambda f: f(_rand((4, 3), 1)),
+    'value_and_grad_from_state': lambda f: f(jnp.sum),
+    'warmup_constant_schedule': lambda f: f(0.0, 0.1, 10),
+    'warmup_cosine_decay_schedule': lambda f: f(0.0, 0.1, 10, 100),
+    'warmup_exponential_decay_schedule': lambda f: f(0.0, 0.1, 10, 20, 0.5),
+    'with_extra_args_support': lambda f: f(_sgd()),
+    'chain': lambda f: f(optax.clip(1.0), optax.scale(-0.1)),
+    'named_chain': lambda f: f(('clip', optax.clip(1.0)),
+                               ('scale', optax.scale(-0.1))),
+    # Losses.
+    'binary_dice_loss': lambda f: f(_probs((4,), 17), _probs((4,), 18)),
+    'dice_loss': lambda f: f(_probs((2, 4), 17), _probs((2, 4), 18)),
+    'multiclass_generalized_dice_loss': lambda f: f(
+        _probs((2, 4, 3), 17), _onehot(8, 3, 18).reshape(2, 4, 3)),
+    'convex_kl_divergence': lambda f: f(jnp.log(_probs((2, 3), 17)),
+                                        _probs((2, 3), 18)),
+    'generalized_kl_divergence': lambda f: f(jnp.log(_probs((2, 3), 17)),
+                                             _probs((2, 3), 18)),
+    'kl_divergence': lambda f: f(jnp.log(_probs((2, 3), 17)),
+                                 _probs((2, 3), 18)),
+    'kl_divergence_with_log_targets': lambda f: f(
+        jnp.log(_probs((2, 3), 17)), jnp.log(_probs((2, 3), 18))),
+    'hinge_loss': lambda f: f(_rand((4,), 19), jnp.asarray([1., -1, 1, -1])),
+    'perceptron_loss': lambda f: f(_rand((4,), 19),
+                                   jnp.asarray([1., -1, 1, -1])),
+    'huber_loss': lambda f: f(_rand((4,), 19), _rand((4,), 20)),
+    'l2_loss': lambda f: f(_rand((4,), 19), _rand((4,), 20)),
+    'log_cosh': lambda f: f(_rand((4,), 19), _rand((4,), 20)),
+    'squared_error': lambda f: f(_rand((4,), 19), _rand((4,), 20)),
+    'multiclass_hinge_loss': lambda f: f(_rand((4, 3), 19), _labels(4, 3, 20)),
+    'multiclass_perceptron_loss': lambda f: f(_rand((4, 3), 19),
+                                              _labels(4, 3, 20)),
+    'multiclass_sparsemax_loss': lambda f: f(_rand((4, 3), 19),
+                                             _labels(4, 3, 20)),
+    'ntxent': lambda f: f(_rand((4, 3), 19), jnp.asarray([0, 0, 1, 1])),
+    'poly_loss_cross_entropy': lambda f: f(_rand((4, 3), 19),
+                                           _onehot(4, 3, 20)),
+    'ranking_softmax_loss': lambda f: f(_rand((4,), 19),
+                                        jnp.asarray([0., 1, 0, 0])),
+    'safe_softmax_cross_entropy': lambda f: f(_rand((4, 3), 19),
+                                              _onehot(4, 3, 20)),
+    'softmax_cross_entropy': lambda f: f(_rand((4, 3), 19), _onehot(4, 3, 20)),
+    'softmax_cross_entropy_with_integer_labels': lambda f: f(
+        _rand((4, 3), 19), _labels(4, 3, 20)),
+    'sigmoid_binary_cross_entropy': lambda f: f(_rand((4,), 19),
+                                                jnp.asarray([0., 1, 1, 0])),
+    'sigmoid_focal_loss': lambda f: f(_rand((4,), 19),
+                                      jnp.asarray([0., 1, 1, 0])),
+    'sparsemax_loss': lambda f: f(_rand((4,), 19), jnp.asarray([0, 1, 1, 0])),
+    'smooth_labels': lambda f: f(_onehot(4, 3, 20), 0.1),
+    'triplet_margin_loss': lambda f: f(_rand((4, 3), 19), _rand((4, 3), 20),
+                                       _rand((4, 3), 21)),
+    # Projections.
+    'projection_box': lambda f: f(_tree(1), _tree_full(1, -0.5),
+                                  _tree_full(1, 0.5)),
+    'projection_halfspace': lambda f: f(_rand((3,), 1), _rand((3,), 2), 0.5),
+    'projection_hyperplane': lambda f: f(_rand((3,), 1), _rand((3,), 2), 0.5),
+    'projection_vector': lambda f: f(_rand((3,), 1), _rand((3,), 2)),
+    'projection_hypercube': lambda f: f(_rand((3,), 1)),
+    'projection_l1_ball': lambda f: f(_tree(1)),
+    'projection_l1_sphere': lambda f: f(_tree(1)),
+    'projection_l2_ball': lambda f: f(_tree(1)),
+    'projection_l2_sphere': lambda f: f(_tree(1)),
+    'projection_linf_ball': lambda f: f(_tree(1)),
+    'projection_non_negative': lambda f: f(_tree(1)),
+    'projection_simplex': lambda f: f(_tree(1)),
+}
+
+# The tree utilities, by their optax.tree name: optax.tree.add and
+# optax.tree_utils.tree_add share an entry.
+_TREE_CALLS: dict[str, Callable[[Any], Any]] = {
+    'add': lambda f: f(_tree(1), _tree(2)),
+    'add_scale': lambda f: f(_tree(1), 0.5, _tree(2)),
+    'add_scalar_mul': lambda f: f(_tree(1), 0.5, _tree(2)),
+    'allclose': lambda f: f(_tree(1), _tree(1)),
+    'batch_shape': lambda f: f({'a': jnp.zeros((2, 3)), 'b': jnp.zeros(2)}),
+    'cast': lambda f: f(_tree(1), jnp.bfloat16),
+    'cast_like': lambda f: f(_tree(1), _tree(2, 'bf16')),
+    'conj': lambda f: f(_tree(1)),
+    'div': lambda f: f(_tree(1), _tree(2)),
+    'dtype': lambda f: str(f(_tree(1))),
+    'full_like': lambda f: f(_tree(1), 3.0),
+    'get': lambda f: f(optax.adam(0.1).init(make_params('f32')), 'count'),
+    'get_all_with_path': lambda f: f(optax.adam(0.1).init(
+        make_params('f32')), 'count'),
+    'l1_norm': lambda f: f(_tree(1)),
+    'l2_norm': lambda f: f(_tree(1)),
+    'linf_norm': lambda f: f(_tree(1)),
+    'max': lambda f: f(_tree(1)),
+    'min': lambda f: f(_tree(1)),
+    'mul': lambda f: f(_tree(1), _tree(2)),
+    'norm': lambda f: f(_tree(1)),
+    'ones_like': lambda f: f(_tree(1)),
+    'random_like': lambda f: f(jax.random.key(0), _tree(1)),
+    'real': lambda f: f(_tree(1)),
+    'scalar_mul': lambda f: f(0.5, _tree(1)),
+    'set': lambda f: f(optax.adam(0.1).init(make_params('f32')),
+                       count=jnp.int32(3)),
+    'size': lambda f: f(_tree(1)),
+    'split_key_like': lambda f: f(jax.random.key(0), _tree(1)),
+    'sub': lambda f: f(_tree(1), _tree(2)),
+    'sum': lambda f: f(_tree(1)),
+    'unwrap_random_key_data': lambda f: f({'k': jax.random.key(0)}),
+    'update_infinity_moment': lambda f: f(_tree(1), _tree(2), 0.9, 1e-8),
+    'update_moment': lambda f: f(_tree(1), _tree(2), 0.9, 2),
+    'update_moment_per_elem_norm': lambda f: f(_tree(1), _tree(2), 0.9, 2),
+    'vdot': lambda f: f(_tree(1), _tree(2)),
+    'where': lambda f: f(True, _tree(1), _tree(2)),
+    'zeros_like': lambda f: f(_tree(1)),
+    'clip': lambda f: f(_tree(1), -0.5, 0.5),
+    'scale': lambda f: f(0.5, _tree(1)),
+}
+
+# Built from upstream 0.2.8's signatures: the names whose only required
+# argument is the learning rate, and those that need no argument.
+_LR_ONLY = frozenset("""
+    acprop adabelief adagrad adam adamax adamaxw adamw adan ademamix adopt
+    amsgrad fromage galore lamb lars lion madgrad muon nadam nadamw
+    noisy_sgd novograd optimistic_adam optimistic_adam_v2
+    optimistic_gradient_descent radam rmsprop rprop scale_by_madgrad
+    scale_by_rprop sgd sign_sgd signum simplified_ademamix sm3 sophia yogi
+    """.split())
+_NO_ARGS = frozenset("""
+    Gumbel Normal adadelta adafactor add_decayed_weights apply_every
+    centralize cocob dadapt_adamw dog dowg
+    hutchinson_estimator_diag_hessian identity keep_params_nonnegative lbfgs
+    momo momo_adam normalize normalize_by_update_norm polyak_sgd
+    prodigy reduce_on_plateau scale_by_acprop scale_by_adadelta
+    scale_by_adam scale_by_adamax scale_by_adan scale_by_ademamix
+    scale_by_adopt scale_by_amsgrad scale_by_belief scale_by_cocob
+    scale_by_distance_over_gradients scale_by_factored_rms scale_by_galore
+    scale_by_lbfgs scale_by_learning_rate scale_by_lion scale_by_muon
+    scale_by_novograd scale_by_optimistic_gradient scale_by_param_block_norm
+    scale_by_param_block_rms scale_by_polyak scale_by_radam scale_by_rms
+    scale_by_rss scale_by_sign scale_by_simplified_ademamix scale_by_sm3
+    scale_by_stddev scale_by_trust_ratio scale_by_yogi schedule_free_adamw
+    schedule_free_sgd set_to_zero zero_nans
+    """.split())
+# Transformations whose update needs extra arguments (a value, a function,
+# per-example gradients): initialised only.
+_INIT_ONLY = frozenset("""
+    polyak_sgd scale_by_polyak lbfgs scale_by_lbfgs
+    scale_by_backtracking_linesearch scale_by_zoom_linesearch
+    reduce_on_plateau momo momo_adam sophia
+    hutchinson_estimator_diag_hessian dpsgd differentially_private_aggregate
+    """.split())
+_TREE_MODULES = ('optax.tree', 'optax.tree_utils')
+
+
+def _ctc_call(f):
+  logits = _rand((2, 6, 4), 41)
+  logit_pad = jnp.asarray([[0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 1, 1]],
+                          jnp.float32)
+  labels = jnp.asarray([[1, 2, 1], [3, 1, 0]], jnp.int32)
+  label_pad = jnp.asarray([[0, 0, 0], [0, 0, 1]], jnp.float32)
+  return f(logits, logit_pad, labels, label_pad)
+
+
+def _map_params_call(f):
+  tx = optax.adam(0.1)
+  params = make_params('f32')
+  return f(tx, lambda p: p * 2.0, tx.init(params))
+
+
+def _schedule_free_eval_call(f):
+  tx = optax.contrib.schedule_free_sgd(0.1)
+  params = make_params('f32')
+  return f(tx.init(params), params)
+
+
+def _lookahead_call(tx):
+  params = optax.LookaheadParams.init_synced(make_params('f32'))
+  return tx.update(params, tx.init(params), params)[0]
+
+
+# Transformations for matrices only: their params are the (4, 3) array alone
+# (upstream 0.2.8's scale_by_muon raises on a dict holding only that matrix).
+_MATRIX_ONLY = ('scale_by_muon',)
+
+
+def _use(name: str, result: Any) -> Any:
+  """What a case records of what ``name`` returned.
+
+  A transformation's first update of the float32 params (its initial state
+  where the update needs extra arguments), a schedule's value at step 3,
+  nothing for another function, the result itself otherwise.
+  """
+  if isinstance(result, optax.GradientTransformation):
+    params = make_params('f32')
+    if name in _MATRIX_ONLY:
+      params = params['w']
+    state = result.init(params)
+    if name in _INIT_ONLY:
+      return state
+    update = jax.jit(result.update) if name in HEAVY else result.update
+    updates, _ = update(params, state, params)
+    return updates
+  if callable(result):
+    if 'schedule' in name or name == 'exponential_decay':
+      return result(3)
+    return None
+  return result
+
+
+def _construct(module: str, name: str) -> Any:
+  """Looks ``module.name`` up, calls it as documented, uses the result."""
+  obj = getattr(importlib.import_module(module), name)
+  if module in _TREE_MODULES:
+    short = name[len('tree_'):] if name.startswith('tree_') else name
+    call = _TREE_CALLS.get(short)
+  else:
+    call = _CALLS.get(name)
+  if call is not None:
+    return _use(name, call(obj))
+  if name in _LR_ONLY:
+    return _use(name, obj(0.1))
+  if name in _NO_ARGS:
+    return _use(name, obj())
+  return None
+
+
+def construct_cases() -> list[FnCase]:
+  """One case per public name of upstream 0.2.8."""
+  return [FnCase(f'construct/{module}.{name}',
+                 functools.partial(_construct, module, name))
+          for module, names in PUBLIC_NAMES.items()
+          for name in names.split()]
+
+
 def all_cases() -> list[OptCase | FnCase]:
   """Every case, with a check that names are unique."""
-  cases = optimizer_cases() + function_cases()
+  cases = optimizer_cases() + function_cases() + construct_cases()
   names = [c.name for c in cases]
   dup = {n for n in names if names.count(n) > 1}
   if dup:

@@ -13,6 +13,10 @@ interpreter. For every case it checks, in this order:
 1. Exceptions: a case must raise on both sides or on neither. When both
    raise, the fork's exception must be upstream's type or a subclass of it
    (so that ``except UpstreamType`` still catches it); messages may differ.
+   Warnings, whether or not the case raises: the distinct warnings raised on
+   each side must be the same, category and message (addresses normalized
+   by run_cases.py), since code and tests filter warnings by both
+   (``filterwarnings('error', message=...)``, ``assertWarnsRegex``).
 2. Structure: for the initial state, the final state, the updates of every
    step, the final params and any ``post``/``result`` tree, the tree
    definition, and for each leaf its key path (``jax.tree_util.keystr``),
@@ -51,17 +55,20 @@ list of them, ``fnmatch`` patterns allowed), ``reason`` and, optionally,
 * ``dtype``: a leaf's dtype;
 * ``structure``: tree definition, key paths, node classes or shapes;
 * ``values``: values beyond the tolerance;
-* ``raises``: any other exception difference.
+* ``raises``: any other exception difference;
+* ``warnings``: the warnings raised (category or message).
 
 A listed case with a difference of another kind fails, so that an entry for
-a dtype policy cannot hide wrong values. Every entry names the upstream
-release it was written against (``upstream``) and may name a jax range
-(``jax``); see tools/fork_config.py. An entry for another upstream release
-than the one of ``[tool.optax-fork]`` in pyproject.toml fails the run
-(stale), one whose jax range excludes the fork's jax is skipped and
-reported, and the run fails if the upstream side is not that release. The
-run fails on any mismatch that is not listed and on a listed pattern that no
-longer mismatches (stale).
+a dtype policy cannot hide wrong values. A case named by several entries
+(one per reason) may differ in the kinds they allow together; an entry that
+allows none of the kinds of any case it names is stale. Every entry names
+the upstream release it was written against (``upstream``) and may name a
+jax range (``jax``); see tools/fork_config.py. An entry for another
+upstream release than the one of ``[tool.optax-fork]`` in pyproject.toml
+fails the run (stale), one whose jax range excludes the fork's jax is
+skipped and reported, and the run fails if the upstream side is not that
+release. The run fails on any mismatch that is not listed and on a listed
+pattern that no longer mismatches (stale).
 The last line is ``compare: N cases, M matched, K listed deviations, F
 failed``; the exit status is 1 if F > 0.
 """
@@ -201,6 +208,22 @@ def _error_diff(fork: dict[str, Any], upstream: dict[str, Any]) -> list[str]:
   return []
 
 
+def _warnings_diff(fork: dict[str, Any], upstream: dict[str, Any]
+                   ) -> list[str]:
+  """Warnings (category, message) raised on one side only."""
+  def pairs(rec):
+    return [(w['category'], w['message']) for w in rec.get('warnings', [])]
+  fw, uw = pairs(fork), pairs(upstream)
+  only_f = [w for w in fw if w not in uw]
+  only_u = [w for w in uw if w not in fw]
+  if not only_f and not only_u:
+    return []
+  def show(ws):
+    return '; '.join(f'{c}: {_first_line(m)}' for c, m in ws) or 'none'
+  return [f'warnings differ: fork only [{show(only_f)}], upstream only '
+          f'[{show(only_u)}]']
+
+
 def _first_line(msg: str) -> str:
   line = msg.strip().splitlines()[0] if msg.strip() else ''
   return line[:160]
@@ -210,9 +233,10 @@ def compare_case(case: str, fork: dict[str, Any], upstream: dict[str, Any]
                  ) -> list[str]:
   """All differences of one case, as human-readable lines."""
   low_precision = 'bf16' in case or 'mixed' in case
-  diffs = _error_diff(fork, upstream)
-  if diffs or 'error' in fork:
-    return diffs
+  diffs = _warnings_diff(fork, upstream)
+  errors = _error_diff(fork, upstream)
+  if errors or 'error' in fork:
+    return diffs + errors
   trees: list[tuple[str, Any, Any]] = []
   if fork['kind'] == 'opt':
     trees.append(('init_state', fork['init_state'], upstream['init_state']))
@@ -239,7 +263,8 @@ def compare_case(case: str, fork: dict[str, Any], upstream: dict[str, Any]
   return diffs
 
 
-DIFF_KINDS = ('upstream-raises', 'raises', 'dtype', 'structure', 'values')
+DIFF_KINDS = ('upstream-raises', 'raises', 'dtype', 'structure', 'values',
+              'warnings')
 
 
 def diff_kind(line: str) -> str:
@@ -250,6 +275,8 @@ def diff_kind(line: str) -> str:
   if line.startswith(('upstream raises ', 'fork raises ',
                       'exception type: ')):
     return 'raises'
+  if line.startswith('warnings differ: '):
+    return 'warnings'
   if ': dtype fork ' in line:
     return 'dtype'
   if ('elements off' in line or 'not equal at' in line
@@ -331,14 +358,23 @@ def main(argv: list[str] | None = None) -> int:
     if not diffs:
       matched += 1
       continue
-    # The first entry naming the case that allows all its differences.
-    matching = [(e, p) for e in deviations for p in e['id']
-                if fnmatch.fnmatchcase(name, p)]
+    # The entries naming the case (each by its first matching pattern)
+    # must together allow all its kinds of difference: one entry per
+    # reason, so that a case with two deliberate differences (a dtype
+    # policy and a reworded warning) is listed under both.
+    matching = []
+    for e in deviations:
+      pattern = next((p for p in e['id'] if fnmatch.fnmatchcase(name, p)),
+                     None)
+      if pattern is not None:
+        matching.append((e, pattern))
     kinds = {diff_kind(d) for d in diffs}
-    allowing = [p for e, p in matching
-                if kinds <= set(e.get('differs', DIFF_KINDS))]
-    if allowing:
-      used[allowing[0]] = True
+    allowing = [(set(e.get('differs', DIFF_KINDS)) & kinds, p)
+                for e, p in matching]
+    if matching and kinds <= set().union(*(a for a, _ in allowing)):
+      for allowed, pattern in allowing:
+        if allowed:
+          used[pattern] = True
       listed += 1
       shown = diffs if args.verbose else diffs[:1]
       print(f'listed {name}: ' + '\n    '.join(shown))

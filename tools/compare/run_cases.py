@@ -17,10 +17,13 @@ only. Layout::
 
 A record of an optimizer case holds ``init_state``, ``updates`` (one tree per
 step), ``params``, ``state`` and optionally ``post``; a function case holds
-``result``. A tree is ``{'treedef': str, 'leaves': [leaf, ...]}`` and a leaf
-is ``{'path', 'classes', 'shape', 'dtype', 'value'}``, where ``classes`` are
-the type names of the nodes along the path (``ScaleByAdamState``, ``dict``,
-...). A case that raises records ``error``: ``{'stage', 'type', 'mro',
+``result``. Every record also holds ``warnings``: the warnings the case
+raised, at any stage, as a sorted list of distinct ``{'category', 'mro',
+'message'}`` (memory addresses in messages written ``0x?``). A tree is
+``{'treedef': str, 'leaves': [leaf, ...]}`` and a leaf is ``{'path',
+'classes', 'shape', 'dtype', 'value'}``, where ``classes`` are the type
+names of the nodes along the path (``ScaleByAdamState``, ``dict``, ...). A
+case that raises records ``error``: ``{'stage', 'type', 'mro',
 'message'}``, with stage one of build, init, step<i>, post, call.
 """
 
@@ -34,6 +37,7 @@ import sys
 import time
 import traceback
 from typing import Any
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -100,6 +104,34 @@ def _error(stage: str, exc: BaseException) -> dict[str, Any]:
           'mro': [c.__name__ for c in type(exc).__mro__],
           'message': str(exc)[:500],
           'where': traceback.format_exc(limit=-2)[-600:]}
+
+
+def _warning_records(caught: list[warnings.WarningMessage]
+                     ) -> list[dict[str, Any]]:
+  """Distinct warnings, sorted, with addresses normalized.
+
+  A warning raised once per traced call is seen as many times as the case
+  traces, which depends on jax's caches rather than on the library: only
+  distinct (category, message) pairs are kept.
+  """
+  seen: dict[tuple[str, str], dict[str, Any]] = {}
+  for w in caught:
+    message = _ADDR.sub('0x?', str(w.message))
+    key = (w.category.__name__, message)
+    seen.setdefault(key, {
+        'category': w.category.__name__,
+        'mro': [c.__name__ for c in w.category.__mro__],
+        'message': message})
+  return [seen[k] for k in sorted(seen)]
+
+
+def run_recording_warnings(fn, case) -> dict[str, Any]:
+  """``fn(case)`` with every warning it raises recorded in the record."""
+  with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    rec = fn(case)
+  rec['warnings'] = _warning_records(caught)
+  return rec
 
 
 def _step_fn(case: cases_lib.OptCase, tx: Any, loss_fn, one_fn):
@@ -185,9 +217,9 @@ def main(argv: list[str] | None = None) -> int:
       continue
     t0 = time.time()
     if isinstance(case, cases_lib.OptCase):
-      results[case.name] = run_opt_case(case)
+      results[case.name] = run_recording_warnings(run_opt_case, case)
     else:
-      results[case.name] = run_fn_case(case)
+      results[case.name] = run_recording_warnings(run_fn_case, case)
     if args.verbose:
       print(f'{time.time() - t0:6.2f}s {case.name}', flush=True)
   meta = {'optax_version': optax.__version__, 'optax_file': optax.__file__,
@@ -196,8 +228,10 @@ def main(argv: list[str] | None = None) -> int:
   with open(args.out, 'wb') as f:
     pickle.dump({'meta': meta, 'cases': results}, f)
   n_err = sum('error' in r for r in results.values())
+  n_warn = sum(bool(r['warnings']) for r in results.values())
   print(f'run_cases: optax {optax.__version__} from {optax.__file__}: '
-        f'{len(results)} cases ({n_err} raised) in {meta["seconds"]}s')
+        f'{len(results)} cases ({n_err} raised, {n_warn} warned) in '
+        f'{meta["seconds"]}s')
   return 0
 
 
