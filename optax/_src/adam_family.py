@@ -130,9 +130,12 @@ def scale_by_adam(
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    # The moment helpers get the numbers themselves: from a Python number
+    # they derive 1 - b before XLA sees it (one constant, not a subtraction
+    # per leaf); the bits are the same.
     mu = otu.tree_update_moment(
-        updates, moments.widen_moments(state.mu, updates), beta1, 1)
-    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
+        updates, moments.widen_moments(state.mu, updates), b1, 1)
+    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, b2, 2)
     count = numerics.safe_increment(state.count)
     if nesterov:
       mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)

@@ -312,6 +312,29 @@ def as_hyperparameter(value: base.Numeric) -> jax.Array:
   return array
 
 
+def hyperparameter_and_complement(
+    value: base.Numeric) -> tuple[jax.Array, jax.Array]:
+  """``as_hyperparameter(value)`` and ``1 - as_hyperparameter(value)``.
+
+  The complement is computed in :func:`hyperparameter_dtype`, from the
+  array, so its bits are those an injected array gives. For a Python number
+  it is computed before the optimization barrier rather than after it: XLA
+  then sees one constant instead of a subtraction that it would copy into
+  the fused computation of every leaf that uses it.
+
+  Args:
+    value: a Python number, a NumPy or JAX scalar (possibly traced).
+
+  Returns:
+    The pair ``(value, 1 - value)`` as arrays of :func:`hyperparameter_dtype`.
+  """
+  array = jnp.asarray(value, dtype=hyperparameter_dtype())
+  complement = 1 - array
+  if is_number(value):
+    array, complement = jax.lax.optimization_barrier((array, complement))
+  return array, complement
+
+
 def real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
   """Real part of ``optax.tree.vdot``, accumulated in at least ``dtype``.
 

@@ -254,6 +254,41 @@ class HyperparameterTest(absltest.TestCase):
     self.assertFalse(numerics.as_hyperparameter(0.9).weak_type)
 
 
+class ComplementTest(absltest.TestCase):
+  """Tests of hyperparameter_and_complement."""
+
+  def test_python_number_and_array_give_the_same_bits(self):
+    for value in (0.9, 0.999, 0.1, 1e-8):
+      from_number = numerics.hyperparameter_and_complement(value)
+      from_array = numerics.hyperparameter_and_complement(
+          jnp.asarray(value, jnp.float32))
+      expected = np.float32(1) - np.float32(value)  # IEEE float32.
+      for got in (from_number, from_array):
+        self.assertEqual([x.dtype for x in got], [jnp.float32] * 2)
+        self.assertEqual(np.asarray(got[0]).tobytes(),
+                         np.float32(value).tobytes())
+        self.assertEqual(np.asarray(got[1]).tobytes(), expected.tobytes())
+
+  def test_number_is_derived_before_the_barrier(self):
+    jaxpr = jax.make_jaxpr(
+        lambda: numerics.hyperparameter_and_complement(0.9))()
+    # The subtraction of constants feeds the barrier, so XLA folds it into
+    # one constant; after it, nothing is left to copy into each leaf.
+    self.assertEqual([e.primitive.name for e in jaxpr.eqns],
+                     ['sub', 'optimization_barrier'])
+    self.assertIs(jaxpr.eqns[1].invars[1], jaxpr.eqns[0].outvars[0])
+
+  def test_traced_value_is_derived_in_the_program(self):
+    jaxpr = jax.make_jaxpr(numerics.hyperparameter_and_complement)(
+        jnp.float32(0.9))
+    self.assertEqual([e.primitive.name for e in jaxpr.eqns], ['sub'])
+
+  def test_dtype_follows_x64(self):
+    with utils.x64_precision():
+      got = numerics.hyperparameter_and_complement(0.5)
+      self.assertEqual([x.dtype for x in got], [jnp.float64] * 2)
+
+
 class RealVdotTest(absltest.TestCase):
 
   def test_real_vdot_accumulates_in_the_given_dtype(self):

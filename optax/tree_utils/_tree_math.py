@@ -630,8 +630,8 @@ def tree_update_moment(
   .. seealso:: :func:`tree_update_moment_per_elem_norm`,
     :func:`tree_bias_correction`.
   """
-  decay = numerics.as_hyperparameter(decay)
-  factors = numerics.ScalarsByDtype(1 - decay, decay)
+  decay, one_minus_decay = numerics.hyperparameter_and_complement(decay)
+  factors = numerics.ScalarsByDtype(one_minus_decay, decay)
 
   def leaf_update(g, m):
     if g is None:
@@ -680,8 +680,8 @@ def tree_update_moment_per_elem_norm(
   Returns:
     The pytree of new moments.
   """
-  decay = numerics.as_hyperparameter(decay)
-  factors = numerics.ScalarsByDtype(1 - decay, decay)
+  decay, one_minus_decay = numerics.hyperparameter_and_complement(decay)
+  factors = numerics.ScalarsByDtype(one_minus_decay, decay)
 
   def leaf_power(g):
     g = numerics.cast(g, numerics.promote_dtypes(g.dtype, decay.dtype))
