@@ -32,6 +32,7 @@ import numpy as np
 
 from optax._src import base
 from optax._src import tree_structure
+from optax._src import utils
 
 
 def _to_numpy(x: Any) -> np.ndarray:
@@ -472,6 +473,55 @@ def assert_dtypes_stable_over_steps(
         f'assert_dtypes_stable_over_steps: the step was traced {len(traces)}'
         ' times, expected once (the state changes type between steps)')
   return params, state
+
+
+def assert_wide_scalar_statistics(
+    make_tx: Callable[[], base.GradientTransformation],
+    fields: Sequence[str],
+    params: Any,
+) -> Any:
+  """Asserts scalar statistics are float32, or float64 under x64, on params.
+
+  Builds ``make_tx()`` twice, without and then with x64, and checks that
+  each named field of ``init``'s state has that dtype whatever the params'
+  dtype (bfloat16 params must not narrow them), then runs
+  :func:`assert_dtypes_stable_over_steps`, so the fields keep the dtype over
+  jitted steps and the updates keep the params' dtypes.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax import contrib
+    >>> from optax._src import test_utils
+    >>> state = test_utils.assert_wide_scalar_statistics(
+    ...     contrib.prodigy, ['estim_lr'], {'w': jnp.ones(2, jnp.bfloat16)})
+    >>> state.estim_lr.dtype
+    dtype('float32')
+
+  Args:
+    make_tx: builds the transformation (called once per precision).
+    fields: names of the state's fields holding the statistics.
+    params: the params (e.g. all bfloat16).
+
+  Returns:
+    The state ``init`` gives without x64.
+
+  Raises:
+    AssertionError: naming the field, its dtype and the expected one.
+  """
+  states = []
+  for x64, want in ((False, jnp.float32), (True, jnp.float64)):
+    with utils.x64_precision(x64):
+      tx = make_tx()
+      state = tx.init(params)
+      for field in fields:
+        got = jnp.result_type(getattr(state, field))
+        if got != want:
+          raise AssertionError(
+              f'assert_wide_scalar_statistics: {field} is {got}, expected '
+              f'{jnp.dtype(want)} (x64 {"on" if x64 else "off"})')
+      assert_dtypes_stable_over_steps(tx, params)
+      states.append(state)
+  return states[0]
 
 
 def assert_state_donatable(
