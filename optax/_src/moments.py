@@ -35,6 +35,11 @@ from optax._src import numerics
 from optax._src import tree_structure
 
 
+def _as_array(x: Any) -> jax.Array:
+  """``x`` itself if it is a JAX array or tracer, else ``jnp.asarray(x)``."""
+  return x if isinstance(x, jax.Array) else jnp.asarray(x)
+
+
 def _dtype_of(x: Any) -> Any:
   """``jnp.result_type(x)``, read directly from a JAX array's dtype."""
   if isinstance(x, jax.Array):
@@ -64,8 +69,7 @@ def lift(*xs: Any) -> tuple[jax.Array, ...]:
     (dtype('float32'), dtype('float32'))
   """
   # Python numbers too; a traced or concrete array is used as it is.
-  arrays = tuple(x if isinstance(x, jax.Array) else jnp.asarray(x)
-                 for x in xs)
+  arrays = tuple(_as_array(x) for x in xs)
   dtype = numerics.promote_dtypes(*(x.dtype for x in arrays))
   return tuple(numerics.cast(x, dtype) for x in arrays)
 
@@ -81,14 +85,14 @@ def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
     The tree ``factor * updates``, each leaf in its original dtype.
   """
 
-  factor = factor if isinstance(factor, jax.Array) else jnp.asarray(factor)
+  factor = _as_array(factor)
   factors = numerics.ScalarsByDtype(factor)
 
   def leaf(g):
     g_dtype = _dtype_of(g)
     dtype = numerics.promote_dtypes(factor.dtype, g_dtype)
     f, = factors.get(dtype)
-    x = numerics.cast(g if isinstance(g, jax.Array) else jnp.asarray(g), dtype)
+    x = numerics.cast(_as_array(g), dtype)
     if jnp.issubdtype(dtype, jnp.inexact):
       return numerics.cast(jax.lax.mul(f, x), g_dtype)  # What * traces to.
     return numerics.cast(f * x, g_dtype)
@@ -157,7 +161,7 @@ def widen_moments(moments: Any, updates: Any) -> Any:
   # jnp.result_type also reads the dtype of a Python number (params and
   # gradients may be plain ints or floats).
   def leaf(m, g):
-    m = m if isinstance(m, jax.Array) else jnp.asarray(m)
+    m = _as_array(m)
     return numerics.cast(m, numerics.promote_dtypes(m.dtype, _dtype_of(g)))
 
   return jax.tree.map(leaf, moments, updates)
@@ -179,7 +183,7 @@ def cast_like(tree: Any, like: Any) -> Any:
     The cast tree (JAX arrays).
   """
   def leaf(x, y):
-    x = x if isinstance(x, jax.Array) else jnp.asarray(x)
+    x = _as_array(x)
     return numerics.cast(x, _dtype_of(y))
 
   return jax.tree.map(leaf, tree, like)
