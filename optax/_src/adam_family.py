@@ -129,7 +129,8 @@ def scale_by_adam(
   def update_fn(updates, state, params=None):
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
-    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    epsilon = _hp(eps)
+    epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
     # The moment helpers get the numbers themselves: from a Python number
     # they derive 1 - b before XLA sees it (one constant, not a subtraction
     # per leaf); the bits are the same.
@@ -142,9 +143,8 @@ def scale_by_adam(
     else:
       mu_hat = otu.tree_bias_correction(mu, beta1, count)
     nu_hat = otu.tree_bias_correction(nu, beta2, count)
-    updates = jax.tree.map(
-        lambda g, m, v: moments.adam_ratio(g, m, v, epsilon_root, epsilon),
-        updates, mu_hat, nu_hat)
+    updates = moments.tree_adam_ratio(
+        updates, mu_hat, nu_hat, epsilon_root, epsilon)
     mu = moments.cast_like(mu, state.mu)
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
@@ -309,7 +309,8 @@ def scale_by_amsgrad(
   def update_fn(updates, state, params=None):
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
-    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    epsilon = _hp(eps)
+    epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
     mu = otu.tree_update_moment(
         updates, moments.widen_moments(state.mu, updates), beta1, 1)
     nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
@@ -321,9 +322,8 @@ def scale_by_amsgrad(
     nu_max = jax.tree.map(
         lambda vm, v: jnp.maximum(vm, v.astype(vm.dtype)), state.nu_max,
         nu_hat)
-    updates = jax.tree.map(
-        lambda g, m, v: moments.adam_ratio(g, m, v, epsilon_root, epsilon),
-        updates, mu_hat, nu_max)
+    updates = moments.tree_adam_ratio(
+        updates, mu_hat, nu_max, epsilon_root, epsilon)
     mu = moments.cast_like(mu, state.mu)
     return updates, ScaleByAmsgradState(
         count=count, mu=mu, nu=nu, nu_max=nu_max)
@@ -422,7 +422,8 @@ def scale_by_adan(
     tree_structure.check_like_updates('scale_by_adan', updates, state.m)
     del params
     beta1, beta2, beta3 = _hp(b1), _hp(b2), _hp(b3)
-    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    epsilon = _hp(eps)
+    epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
     one_minus_b2 = 1 - beta2
     first = state.t == 0
     diff = jax.tree.map(
@@ -548,10 +549,7 @@ def scale_by_belief(
     else:
       mu_hat = otu.tree_bias_correction(mu, beta1, count)
     nu_hat = otu.tree_bias_correction(nu, beta2, count)
-    updates = jax.tree.map(
-        lambda g, m, v: moments.adam_ratio(g, m, v, jnp.zeros_like(epsilon),
-                                    epsilon),
-        updates, mu_hat, nu_hat)
+    updates = moments.tree_adam_ratio(updates, mu_hat, nu_hat, None, epsilon)
     return updates, ScaleByBeliefState(count=count, mu=mu, nu=nu)
 
   return base.GradientTransformation(init_fn, update_fn)
@@ -849,7 +847,8 @@ def scale_by_yogi(
   def update_fn(updates, state, params=None):
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
-    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    epsilon = _hp(eps)
+    epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
     one_minus_b2 = 1 - beta2
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
 
@@ -861,9 +860,8 @@ def scale_by_yogi(
     count = numerics.safe_increment(state.count)
     mu_hat = otu.tree_bias_correction(mu, beta1, count)
     nu_hat = otu.tree_bias_correction(nu, beta2, count)
-    new_updates = jax.tree.map(
-        lambda g, m, v: moments.adam_ratio(g, m, v, epsilon_root, epsilon),
-        updates, mu_hat, nu_hat)
+    new_updates = moments.tree_adam_ratio(
+        updates, mu_hat, nu_hat, epsilon_root, epsilon)
     return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return base.GradientTransformation(init_fn, update_fn)

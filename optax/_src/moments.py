@@ -25,7 +25,7 @@ all have different dtypes. The helpers here keep that arithmetic explicit:
   :func:`nesterov_first_moment`.
 """
 
-from typing import Any
+from typing import Any, Optional
 
 import jax
 import jax.numpy as jnp
@@ -91,8 +91,8 @@ def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
   def leaf(g):
     g_dtype = _dtype_of(g)
     dtype = numerics.promote_dtypes(factor.dtype, g_dtype)
-    f, = factors.get(dtype)
     x = numerics.cast(_as_array(g), dtype)
+    f, = factors.get(dtype, x.shape)
     if jnp.issubdtype(dtype, jnp.inexact):
       return numerics.cast(jax.lax.mul(f, x), g_dtype)  # What * traces to.
     return numerics.cast(f * x, g_dtype)
@@ -114,27 +114,61 @@ def bias_correction(decay: jax.Array, count: jax.Array) -> jax.Array:
 
 
 def adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
-               epsilon_root: jax.Array, epsilon: jax.Array) -> jax.Array:
+               epsilon_root: Optional[jax.Array],
+               epsilon: jax.Array) -> jax.Array:
   """Adam's direction ``m / (sqrt(v + eps_root) + eps)`` for one leaf.
 
   Args:
     g: the incoming update leaf; the result has its dtype.
     m: the (bias-corrected) first moment leaf.
     v: the (bias-corrected) second moment leaf.
-    epsilon_root: the term added inside the root.
+    epsilon_root: the term added inside the root; ``None`` for none (see
+      :func:`optax._src.numerics.as_hyperparameter_unless`).
     epsilon: the term added outside the root.
 
   Returns:
     The ratio, computed in the common dtype of the inputs and cast to
     ``g``'s dtype.
   """
-  m, v, epsilon_root, epsilon = lift(m, v, epsilon_root, epsilon)
-  if jnp.issubdtype(m.dtype, jnp.inexact):
+  scalars = (epsilon,) if epsilon_root is None else (epsilon, epsilon_root)
+  return _adam_ratio(g, m, v, numerics.ScalarsByDtype(*scalars))
+
+
+def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
+                    epsilon_root: Optional[jax.Array],
+                    epsilon: jax.Array) -> base.Updates:
+  """:func:`adam_ratio` of every leaf, the scalars broadcast once per shape.
+
+  Args:
+    updates: the incoming updates; each result leaf has their leaf's dtype.
+    mu: the (bias-corrected) first moments, shaped like ``updates``.
+    nu: the (bias-corrected) second moments, shaped like ``updates``.
+    epsilon_root: the term added inside the root; ``None`` for none.
+    epsilon: the term added outside the root.
+
+  Returns:
+    The tree of ratios.
+  """
+  scalars = (epsilon,) if epsilon_root is None else (epsilon, epsilon_root)
+  scalars = numerics.ScalarsByDtype(*scalars)
+  return jax.tree.map(lambda g, m, v: _adam_ratio(g, m, v, scalars),
+                      updates, mu, nu)
+
+
+def _adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
+                scalars: numerics.ScalarsByDtype) -> jax.Array:
+  """:func:`adam_ratio` with ``(eps[, eps_root])`` from ``scalars``."""
+  m, v = _as_array(m), _as_array(v)
+  dtype = numerics.promote_dtypes(m.dtype, v.dtype, *scalars.dtypes)
+  m, v = numerics.cast(m, dtype), numerics.cast(v, dtype)
+  epsilon, *epsilon_root = scalars.get(dtype, m.shape)
+  if jnp.issubdtype(dtype, jnp.inexact):
     # What the operators below trace to, without their per-call checks.
-    ratio = jax.lax.div(
-        m, jax.lax.add(jax.lax.sqrt(jax.lax.add(v, epsilon_root)), epsilon))
+    radicand = jax.lax.add(v, *epsilon_root) if epsilon_root else v
+    ratio = jax.lax.div(m, jax.lax.add(jax.lax.sqrt(radicand), epsilon))
   else:
-    ratio = m / (jnp.sqrt(v + epsilon_root) + epsilon)
+    radicand = v + epsilon_root[0] if epsilon_root else v
+    ratio = m / (jnp.sqrt(radicand) + epsilon)
   return numerics.cast(ratio, _dtype_of(g))
 
 

@@ -63,6 +63,30 @@ class MomentFormulasTest(absltest.TestCase):
     np.testing.assert_allclose(out.astype(np.float32), [1 / 3, -2.0],
                                rtol=1e-2)  # bfloat16 rounding
 
+  def test_tree_adam_ratio_matches_formula_per_leaf(self):
+    g = {'a': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones((2, 1))}
+    m = {'a': jnp.array([1.0, -2.0]), 'b': jnp.array([[0.5], [3.0]])}
+    v = {'a': jnp.array([4.0, 0.0]), 'b': jnp.array([[0.25], [9.0]])}
+    eps_root, eps = jnp.float32(1e-2), jnp.float32(1.0)
+    out = moments.tree_adam_ratio(g, m, v, eps_root, eps)
+    self.assertEqual(out['a'].dtype, jnp.bfloat16)
+    self.assertEqual(out['b'].dtype, jnp.float32)
+    for key, g_leaf in g.items():
+      expected = np.asarray(m[key]) / (np.sqrt(np.asarray(v[key]) + 1e-2) + 1)
+      np.testing.assert_allclose(out[key].astype(np.float32), expected,
+                                 rtol=1e-2 if key == 'a' else 1e-6)
+      single = moments.adam_ratio(g_leaf, m[key], v[key], eps_root, eps)
+      np.testing.assert_array_equal(out[key], single)
+
+  def test_no_eps_root_is_bitwise_eps_root_zero(self):
+    m = jnp.array([1.0, -2.0, 3e-3, 0.0])
+    v = jnp.array([4.0, 1e-12, 7.0, 0.0])
+    without = moments.tree_adam_ratio([m], [m], [v], None, jnp.float32(1e-8))
+    with_zero = moments.tree_adam_ratio([m], [m], [v], jnp.float32(0.0),
+                                        jnp.float32(1e-8))
+    self.assertEqual(np.asarray(without[0]).tobytes(),
+                     np.asarray(with_zero[0]).tobytes())
+
   def test_nesterov_first_moment_matches_formula(self):
     beta1, t = 0.9, 3
     g = np.array([0.5, -1.0], np.float32)

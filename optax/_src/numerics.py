@@ -143,11 +143,16 @@ def scalar_state_dtype(params: Any, *, widest: bool = False) -> np.dtype:
 
 
 class ScalarsByDtype:
-  """Scalars cast to each leaf dtype once per tree, not once per leaf.
+  """Scalars cast (and broadcast) once per tree, not once per leaf.
 
   Casting the same hyperparameter again for every leaf adds an equation per
   leaf to the traced program (and Python work to trace it); this keeps one
-  cast per distinct dtype. Use it within one trace only.
+  cast per distinct dtype. Given a shape, it also keeps one broadcast per
+  distinct ``(dtype, shape)``: a scalar that is not a compile-time constant
+  (a hyperparameter behind its optimization barrier, a bias correction) is
+  otherwise broadcast again in every leaf's arithmetic, and XLA has to
+  compile, then merge, one broadcast per leaf and per scalar. Use it within
+  one trace only.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -155,17 +160,31 @@ class ScalarsByDtype:
     >>> scalars = numerics.ScalarsByDtype(jnp.float32(0.5))
     >>> scalars.get(jnp.bfloat16)
     (Array(0.5, dtype=bfloat16),)
+    >>> scalars.get(jnp.float32, (2,))
+    (Array([0.5, 0.5], dtype=float32),)
   """
 
   def __init__(self, *scalars: jax.Array):
     self._scalars = scalars
     self._by_dtype: dict[Any, tuple[jax.Array, ...]] = {}
 
-  def get(self, dtype: Any) -> tuple[jax.Array, ...]:
-    """The scalars, each cast to ``dtype``."""
-    if dtype not in self._by_dtype:
-      self._by_dtype[dtype] = tuple(cast(x, dtype) for x in self._scalars)
-    return self._by_dtype[dtype]
+  @property
+  def dtypes(self) -> tuple[Any, ...]:
+    """The scalars' own dtypes."""
+    return tuple(x.dtype for x in self._scalars)
+
+  def get(self, dtype: Any, shape: tuple[int, ...] = ()
+          ) -> tuple[jax.Array, ...]:
+    """The scalars, each cast to ``dtype`` and broadcast to ``shape``."""
+    key = (dtype, tuple(shape))
+    if key not in self._by_dtype:
+      if shape:
+        self._by_dtype[key] = tuple(
+            jax.lax.broadcast_in_dim(x, tuple(shape), ())
+            for x in self.get(dtype))
+      else:
+        self._by_dtype[key] = tuple(cast(x, dtype) for x in self._scalars)
+    return self._by_dtype[key]
 
 
 def abs_sq(x: Union[jax.Array, np.ndarray]) -> jax.Array:
@@ -310,6 +329,30 @@ def as_hyperparameter(value: base.Numeric) -> jax.Array:
     # the barrier keeps the two computations the same, bit for bit.
     array = jax.lax.optimization_barrier(array)
   return array
+
+
+def as_hyperparameter_unless(
+    value: base.Numeric, neutral: float) -> Optional[jax.Array]:
+  """``as_hyperparameter(value)``, or ``None`` for the number ``neutral``.
+
+  A term that is a literal zero (``eps_root`` under a square root) or a
+  factor that is a literal one (``max_norm=1.0``) changes no bit where it is
+  applied, so the caller leaves the operation out, as XLA does with such a
+  constant in upstream's code. Behind the optimization barrier of
+  :func:`as_hyperparameter` the constant is not folded, and XLA would
+  compute ``x + 0`` or ``x * 1`` in the fused computation of every leaf.
+
+  Args:
+    value: a Python number, a NumPy or JAX scalar (possibly traced).
+    neutral: the number for which the operation is the identity.
+
+  Returns:
+    ``None`` when ``value`` is a Python number equal to ``neutral``,
+    otherwise ``as_hyperparameter(value)``.
+  """
+  if is_number(value) and value == neutral:
+    return None
+  return as_hyperparameter(value)
 
 
 def hyperparameter_and_complement(

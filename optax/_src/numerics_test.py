@@ -227,6 +227,28 @@ class CastTest(parameterized.TestCase):
     self.assertIs(same[0], a)
     self.assertIs(same[1], b)
 
+  def test_scalars_by_dtype_broadcasts_once_per_shape(self):
+    scalars = numerics.ScalarsByDtype(jnp.float32(0.5), jnp.float32(2.0))
+    half, two = scalars.get(jnp.dtype(jnp.bfloat16), (2, 3))
+    for x, value in ((half, 0.5), (two, 2.0)):
+      self.assertEqual((x.shape, x.dtype), ((2, 3), jnp.bfloat16))
+      np.testing.assert_array_equal(x, np.full((2, 3), value))
+    self.assertIs(scalars.get(jnp.dtype(jnp.bfloat16), (2, 3))[0], half)
+    self.assertIsNot(scalars.get(jnp.dtype(jnp.bfloat16), (3, 2))[0], half)
+    self.assertEqual(scalars.dtypes, (jnp.float32, jnp.float32))
+
+  def test_scalars_by_dtype_traces_one_broadcast_per_shape(self):
+    leaves = [jnp.ones((4, 2))] * 5 + [jnp.ones(3)] * 5
+
+    def scale_all(factor, leaves):
+      scalars = numerics.ScalarsByDtype(factor)
+      return [x * scalars.get(x.dtype, x.shape)[0] for x in leaves]
+
+    jaxpr = jax.make_jaxpr(scale_all)(jnp.float32(2.0), leaves)
+    names = [e.primitive.name for e in jaxpr.eqns]
+    self.assertEqual(names.count('broadcast_in_dim'), 2)
+    self.assertEqual(names.count('mul'), 10)
+
   def test_promote_dtypes_cache_follows_x64(self):
     self.assertEqual(numerics.promote_dtypes(jnp.float32, float), jnp.float32)
     self.assertEqual(
@@ -252,6 +274,32 @@ class HyperparameterTest(absltest.TestCase):
         numerics.as_hyperparameter(0.9),
         numerics.as_hyperparameter(jnp.asarray(0.9, jnp.float32)))
     self.assertFalse(numerics.as_hyperparameter(0.9).weak_type)
+
+
+class HyperparameterUnlessTest(absltest.TestCase):
+  """Tests of as_hyperparameter_unless."""
+
+  def test_neutral_python_number_gives_none(self):
+    self.assertIsNone(numerics.as_hyperparameter_unless(0.0, 0))
+    self.assertIsNone(numerics.as_hyperparameter_unless(0, 0))
+    self.assertIsNone(numerics.as_hyperparameter_unless(1.0, 1))
+
+  def test_other_values_give_the_hyperparameter(self):
+    for value, neutral in ((1e-8, 0), (2.0, 1), (0.0, 1)):
+      got = numerics.as_hyperparameter_unless(value, neutral)
+      self.assertEqual(got.dtype, jnp.float32)
+      self.assertEqual(float(got), np.float32(value))
+
+  def test_arrays_are_never_left_out(self):
+    # An array (an injected hyperparameter) may change at run time.
+    for value in (jnp.float32(0.0), jnp.zeros((), jnp.float32)):
+      got = numerics.as_hyperparameter_unless(value, 0)
+      self.assertIsNotNone(got)
+      self.assertEqual(float(got), 0.0)
+    seen = []
+    jax.jit(lambda x: seen.append(
+        numerics.as_hyperparameter_unless(x, 0)))(0.0)
+    self.assertIsInstance(seen[0], jax.core.Tracer)
 
 
 class ComplementTest(absltest.TestCase):

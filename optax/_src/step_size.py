@@ -176,7 +176,12 @@ def scale_by_learning_rate(
 
   def update_fn(updates, state, params=None):
     del params
-    return moments.scale_leaves(sign * _hp(learning_rate), updates), state
+    # A Python number is negated before it becomes an array (exactly: the
+    # bits are those of the negated array), so XLA sees one constant rather
+    # than a product it would recompute in every leaf's fused computation.
+    factor = (_hp(sign * learning_rate) if numerics.is_number(learning_rate)
+              else sign * _hp(learning_rate))
+    return moments.scale_leaves(factor, updates), state
 
   return base.GradientTransformation(base.init_empty_state, update_fn)
 

@@ -90,6 +90,16 @@ _VARIANTS = {
 # 2 for every alias but fromage.
 _ULPS = 4
 
+# Cases whose update cancels terms larger than itself, by that ratio: the
+# bound above applies in ulps of those terms. optimistic_adam's update is
+# (lr + o) r_t - o r_{t-1}, with r Adam's direction; at lr=1e-2, o=0.5 the
+# two terms are up to (lr + 2 o) / lr = 101 times its size, so a 1-ulp
+# difference in r (which XLA's code generation can give when the plain and
+# injected programs fuse differently: the plain one leaves out eps_root=0's
+# addition) comes out ~100 ulps of the update. Measured: 8.2 ulps of
+# max(|update|, |param|), i.e. 0.08 of the terms (CPU, jax 0.10.2).
+_CANCELLATION = {'optimistic_adam': (1e-2 + 2 * 0.5) / 1e-2}
+
 _STEPS_JIT = 150
 _STEPS_EAGER = 4
 
@@ -347,7 +357,8 @@ class InjectEveryAliasTest(parameterized.TestCase):
       new_params, plain_state, expected = plain_step(params, plain_state)
       for key in expected:
         self.assertEqual(actual[key].dtype, expected[key].dtype)
-        ulps = _ulps(actual[key], expected[key], params[key])
+        ulps = (_ulps(actual[key], expected[key], params[key])
+                / _CANCELLATION.get(name, 1.0))
         self.assertLessEqual(ulps, _ULPS, msg=f'step {t}, leaf {key}')
       params = new_params
 

@@ -89,8 +89,8 @@ def add_decayed_weights(
     if g is None:
       return None
     dtype = numerics.promote_dtypes(g.dtype, p.dtype, decay.dtype)
-    decay_d, = decays.get(dtype)
     g_d, p_d = numerics.cast(g, dtype), numerics.cast(p, dtype)
+    decay_d, = decays.get(dtype, p_d.shape)
     if jnp.issubdtype(dtype, jnp.inexact):
       # What ``g + decay * p`` traces to, without the operators' checks.
       new_g = jax.lax.add(g_d, jax.lax.mul(decay_d, p_d))

@@ -142,15 +142,19 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   def update_fn(updates, state, params=None):
     del params
     c = numerics.as_hyperparameter(max_norm)
+    # None for max_norm=1: the product by one is left out, not computed.
+    factor = numerics.as_hyperparameter_unless(max_norm, 1)
     g_norm = otu.tree_norm(jax.tree.map(_upcast, updates))
     g_norm = g_norm.astype(jnp.promote_types(g_norm.dtype, c.dtype))
-    c = c.astype(g_norm.dtype)
-    keep = g_norm < c
+    keep = g_norm < c.astype(g_norm.dtype)
 
     def clip_leaf(u):
       x = _upcast(u)
-      clipped = (x / g_norm.astype(x.real.dtype)) * c.astype(x.real.dtype)
-      return jnp.where(keep, x, clipped).astype(u.dtype)
+      clipped = x / g_norm.astype(x.real.dtype)
+      if factor is not None:
+        clipped = clipped * factor.astype(x.real.dtype)
+      # jnp.where(keep, x, clipped) without its per-leaf nested jit.
+      return jax.lax.select_n(keep, clipped, x).astype(u.dtype)
 
     return jax.tree.map(clip_leaf, updates), state
 

@@ -1,0 +1,104 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests of the size of the programs optimizers trace, per leaf.
+
+Compile time on a deep tree grows with the equations traced per leaf; these
+tests pin what the fork saves there: scalars broadcast once per leaf shape
+rather than once per leaf, no ``+ 0`` for ``eps_root=0``, no ``* 1`` for
+``max_norm=1`` and no per-leaf negation of the learning rate.
+"""
+
+import collections
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import optax
+
+
+def _equations(tx, leaves, shape=(4, 3)):
+  """Counts the primitives of ``tx.update``'s jaxpr on ``leaves`` leaves."""
+  params = {f'p{i}': jnp.ones(shape) for i in range(leaves)}
+  state = tx.init(params)
+  jaxpr = jax.make_jaxpr(lambda g, s, p: tx.update(g, s, p))(
+      params, state, params)
+  return collections.Counter(e.primitive.name for e in jaxpr.jaxpr.eqns)
+
+
+def _per_leaf(tx):
+  """The primitives each further leaf of one shape adds."""
+  one, nine = _equations(tx, 1), _equations(tx, 9)
+  return {k: (nine[k] - one[k]) / 8 for k in nine if nine[k] != one[k]}
+
+
+_OPTIMIZERS = (
+    ('adam', lambda: optax.adam(1e-3)),
+    ('adamw', lambda: optax.adamw(1e-3)),
+    ('clip_adamw', lambda: optax.chain(optax.clip_by_global_norm(1.0),
+                                       optax.adamw(1e-3))),
+    ('inject_adamw', lambda: optax.inject_hyperparams(optax.adamw)(1e-3)),
+    ('amsgrad', lambda: optax.amsgrad(1e-3)),
+    ('adabelief', lambda: optax.adabelief(1e-3)),
+)
+
+
+class ProgramSizeTest(parameterized.TestCase):
+
+  @parameterized.named_parameters(*_OPTIMIZERS)
+  def test_no_broadcast_per_leaf(self, make):
+    per_leaf = _per_leaf(make())
+    self.assertNotIn('broadcast_in_dim', per_leaf)
+    self.assertGreater(per_leaf['mul'], 0)
+
+  def test_adamw_per_leaf_equations(self):
+    # m: 2 mul 1 add; v: 3 mul 1 add; two bias corrections: 2 div; ratio:
+    # sqrt, add eps, div; weight decay: mul, add; learning rate: 1 mul.
+    self.assertEqual(_per_leaf(optax.adamw(1e-3)),
+                     {'mul': 7, 'add': 4, 'div': 3, 'sqrt': 1})
+
+  def test_eps_root_zero_adds_nothing(self):
+    without = _per_leaf(optax.adam(1e-3))
+    with_root = _per_leaf(optax.adam(1e-3, eps_root=1e-8))
+    self.assertEqual(with_root['add'] - without['add'], 1)
+    self.assertEqual(with_root['mul'], without['mul'])
+
+  def test_max_norm_one_multiplies_by_nothing(self):
+    one = _per_leaf(optax.clip_by_global_norm(1.0))
+    two = _per_leaf(optax.clip_by_global_norm(2.0))
+    self.assertEqual(two['mul'] - one['mul'], 1)
+    self.assertEqual(one['select_n'], 1)
+    self.assertNotIn('jit', one)
+
+  def test_learning_rate_is_one_multiply_per_leaf(self):
+    self.assertEqual(_per_leaf(optax.scale_by_learning_rate(0.1)),
+                     {'mul': 1})
+
+  def test_max_norm_one_clips_exactly(self):
+    updates = {'a': jnp.array([3.0, 0.0]), 'b': jnp.array([-4.0])}
+    for max_norm in (1.0, 1, jnp.float32(1.0)):
+      tx = optax.clip_by_global_norm(max_norm)
+      got, _ = jax.jit(tx.update)(updates, tx.init(updates))
+      # x / 5 in float32, with no further rounding from a product by 1.
+      self.assertEqual(got['a'].tolist(),
+                       [float(np.float32(3.0) / np.float32(5.0)), 0.0])
+      self.assertEqual(got['b'].tolist(),
+                       [float(np.float32(-4.0) / np.float32(5.0))])
+
+
+if __name__ == '__main__':
+  absltest.main()
