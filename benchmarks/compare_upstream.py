@@ -416,10 +416,25 @@ def _start_sides(args: argparse.Namespace) -> tuple[_Side, _Side]:
 
 
 def _selected(rows: list[str], patterns: Optional[str]) -> list[str]:
+  """The rows named by ``patterns``: prefixes of a row's name, or of a phase.
+
+  ``step`` selects every step row (and not ``compile/clip_multisteps_adamw``,
+  which merely contains the word); ``step/adam`` selects ``step/adam/*`` and
+  ``step/adamw/*``; ``compile/adamw/xla`` selects the row ``compile/adamw``.
+
+  Args:
+    rows: the candidate rows.
+    patterns: comma-separated prefixes, or None for every row.
+
+  Returns:
+    The selected rows, in their order.
+  """
   if not patterns:
     return rows
   keys = patterns.split(',')
-  return [r for r in rows if any(k in r for k in keys)]
+  return [r for r in rows
+          if any(f'{r}/'.startswith(k) or k.startswith(f'{r}/')
+                 for k in keys)]
 
 
 def _ratio_row(name: str, fork: list[float], upstream: list[float],
@@ -433,9 +448,18 @@ def _ratio_row(name: str, fork: list[float], upstream: list[float],
 
 
 def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
-             log: Callable[[str], None]) -> list[dict[str, Any]]:
-  """All selected rows, each in alternating fork/upstream pairs."""
-  results = []
+             log: Callable[[str], None],
+             results: list[dict[str, Any]]) -> None:
+  """All selected rows, each in alternating fork/upstream pairs.
+
+  Args:
+    args: the command line.
+    fork: the fork's worker.
+    upstream: upstream's worker.
+    log: prints a finished row.
+    results: the finished rows are appended here, so that they survive an
+      interrupt.
+  """
   step_rows = _selected([f'step/{o}/{t}' for t in _STEP_TREES
                          for o in _STEP_OPTIMIZERS], args.rows)
   pairs = args.pairs or (3 if args.quick else 7)
@@ -499,7 +523,6 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
                 for side in (fork, upstream)]
       results.append(_ratio_row(row, values[:1], values[1:], 'x params'))
       log(_format_text([results[-1]]))
-  return results
 
 
 def _value(x: float, unit: str) -> str:
@@ -557,8 +580,8 @@ def main() -> None:
                       'with pip)')
   parser.add_argument('--quick', action='store_true',
                       help='smaller trees and fewer pairs: a smoke run')
-  parser.add_argument('--rows', help='comma-separated substrings; only the '
-                      'rows containing one of them run (e.g. "step/adam,'
+  parser.add_argument('--rows', help='comma-separated prefixes; only the '
+                      'rows starting with one of them run (e.g. "step/adam,'
                       'compile")')
   parser.add_argument('--markdown', action='store_true',
                       help='print the final table in Markdown')
@@ -601,7 +624,12 @@ def main() -> None:
       print(line, file=sys.stderr if args.markdown else sys.stdout,
             flush=True)
 
-    results = _measure(args, fork, upstream, log)
+    results = []
+    try:
+      _measure(args, fork, upstream, log, results)
+    except KeyboardInterrupt:  # A time limit's SIGINT: keep what was done.
+      print(f'# interrupted after {len(results)} rows', file=sys.stderr,
+            flush=True)
   finally:
     fork.close()
     upstream.close()
