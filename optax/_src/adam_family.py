@@ -541,8 +541,14 @@ def scale_by_belief(
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
     error = jax.tree.map(lambda g, m: g - m.astype(g.dtype), updates, mu)
     nu = otu.tree_update_moment_per_elem_norm(error, state.nu, beta2, 2)
-    nu = jax.tree.map(
-        lambda v: jnp.add(*moments.lift(v, epsilon_root)).astype(v.dtype), nu)
+    roots = numerics.ScalarsByDtype(epsilon_root)
+
+    def add_root(v):
+      dtype = numerics.promote_dtypes(v.dtype, epsilon_root.dtype)
+      root, = roots.get(dtype, v)
+      return (numerics.cast(v, dtype) + root).astype(v.dtype)
+
+    nu = jax.tree.map(add_root, nu)
     count = numerics.safe_increment(state.count)
     if nesterov:
       mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)

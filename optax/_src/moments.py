@@ -92,7 +92,7 @@ def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
     g_dtype = _dtype_of(g)
     dtype = numerics.promote_dtypes(factor.dtype, g_dtype)
     x = numerics.cast(_as_array(g), dtype)
-    f, = factors.get(dtype, x.shape)
+    f, = factors.get(dtype, x)
     if jnp.issubdtype(dtype, jnp.inexact):
       return numerics.cast(jax.lax.mul(f, x), g_dtype)  # What * traces to.
     return numerics.cast(f * x, g_dtype)
@@ -161,7 +161,7 @@ def _adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
   m, v = _as_array(m), _as_array(v)
   dtype = numerics.promote_dtypes(m.dtype, v.dtype, *scalars.dtypes)
   m, v = numerics.cast(m, dtype), numerics.cast(v, dtype)
-  epsilon, *epsilon_root = scalars.get(dtype, m.shape)
+  epsilon, *epsilon_root = scalars.get(dtype, m)
   if jnp.issubdtype(dtype, jnp.inexact):
     # What the operators below trace to, without their per-call checks.
     radicand = jax.lax.add(v, *epsilon_root) if epsilon_root else v

@@ -147,20 +147,21 @@ class ScalarsByDtype:
 
   Casting the same hyperparameter again for every leaf adds an equation per
   leaf to the traced program (and Python work to trace it); this keeps one
-  cast per distinct dtype. Given a shape, it also keeps one broadcast per
-  distinct ``(dtype, shape)``: a scalar that is not a compile-time constant
+  cast per distinct dtype. Given a traced leaf, it also keeps one broadcast
+  per distinct ``(dtype, shape)``: a scalar that is not a compile-time constant
   (a hyperparameter behind its optimization barrier, a bias correction) is
   otherwise broadcast again in every leaf's arithmetic, and XLA has to
   compile, then merge, one broadcast per leaf and per scalar. Use it within
   one trace only.
 
   Examples:
+    >>> import jax
     >>> import jax.numpy as jnp
     >>> from optax._src import numerics
     >>> scalars = numerics.ScalarsByDtype(jnp.float32(0.5))
     >>> scalars.get(jnp.bfloat16)
     (Array(0.5, dtype=bfloat16),)
-    >>> scalars.get(jnp.float32, (2,))
+    >>> jax.jit(lambda x: scalars.get(jnp.float32, x))(jnp.zeros(2))
     (Array([0.5, 0.5], dtype=float32),)
   """
 
@@ -173,18 +174,54 @@ class ScalarsByDtype:
     """The scalars' own dtypes."""
     return tuple(x.dtype for x in self._scalars)
 
-  def get(self, dtype: Any, shape: tuple[int, ...] = ()
+  def get(self, dtype: Any, like: Optional[Any] = None
           ) -> tuple[jax.Array, ...]:
-    """The scalars, each cast to ``dtype`` and broadcast to ``shape``."""
-    key = (dtype, tuple(shape))
+    """The scalars, each cast to ``dtype`` (and broadcast like ``like``).
+
+    Args:
+      dtype: the dtype of the results.
+      like: a leaf; when it is traced (under ``jit``) the scalars are
+        broadcast to its shape. They stay scalars for a concrete leaf (run
+        op by op, XLA computes ``x / s`` with a scalar ``s`` otherwise than
+        with a broadcast one, and the bits are kept as they were) and for a
+        leaf sharded in its type (an explicit mesh axis), which a
+        replicated broadcast would not match.
+
+    Returns:
+      The scalars, in the order given to the constructor.
+    """
+    if (like is None or not isinstance(like, jax.core.Tracer)
+        or explicit_spec(like)):
+      shape = ()
+    else:
+      shape = tuple(like.shape)
+    key = (dtype, shape)
     if key not in self._by_dtype:
       if shape:
         self._by_dtype[key] = tuple(
-            jax.lax.broadcast_in_dim(x, tuple(shape), ())
-            for x in self.get(dtype))
+            jax.lax.broadcast_in_dim(x, shape, ()) for x in self.get(dtype))
       else:
         self._by_dtype[key] = tuple(cast(x, dtype) for x in self._scalars)
     return self._by_dtype[key]
+
+
+def explicit_spec(x: Any) -> Optional[jax.sharding.PartitionSpec]:
+  """The partition spec of ``x`` when it is sharded in its type, else None.
+
+  Under a mesh with explicit axes a sharding is part of an array's type, and
+  operands of an elementwise operation must agree on it.
+
+  Args:
+    x: an array or tracer.
+
+  Returns:
+    The spec of an array sharded over an explicit mesh axis; None for a
+    replicated array, or where shardings are not part of types.
+  """
+  spec = getattr(getattr(jax.typeof(x), 'sharding', None), 'spec', None)
+  if spec is None or all(axis is None for axis in spec):
+    return None
+  return spec
 
 
 def abs_sq(x: Union[jax.Array, np.ndarray]) -> jax.Array:

@@ -227,22 +227,52 @@ class CastTest(parameterized.TestCase):
     self.assertIs(same[0], a)
     self.assertIs(same[1], b)
 
-  def test_scalars_by_dtype_broadcasts_once_per_shape(self):
+  def test_scalars_by_dtype_broadcasts_once_per_traced_shape(self):
     scalars = numerics.ScalarsByDtype(jnp.float32(0.5), jnp.float32(2.0))
-    half, two = scalars.get(jnp.dtype(jnp.bfloat16), (2, 3))
+    bf16 = jnp.dtype(jnp.bfloat16)
+
+    def get(a, b, c):
+      first = scalars.get(bf16, a)
+      self.assertIs(scalars.get(bf16, b)[0], first[0])  # Same shape.
+      self.assertIsNot(scalars.get(bf16, c)[0], first[0])
+      return first
+
+    half, two = jax.jit(get)(jnp.zeros((2, 3)), jnp.ones((2, 3)),
+                             jnp.ones((3, 2)))
     for x, value in ((half, 0.5), (two, 2.0)):
       self.assertEqual((x.shape, x.dtype), ((2, 3), jnp.bfloat16))
       np.testing.assert_array_equal(x, np.full((2, 3), value))
-    self.assertIs(scalars.get(jnp.dtype(jnp.bfloat16), (2, 3))[0], half)
-    self.assertIsNot(scalars.get(jnp.dtype(jnp.bfloat16), (3, 2))[0], half)
     self.assertEqual(scalars.dtypes, (jnp.float32, jnp.float32))
+
+  def test_scalars_stay_scalars_for_a_concrete_leaf(self):
+    # Op by op, a division by a scalar and by its broadcast may differ in
+    # the last bit; eager updates keep the scalar form.
+    scalars = numerics.ScalarsByDtype(jnp.float32(3.0))
+    three, = scalars.get(jnp.dtype(jnp.float32), jnp.ones((2, 3)))
+    self.assertEqual(three.shape, ())
+
+  def test_scalars_stay_scalars_for_a_leaf_sharded_in_its_type(self):
+    devices = jax.devices()
+    mesh = jax.make_mesh((len(devices),), ('x',), devices=devices)
+    leaf = jax.device_put(
+        jnp.ones((2 * len(devices), 3)),
+        jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec('x')))
+    self.assertEqual(numerics.explicit_spec(leaf)[0], 'x')
+    self.assertIsNone(numerics.explicit_spec(jnp.ones((2, 3))))
+    scalars = numerics.ScalarsByDtype(jnp.float32(0.5))
+    with jax.set_mesh(mesh):
+      half, = jax.jit(lambda x: scalars.get(x.dtype, x))(leaf)
+      scaled = jax.jit(lambda x: x * scalars.get(x.dtype, x)[0])(leaf)
+    self.assertEqual(half.shape, ())
+    self.assertEqual(scaled.sharding.spec[0], 'x')
+    np.testing.assert_array_equal(scaled, np.full(leaf.shape, 0.5))
 
   def test_scalars_by_dtype_traces_one_broadcast_per_shape(self):
     leaves = [jnp.ones((4, 2))] * 5 + [jnp.ones(3)] * 5
 
     def scale_all(factor, leaves):
       scalars = numerics.ScalarsByDtype(factor)
-      return [x * scalars.get(x.dtype, x.shape)[0] for x in leaves]
+      return [x * scalars.get(x.dtype, x)[0] for x in leaves]
 
     jaxpr = jax.make_jaxpr(scale_all)(jnp.float32(2.0), leaves)
     names = [e.primitive.name for e in jaxpr.eqns]

@@ -155,12 +155,17 @@ def scale_by_lion(
           f'{fn}: mode must be one of {_LION_MODES}, got {mode!r}')
     tree_structure.check_like_updates('scale_by_lion', updates, state.mu)
     del params
-    beta1, beta2 = _hp(b1), _hp(b2)
+    # 1 - b1 is derived before XLA sees it (one constant for a number),
+    # and every scalar is broadcast once per leaf shape.
+    beta1, one_minus_beta1 = numerics.hyperparameter_and_complement(b1)
     gamma = _hp(smooth_beta)
+    scalars = numerics.ScalarsByDtype(one_minus_beta1, beta1, gamma)
 
     def direction(g, m):
-      x, y, b, sharp = moments.lift(g, m, beta1, gamma)
-      c = (1 - b) * x + b * y
+      dtype = numerics.promote_dtypes(g.dtype, m.dtype, beta1.dtype)
+      x, y = numerics.cast(g, dtype), numerics.cast(m, dtype)
+      one_minus_b, b, sharp = scalars.get(dtype, x)
+      c = one_minus_b * x + b * y
       if mode == 'hard':
         out = jnp.sign(c)
       elif mode == 'smooth':
@@ -170,7 +175,7 @@ def scale_by_lion(
       return out.astype(g.dtype)
 
     new_updates = jax.tree.map(direction, updates, state.mu)
-    mu = otu.tree_update_moment(updates, state.mu, beta2, 1)
+    mu = otu.tree_update_moment(updates, state.mu, b2, 1)
     return new_updates, ScaleByLionState(
         count=numerics.safe_increment(state.count), mu=mu)
 

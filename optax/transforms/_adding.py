@@ -90,7 +90,7 @@ def add_decayed_weights(
       return None
     dtype = numerics.promote_dtypes(g.dtype, p.dtype, decay.dtype)
     g_d, p_d = numerics.cast(g, dtype), numerics.cast(p, dtype)
-    decay_d, = decays.get(dtype, p_d.shape)
+    decay_d, = decays.get(dtype, p_d)
     if jnp.issubdtype(dtype, jnp.inexact):
       # What ``g + decay * p`` traces to, without the operators' checks.
       new_g = jax.lax.add(g_d, jax.lax.mul(decay_d, p_d))

@@ -146,15 +146,20 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
     factor = numerics.as_hyperparameter_unless(max_norm, 1)
     g_norm = otu.tree_norm(jax.tree.map(_upcast, updates))
     g_norm = g_norm.astype(jnp.promote_types(g_norm.dtype, c.dtype))
-    keep = g_norm < c.astype(g_norm.dtype)
+    keep = numerics.ScalarsByDtype(g_norm < c.astype(g_norm.dtype))
+    # Broadcast once per leaf shape, not once per leaf.
+    divisors = numerics.ScalarsByDtype(
+        *((g_norm,) if factor is None else (g_norm, factor)))
 
     def clip_leaf(u):
       x = _upcast(u)
-      clipped = x / g_norm.astype(x.real.dtype)
-      if factor is not None:
-        clipped = clipped * factor.astype(x.real.dtype)
+      norm, *scale = divisors.get(x.real.dtype, x)
+      clipped = x / norm
+      if scale:
+        clipped = clipped * scale[0]
       # jnp.where(keep, x, clipped) without its per-leaf nested jit.
-      return jax.lax.select_n(keep, clipped, x).astype(u.dtype)
+      keep_x, = keep.get(jnp.dtype(jnp.bool_), x)
+      return jax.lax.select_n(keep_x, clipped, x).astype(u.dtype)
 
     return jax.tree.map(clip_leaf, updates), state
 

@@ -14,34 +14,12 @@
 # ==============================================================================
 """Change the layout of the tree seen by a transformation."""
 
-from typing import Optional
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
 from optax._src import numerics
-
-
-def _explicit_spec(x) -> Optional[jax.sharding.PartitionSpec]:
-  """The partition spec of ``x`` when it is sharded in its type, else None.
-
-  Under a mesh with explicit axes a sharding is part of an array's type.
-  Leaves sharded differently cannot be concatenated, so they are gathered
-  into one replicated vector, and each piece is sharded back like its leaf.
-
-  Args:
-    x: an array or tracer.
-
-  Returns:
-    The spec of a leaf sharded over an explicit mesh axis; None for a
-    replicated leaf, or where shardings are not part of types.
-  """
-  spec = getattr(getattr(jax.typeof(x), 'sharding', None), 'spec', None)
-  if spec is None or all(axis is None for axis in spec):
-    return None
-  return spec
 
 
 def _ravel(tree):
@@ -57,7 +35,7 @@ def _ravel(tree):
   """
   leaves, treedef = jax.tree.flatten(tree)
   leaves = [jnp.asarray(x) for x in leaves]
-  specs = [_explicit_spec(x) for x in leaves]
+  specs = [numerics.explicit_spec(x) for x in leaves]
   shapes = [np.shape(x) for x in leaves]
   dtypes = [jnp.asarray(x).dtype if not hasattr(x, 'dtype') else x.dtype
             for x in leaves]

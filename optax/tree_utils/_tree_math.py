@@ -638,7 +638,7 @@ def tree_update_moment(
       return None
     g, m = jnp.asarray(g), jnp.asarray(m)
     dtype = numerics.promote_dtypes(g.dtype, m.dtype, decay.dtype)
-    one_minus_decay_d, decay_d = factors.get(dtype, g.shape)
+    one_minus_decay_d, decay_d = factors.get(dtype, g)
     power = numerics.cast(g, dtype)
     if order != 1:  # x ** 1 is x: no need to trace it per leaf.
       power = power ** order
@@ -699,7 +699,7 @@ def tree_update_moment_per_elem_norm(
     g, m = jnp.asarray(g), jnp.asarray(m)
     power = leaf_power(g)
     dtype = numerics.promote_dtypes(power.dtype, m.dtype)
-    one_minus_decay_d, decay_d = factors.get(dtype, power.shape)
+    one_minus_decay_d, decay_d = factors.get(dtype, power)
     new_m = jax.lax.add(
         jax.lax.mul(one_minus_decay_d, numerics.cast(power, dtype)),
         jax.lax.mul(decay_d, numerics.cast(m, dtype)))
@@ -797,7 +797,7 @@ def tree_bias_correction(
   def leaf_correct(m):
     m = jnp.asarray(m)
     dtype = numerics.promote_dtypes(m.dtype, decay.dtype)
-    correction, = corrections.get(dtype, m.shape)
+    correction, = corrections.get(dtype, m)
     return numerics.cast(jax.lax.div(numerics.cast(m, dtype), correction),
                          m.dtype)
 
