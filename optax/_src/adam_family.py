@@ -425,17 +425,26 @@ def scale_by_adan(
     epsilon = _hp(eps)
     epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
     one_minus_b2 = 1 - beta2
-    first = state.t == 0
-    diff = jax.tree.map(
-        lambda g, prev: jnp.where(
-            first, jnp.zeros_like(g), g - prev.astype(g.dtype)),
-        updates, state.g)
+    first = numerics.ScalarsByDtype(state.t == 0)
 
-    def look_ahead(g, d):
-      g, d, c = moments.lift(g, d, one_minus_b2)
-      return g + c * d
+    def difference(g, prev):
+      # jnp.where(first, 0, g - prev), the predicate broadcast once per
+      # leaf shape and without jnp.where's nested jit.
+      first_g, = first.get(jnp.dtype(jnp.bool_), g)
+      return jax.lax.select_n(first_g, g - prev.astype(g.dtype),
+                              jnp.zeros_like(g))
 
-    lookahead = jax.tree.map(look_ahead, updates, diff)
+    diff = jax.tree.map(difference, updates, state.g)
+
+    one_minus_b2_by_dtype = numerics.ScalarsByDtype(one_minus_b2)
+
+    def plus_one_minus_b2_times(x, y):
+      """``x + (1 - b2) y`` in the promoted dtype (Adan's look-ahead)."""
+      dtype = numerics.promote_dtypes(x.dtype, y.dtype, one_minus_b2.dtype)
+      c, = one_minus_b2_by_dtype.get(dtype, x)
+      return numerics.cast(x, dtype) + c * numerics.cast(y, dtype)
+
+    lookahead = jax.tree.map(plus_one_minus_b2_times, updates, diff)
     m = otu.tree_update_moment(updates, state.m, beta1, 1)
     v = otu.tree_update_moment(diff, state.v, beta2, 1)
     n = otu.tree_update_moment_per_elem_norm(lookahead, state.n, beta3, 2)
@@ -444,11 +453,9 @@ def scale_by_adan(
     v_hat = otu.tree_bias_correction(v, beta2, t)
     n_hat = otu.tree_bias_correction(n, beta3, t)
 
-    def direction(g, mh, vh, nh):
-      mh, vh, c = moments.lift(mh, vh, one_minus_b2)
-      return moments.adam_ratio(g, mh + c * vh, nh, epsilon_root, epsilon)
-
-    new_updates = jax.tree.map(direction, updates, m_hat, v_hat, n_hat)
+    new_updates = moments.tree_adam_ratio(
+        updates, jax.tree.map(plus_one_minus_b2_times, m_hat, v_hat), n_hat,
+        epsilon_root, epsilon)
     prev = jax.tree.map(lambda g, p: g.astype(p.dtype), updates, state.g)
     return new_updates, ScaleByAdanState(m=m, v=v, n=n, g=prev, t=t)
 

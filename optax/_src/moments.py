@@ -21,7 +21,7 @@ all have different dtypes. The helpers here keep that arithmetic explicit:
 * dtype handling: :func:`lift` (cast to the common dtype), :func:`widen_moments`
   (moments widened to the updates' dtype within a step), :func:`cast_like`
   (moments rounded back to their stored dtype), :func:`scale_leaves`;
-* moment formulas: :func:`bias_correction`, :func:`adam_ratio`,
+* moment formulas: :func:`bias_correction`, :func:`tree_adam_ratio`,
   :func:`nesterov_first_moment`.
 """
 
@@ -113,37 +113,21 @@ def bias_correction(decay: jax.Array, count: jax.Array) -> jax.Array:
   return 1 - decay ** count.astype(decay.dtype)
 
 
-def adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
-               epsilon_root: Optional[jax.Array],
-               epsilon: jax.Array) -> jax.Array:
-  """Adam's direction ``m / (sqrt(v + eps_root) + eps)`` for one leaf.
-
-  Args:
-    g: the incoming update leaf; the result has its dtype.
-    m: the (bias-corrected) first moment leaf.
-    v: the (bias-corrected) second moment leaf.
-    epsilon_root: the term added inside the root; ``None`` for none (see
-      :func:`optax._src.numerics.as_hyperparameter_unless`).
-    epsilon: the term added outside the root.
-
-  Returns:
-    The ratio, computed in the common dtype of the inputs and cast to
-    ``g``'s dtype.
-  """
-  scalars = (epsilon,) if epsilon_root is None else (epsilon, epsilon_root)
-  return _adam_ratio(g, m, v, numerics.ScalarsByDtype(*scalars))
-
-
 def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
                     epsilon_root: Optional[jax.Array],
                     epsilon: jax.Array) -> base.Updates:
-  """:func:`adam_ratio` of every leaf, the scalars broadcast once per shape.
+  """Adam's direction ``m / (sqrt(v + eps_root) + eps)`` for every leaf.
+
+  Each leaf is computed in the common dtype of its moments and the epsilons
+  and cast to the dtype of its update; under ``jit`` the epsilons are
+  broadcast once per leaf shape.
 
   Args:
     updates: the incoming updates; each result leaf has their leaf's dtype.
     mu: the (bias-corrected) first moments, shaped like ``updates``.
     nu: the (bias-corrected) second moments, shaped like ``updates``.
-    epsilon_root: the term added inside the root; ``None`` for none.
+    epsilon_root: the term added inside the root; ``None`` for none (see
+      :func:`optax._src.numerics.as_hyperparameter_unless`).
     epsilon: the term added outside the root.
 
   Returns:
@@ -157,7 +141,7 @@ def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
 
 def _adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
                 scalars: numerics.ScalarsByDtype) -> jax.Array:
-  """:func:`adam_ratio` with ``(eps[, eps_root])`` from ``scalars``."""
+  """One leaf of :func:`tree_adam_ratio`; ``scalars`` are eps[, eps_root]."""
   m, v = _as_array(m), _as_array(v)
   dtype = numerics.promote_dtypes(m.dtype, v.dtype, *scalars.dtypes)
   m, v = numerics.cast(m, dtype), numerics.cast(v, dtype)

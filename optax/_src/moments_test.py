@@ -57,8 +57,9 @@ class MomentFormulasTest(absltest.TestCase):
 
   def test_adam_ratio_in_update_dtype(self):
     g = jnp.ones(2, jnp.bfloat16)
-    out = moments.adam_ratio(g, jnp.array([1.0, -2.0]), jnp.array([4.0, 0.0]),
-                             jnp.float32(0.0), jnp.float32(1.0))
+    out, = moments.tree_adam_ratio([g], [jnp.array([1.0, -2.0])],
+                                   [jnp.array([4.0, 0.0])], jnp.float32(0.0),
+                                   jnp.float32(1.0))
     self.assertEqual(out.dtype, jnp.bfloat16)
     np.testing.assert_allclose(out.astype(np.float32), [1 / 3, -2.0],
                                rtol=1e-2)  # bfloat16 rounding
@@ -75,8 +76,11 @@ class MomentFormulasTest(absltest.TestCase):
       expected = np.asarray(m[key]) / (np.sqrt(np.asarray(v[key]) + 1e-2) + 1)
       np.testing.assert_allclose(out[key].astype(np.float32), expected,
                                  rtol=1e-2 if key == 'a' else 1e-6)
-      single = moments.adam_ratio(g_leaf, m[key], v[key], eps_root, eps)
-      np.testing.assert_array_equal(out[key], single)
+      # The same bits as the leaf alone: sharing the epsilons between
+      # leaves of other dtypes and shapes changes nothing.
+      alone, = moments.tree_adam_ratio([g_leaf], [m[key]], [v[key]],
+                                       eps_root, eps)
+      np.testing.assert_array_equal(out[key], alone)
 
   def test_no_eps_root_is_bitwise_eps_root_zero(self):
     m = jnp.array([1.0, -2.0, 3e-3, 0.0])

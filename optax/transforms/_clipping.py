@@ -141,9 +141,9 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
 
   def update_fn(updates, state, params=None):
     del params
-    c = numerics.as_hyperparameter(max_norm)
     # None for max_norm=1: the product by one is left out, not computed.
     factor = numerics.as_hyperparameter_unless(max_norm, 1)
+    c = numerics.as_hyperparameter(max_norm) if factor is None else factor
     g_norm = otu.tree_norm(jax.tree.map(_upcast, updates))
     g_norm = g_norm.astype(jnp.promote_types(g_norm.dtype, c.dtype))
     keep = numerics.ScalarsByDtype(g_norm < c.astype(g_norm.dtype))
