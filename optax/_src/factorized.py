@@ -222,24 +222,33 @@ def scale_by_factored_rms(
       def stat(x):
         return x.real.astype(real_dtype)
 
+      # The statistics are computed wide and rounded once when stored; the
+      # update reads the stored values, as upstream's does. (Reading the
+      # wide ones instead would make XLA:CPU copy a donated bfloat16 ``v``:
+      # the update's pass and the in-place write of ``v`` would both read
+      # the old ``v``, in no fixed order.)
       if dims is None:
-        new_v = decay * stat(v) + mix * grad_sq
-        update = g * (new_v ** -0.5).astype(compute_dtype)
-        return (update.astype(grad.dtype), v_row, v_col,
-                new_v.astype(v.dtype))
+        new_v = (decay * stat(v) + mix * grad_sq).astype(v.dtype)
+        update = g * (stat(new_v) ** -0.5).astype(compute_dtype)
+        # Fresh placeholders rather than the old ones: a jitted step then
+        # does not take them as arguments (as upstream's does not).
+        return (update.astype(grad.dtype), jnp.zeros_like(v_row),
+                jnp.zeros_like(v_col), new_v)
       d1, d0 = dims
-      new_row = (decay * stat(v_row) + mix * jnp.mean(grad_sq, axis=d0))
-      new_col = (decay * stat(v_col) + mix * jnp.mean(grad_sq, axis=d1))
+      new_row = (decay * stat(v_row) + mix * jnp.mean(grad_sq, axis=d0)
+                 ).astype(v_row.dtype)
+      new_col = (decay * stat(v_col) + mix * jnp.mean(grad_sq, axis=d1)
+                 ).astype(v_col.dtype)
       # Axis d1 of the leaf, counted in v_row, whose axis d0 is gone.
       row_axis = d1 - 1 if d1 > d0 else d1
-      row_mean = jnp.mean(new_row, axis=row_axis, keepdims=True)
-      row_factor = (new_row / row_mean) ** -0.5
-      col_factor = new_col ** -0.5
+      wide_row, wide_col = stat(new_row), stat(new_col)
+      row_mean = jnp.mean(wide_row, axis=row_axis, keepdims=True)
+      row_factor = (wide_row / row_mean) ** -0.5
+      col_factor = wide_col ** -0.5
       update = g * (jnp.expand_dims(row_factor, axis=d0)
                     * jnp.expand_dims(col_factor, axis=d1)).astype(
                         compute_dtype)
-      return (update.astype(grad.dtype), new_row.astype(v_row.dtype),
-              new_col.astype(v_col.dtype), v)
+      return update.astype(grad.dtype), new_row, new_col, jnp.zeros_like(v)
 
     leaves, treedef = jax.tree.flatten(updates)
     v_rows = treedef.flatten_up_to(state.v_row)
