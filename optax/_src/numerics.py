@@ -15,9 +15,11 @@
 """Numerically safe helpers: norms with finite gradients, saturating counters.
 """
 
+import contextlib
 import functools
 import numbers
-from typing import Any, Optional, Union
+import threading
+from typing import Any, Callable, Iterator, Optional, Union
 
 import jax
 import jax.numpy as jnp
@@ -358,6 +360,10 @@ def as_hyperparameter(value: base.Numeric) -> jax.Array:
   Returns:
     ``value`` as an array of :func:`hyperparameter_dtype`.
   """
+  if is_number(value):
+    hoisted = _hoisted_hyperparameter('value', value)
+    if hoisted is not None:
+      return hoisted
   array = jnp.asarray(value, dtype=hyperparameter_dtype())
   if is_number(value):
     # Under jit a Python number would be a compile-time constant, and XLA
@@ -408,11 +414,115 @@ def hyperparameter_and_complement(
   Returns:
     The pair ``(value, 1 - value)`` as arrays of :func:`hyperparameter_dtype`.
   """
+  if is_number(value):
+    hoisted = _hoisted_hyperparameter('complement', value)
+    if hoisted is not None:
+      return hoisted
   array = jnp.asarray(value, dtype=hyperparameter_dtype())
   complement = 1 - array
   if is_number(value):
     array, complement = jax.lax.optimization_barrier((array, complement))
   return array, complement
+
+
+class _Hoisting(threading.local):
+  """Per thread: the frames of :func:`cond_with_hyperparameters_outside`.
+
+  A frame is a list (recording the Python-number hyperparameters asked
+  for) or a dict (from such a number's key to the arrays made for it).
+  """
+
+  def __init__(self):
+    super().__init__()
+    self.frames: list[Union[list[Any], dict[Any, Any]]] = []
+
+
+_HOISTING = _Hoisting()
+
+
+def _hyperparameter_key(kind: str, value: Any) -> tuple[str, str, bytes]:
+  dtype = np.dtype(hyperparameter_dtype())
+  return kind, dtype.str, np.asarray(value, dtype).tobytes()
+
+
+def _hoisted_hyperparameter(kind: str, value: Any) -> Any:
+  """The array made outside the conditional being traced, if any."""
+  if not _HOISTING.frames:
+    return None
+  frame = _HOISTING.frames[-1]
+  if isinstance(frame, list):
+    frame.append((kind, value))
+    return None
+  return frame.get(_hyperparameter_key(kind, value))
+
+
+@contextlib.contextmanager
+def _frame(frame: Union[list[Any], dict[Any, Any]]) -> Iterator[None]:
+  _HOISTING.frames.append(frame)
+  try:
+    yield
+  finally:
+    _HOISTING.frames.pop()
+
+
+def cond_with_hyperparameters_outside(
+    pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any],
+    *operands: Any, recorded: Optional[list[Any]] = None) -> Any:
+  """``lax.cond``, with the branches' constant hyperparameters made outside.
+
+  The optimization barrier of :func:`as_hyperparameter` is an operation
+  that XLA never moves out of a conditional's branch, and a branch holding
+  one is never turned into a select: XLA:GPU does turn a conditional
+  whose branches are elementwise (an Adam update) into a select that fuses
+  with its consumers, which saves a buffer the size of the params. So the
+  Python-number hyperparameters of the branches are made here, behind
+  their barriers, before the conditional, which takes them as operands:
+  the same values, as opaque to XLA as before. Outside a trace (the
+  operands and the predicate concrete) this is ``lax.cond`` itself.
+
+  Args:
+    pred: the scalar boolean predicate.
+    true_fn: the branch taken when ``pred`` is true.
+    false_fn: the other branch.
+    *operands: the operands of both branches.
+    recorded: the hyperparameters the branches ask for, as recorded by
+      tracing them under :func:`recording_hyperparameters`; when None,
+      ``true_fn`` is traced once more (abstractly) to record them.
+
+  Returns:
+    What the branch taken returns.
+  """
+  if not isinstance(pred, jax.core.Tracer):
+    return jax.lax.cond(pred, true_fn, false_fn, *operands)
+  if recorded is None:
+    with recording_hyperparameters() as recorded:
+      jax.eval_shape(true_fn, *operands)
+  made = {}
+  for kind, value in recorded:
+    key = _hyperparameter_key(kind, value)
+    if key not in made:
+      maker = (as_hyperparameter if kind == 'value'
+               else hyperparameter_and_complement)
+      made[key] = maker(value)
+  if not all(isinstance(x, jax.core.Tracer) for x in jax.tree.leaves(made)):
+    # Made outside any trace (under an eager vmap, say): a concrete array
+    # closed over by a branch would be a constant there, open to XLA.
+    return jax.lax.cond(pred, true_fn, false_fn, *operands)
+  with _frame(made):
+    return jax.lax.cond(pred, true_fn, false_fn, *operands)
+
+
+@contextlib.contextmanager
+def recording_hyperparameters() -> Iterator[list[Any]]:
+  """Records the Python-number hyperparameters that the code inside asks for.
+
+  Yields:
+    The list to which ``(kind, value)`` pairs are appended, for
+    :func:`cond_with_hyperparameters_outside`.
+  """
+  recorded: list[Any] = []
+  with _frame(recorded):
+    yield recorded
 
 
 def real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:

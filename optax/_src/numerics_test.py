@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import numerics
+from optax._src import test_utils
 from optax._src import utils
 
 
@@ -365,6 +366,100 @@ class ComplementTest(absltest.TestCase):
     with utils.x64_precision():
       got = numerics.hyperparameter_and_complement(0.5)
       self.assertEqual([x.dtype for x in got], [jnp.float64] * 2)
+
+
+def _fresh(fn):
+  """A new function calling ``fn``, as the library's branches are.
+
+  ``lax.cond`` caches the jaxpr of a branch by the function's identity, so
+  a branch function reused across traces would not be traced again.
+
+  Args:
+    fn: a function.
+
+  Returns:
+    A new function object with the behaviour of ``fn``.
+  """
+  def call(*args):
+    return fn(*args)
+  return call
+
+
+class CondWithHyperparametersOutsideTest(absltest.TestCase):
+  """Tests of cond_with_hyperparameters_outside."""
+
+  @staticmethod
+  def _branch(x):
+    b = numerics.as_hyperparameter(0.9)
+    b2, c2 = numerics.hyperparameter_and_complement(0.999)
+    return x * b + c2 * x * x / b2
+
+  def test_barriers_move_before_the_conditional(self):
+    def plain(pred, x):
+      return jax.lax.cond(pred, _fresh(self._branch), lambda x: x, x)
+
+    def hoisted(pred, x):
+      return numerics.cond_with_hyperparameters_outside(
+          pred, _fresh(self._branch), lambda x: x, x)
+
+    args = (True, jnp.arange(3.0))
+    self.assertEqual(test_utils.barriers_in_conditionals(jax.make_jaxpr(plain)(*args).jaxpr),
+                     [2])
+    jaxpr = jax.make_jaxpr(hoisted)(*args).jaxpr
+    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
+    self.assertEqual(
+        [e.primitive.name for e in jaxpr.eqns].count('optimization_barrier'),
+        2)
+    for pred in (True, False):
+      self.assertEqual(
+          np.asarray(jax.jit(hoisted)(pred, args[1])).tobytes(),
+          np.asarray(jax.jit(plain)(pred, args[1])).tobytes())
+
+  def test_values_are_those_of_as_hyperparameter(self):
+    def hoisted(x):
+      return numerics.cond_with_hyperparameters_outside(
+          x[0] > 0, self._branch, lambda x: x, x)
+
+    x = jnp.asarray([0.5, 2.0, -3.0])
+    want = self._branch(x)  # Eager: each barrier on its own constant.
+    self.assertEqual(np.asarray(jax.jit(hoisted)(x)).tobytes(),
+                     np.asarray(want).tobytes())
+
+  def test_eager_is_lax_cond(self):
+    x = jnp.asarray([0.5, 2.0])
+    got = numerics.cond_with_hyperparameters_outside(
+        True, self._branch, lambda x: x, x)
+    self.assertEqual(np.asarray(got).tobytes(),
+                     np.asarray(self._branch(x)).tobytes())
+
+  def test_nested_conditionals_hold_no_barrier(self):
+    def outer_branch(x):
+      inner = numerics.cond_with_hyperparameters_outside(
+          x[0] > 1, _fresh(self._branch), lambda x: -x, x)
+      return inner * numerics.as_hyperparameter(0.5)
+
+    def fn(pred, x):
+      return numerics.cond_with_hyperparameters_outside(
+          pred, outer_branch, lambda x: x, x)
+
+    jaxpr = jax.make_jaxpr(fn)(True, jnp.arange(3.0)).jaxpr
+    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0, 0])
+    def reference(pred, x):  # Barriers inside the branches.
+      def outer(x):
+        inner = jax.lax.cond(x[0] > 1, _fresh(self._branch), lambda x: -x, x)
+        return inner * numerics.as_hyperparameter(0.5)
+      return jax.lax.cond(pred, outer, lambda x: x, x)
+
+    for x in ([2.0, 3.0, 4.0], [0.5, 3.0, 4.0]):
+      x = jnp.asarray(x)
+      self.assertEqual(np.asarray(jax.jit(fn)(True, x)).tobytes(),
+                       np.asarray(jax.jit(reference)(True, x)).tobytes())
+
+  def test_recording_collects_the_numbers_asked_for(self):
+    with numerics.recording_hyperparameters() as recorded:
+      jax.eval_shape(self._branch, jnp.zeros(2))
+      numerics.as_hyperparameter(jnp.float32(3.0))  # An array: no barrier.
+    self.assertEqual(recorded, [('value', 0.9), ('complement', 0.999)])
 
 
 class RealVdotTest(absltest.TestCase):

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple, Optional, Union
 import unittest
 
 import jax
+import jax.extend
 import jax.numpy as jnp
 import numpy as np
 
@@ -365,6 +366,41 @@ def log_compilations() -> Iterator[list[logging.LogRecord]]:
       jax.config.update('jax_log_compiles', previous_flag)
       logger.setLevel(previous_level)
       logger.removeHandler(handler)
+
+
+def barriers_in_conditionals(jaxpr: Any) -> list[int]:
+  """Counts the optimization barriers inside each conditional of ``jaxpr``.
+
+  XLA:GPU turns a conditional whose branches are elementwise into a select
+  fused with its consumers, but not one whose branch holds an optimization
+  barrier.
+
+  Args:
+    jaxpr: a ``jax.extend.core.Jaxpr`` (``jax.make_jaxpr(f)(...).jaxpr``).
+
+  Returns:
+    One count per ``cond`` equation, nested ones included, in the order
+    found (outer before inner).
+  """
+  def barriers(inner):
+    found = 0
+    for eqn in inner.eqns:
+      found += eqn.primitive.name == 'optimization_barrier'
+      for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+        found += barriers(sub)
+    return found
+
+  counts = []
+
+  def visit(inner):
+    for eqn in inner.eqns:
+      if eqn.primitive.name == 'cond':
+        counts.append(sum(barriers(b.jaxpr) for b in eqn.params['branches']))
+      for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+        visit(sub)
+
+  visit(jaxpr)
+  return counts
 
 
 def arrays_created_by(fn: Callable[[], Any]) -> tuple[Any, list[Any]]:

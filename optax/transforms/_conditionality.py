@@ -68,7 +68,8 @@ def _cond_update(pred, inner, updates, inner_state, params, extra_args,
   def apply(_):
     return inner.update(updates, inner_state, params, **extra_args)
 
-  out_updates_spec, out_state_spec = jax.eval_shape(apply, None)
+  with numerics.recording_hyperparameters() as recorded:
+    out_updates_spec, out_state_spec = jax.eval_shape(apply, None)
 
   def skip(_):
     same_state = jax.tree.map(
@@ -77,7 +78,8 @@ def _cond_update(pred, inner, updates, inner_state, params, extra_args,
         inner_state, out_state_spec)
     return skip_updates_fn(updates, out_updates_spec), same_state
 
-  return jax.lax.cond(pred, apply, skip, None)
+  return numerics.cond_with_hyperparameters_outside(
+      pred, apply, skip, None, recorded=recorded)
 
 
 def _zeros_like_spec(updates, spec):

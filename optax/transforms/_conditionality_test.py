@@ -22,6 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import alias
 from optax._src import base
 from optax._src import numerics
 from optax._src import test_utils
@@ -229,6 +230,27 @@ class ConditionallyTest(parameterized.TestCase):
     self.assertEqual(updates['a'].dtype, jnp.bfloat16)
     np.testing.assert_array_equal(np.asarray(updates['a'], np.float32),
                                   np.zeros(2))
+
+
+class BarrierTest(parameterized.TestCase):
+
+  @parameterized.named_parameters(
+      ('apply_if_finite',
+       lambda tx: _conditionality.apply_if_finite(tx, 2)),
+      ('conditionally_mask',
+       lambda tx: _conditionality.conditionally_mask(tx, lambda s: s > 0)),
+      ('conditionally_transform',
+       lambda tx: _conditionality.conditionally_transform(
+           tx, lambda s: s > 0)),
+  )
+  def test_conditional_holds_no_barrier(self, wrap):
+    # adam's constant hyperparameters sit behind optimization barriers; made
+    # before the conditional, they leave its branches elementwise, which
+    # XLA:GPU turns into a select fused with the rest of the step.
+    tx = wrap(alias.adam(1e-3))
+    params = {'w': jnp.zeros(3)}
+    jaxpr = jax.make_jaxpr(tx.update)(params, tx.init(params), params).jaxpr
+    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
 
 
 if __name__ == '__main__':
