@@ -403,8 +403,8 @@ class CondWithHyperparametersOutsideTest(absltest.TestCase):
           pred, _fresh(self._branch), lambda x: x, x)
 
     args = (True, jnp.arange(3.0))
-    self.assertEqual(test_utils.barriers_in_conditionals(jax.make_jaxpr(plain)(*args).jaxpr),
-                     [2])
+    plain_jaxpr = jax.make_jaxpr(plain)(*args).jaxpr
+    self.assertEqual(test_utils.barriers_in_conditionals(plain_jaxpr), [2])
     jaxpr = jax.make_jaxpr(hoisted)(*args).jaxpr
     self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
     self.assertEqual(
