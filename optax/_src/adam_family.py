@@ -440,9 +440,8 @@ def scale_by_adan(
 
     def plus_one_minus_b2_times(x, y):
       """``x + (1 - b2) y`` in the promoted dtype (Adan's look-ahead)."""
-      dtype = numerics.promote_dtypes(x.dtype, y.dtype, one_minus_b2.dtype)
-      c, = one_minus_b2_by_dtype.get(dtype, x)
-      return numerics.cast(x, dtype) + c * numerics.cast(y, dtype)
+      x, y, c = one_minus_b2_by_dtype.lift(x, y)
+      return x + c * y
 
     lookahead = jax.tree.map(plus_one_minus_b2_times, updates, diff)
     m = otu.tree_update_moment(updates, state.m, beta1, 1)
@@ -551,9 +550,8 @@ def scale_by_belief(
     roots = numerics.ScalarsByDtype(epsilon_root)
 
     def add_root(v):
-      dtype = numerics.promote_dtypes(v.dtype, epsilon_root.dtype)
-      root, = roots.get(dtype, v)
-      return (numerics.cast(v, dtype) + root).astype(v.dtype)
+      wide, root = roots.lift(v)
+      return (wide + root).astype(v.dtype)
 
     nu = jax.tree.map(add_root, nu)
     count = numerics.safe_increment(state.count)

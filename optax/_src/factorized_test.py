@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import factorized
+from optax._src import test_utils
 
 
 def _ref_factored_rms(grads_seq, factored=True, decay_rate=0.8,
@@ -219,17 +220,9 @@ class ScaleByFactoredRmsTest(parameterized.TestCase):
     # Regression: the update read the old ``v`` (through the unrounded new
     # one) while the new ``v`` was written over it, so XLA kept a copy of
     # the bfloat16 ``v`` alive: 32 KiB of temporaries for this leaf.
-    tx = factorized.scale_by_factored_rms()
     params = {'w': jnp.ones((64, 256), jnp.bfloat16)}  # Not factored.
-
-    def step(params, state, grads):
-      updates, state = tx.update(grads, state)
-      return jax.tree.map(lambda p, u: p - u, params, updates), state
-
-    state = jax.eval_shape(tx.init, params)
-    compiled = jax.jit(step, donate_argnums=(0, 1)).lower(
-        params, state, params).compile()
-    stats = compiled.memory_analysis()
+    stats = test_utils.donated_step_memory(
+        factorized.scale_by_factored_rms(), params)
     if stats is None:
       self.skipTest('no memory analysis on this backend')
     leaf_bytes = 64 * 256 * 2

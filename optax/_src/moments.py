@@ -142,10 +142,8 @@ def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
 def _adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
                 scalars: numerics.ScalarsByDtype) -> jax.Array:
   """One leaf of :func:`tree_adam_ratio`; ``scalars`` are eps[, eps_root]."""
-  m, v = _as_array(m), _as_array(v)
-  dtype = numerics.promote_dtypes(m.dtype, v.dtype, *scalars.dtypes)
-  m, v = numerics.cast(m, dtype), numerics.cast(v, dtype)
-  epsilon, *epsilon_root = scalars.get(dtype, m)
+  m, v, epsilon, *epsilon_root = scalars.lift(_as_array(m), _as_array(v))
+  dtype = m.dtype
   if jnp.issubdtype(dtype, jnp.inexact):
     # What the operators below trace to, without their per-call checks.
     radicand = jax.lax.add(v, *epsilon_root) if epsilon_root else v

@@ -206,6 +206,21 @@ class ScalarsByDtype:
         self._by_dtype[key] = tuple(cast(x, dtype) for x in self._scalars)
     return self._by_dtype[key]
 
+  def lift(self, *arrays: jax.Array) -> tuple[jax.Array, ...]:
+    """``arrays`` in their common dtype with the scalars, then the scalars.
+
+    Args:
+      *arrays: one or more leaves (the first one shapes the broadcasts, as
+        ``like`` of :meth:`get`).
+
+    Returns:
+      The arrays cast to the promotion of their dtypes and the scalars',
+      followed by the scalars in that dtype (see :meth:`get`).
+    """
+    dtype = promote_dtypes(*(x.dtype for x in arrays), *self.dtypes)
+    lifted = tuple(cast(x, dtype) for x in arrays)
+    return lifted + self.get(dtype, lifted[0])
+
 
 def explicit_spec(x: Any) -> Optional[jax.sharding.PartitionSpec]:
   """The partition spec of ``x`` when it is sharded in its type, else None.

@@ -162,9 +162,7 @@ def scale_by_lion(
     scalars = numerics.ScalarsByDtype(one_minus_beta1, beta1, gamma)
 
     def direction(g, m):
-      dtype = numerics.promote_dtypes(g.dtype, m.dtype, beta1.dtype)
-      x, y = numerics.cast(g, dtype), numerics.cast(m, dtype)
-      one_minus_b, b, sharp = scalars.get(dtype, x)
+      x, y, one_minus_b, b, sharp = scalars.lift(g, m)
       c = one_minus_b * x + b * y
       if mode == 'hard':
         out = jnp.sign(c)

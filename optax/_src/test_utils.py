@@ -368,6 +368,30 @@ def log_compilations() -> Iterator[list[logging.LogRecord]]:
       logger.removeHandler(handler)
 
 
+def donated_step_memory(tx: base.GradientTransformation, params: Any) -> Any:
+  """XLA's memory analysis of a jitted training step of ``tx``.
+
+  The step is ``tx.update`` then ``params + updates``, with the params and
+  the state donated, as in a training loop.
+
+  Args:
+    tx: the transformation.
+    params: the params (arrays or ``jax.ShapeDtypeStruct``); the gradients
+      are shaped like them.
+
+  Returns:
+    The compiled step's ``memory_analysis()``: None on a backend without
+    one.
+  """
+  def step(params, state, grads):
+    updates, state = tx.update(grads, state, params)
+    return jax.tree.map(lambda p, u: p + u, params, updates), state
+
+  state = jax.eval_shape(tx.init, params)
+  return jax.jit(step, donate_argnums=(0, 1)).lower(
+      params, state, params).compile().memory_analysis()
+
+
 def barriers_in_conditionals(jaxpr: Any) -> list[int]:
   """Counts the optimization barriers inside each conditional of ``jaxpr``.
 

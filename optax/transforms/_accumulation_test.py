@@ -755,16 +755,8 @@ class RegressionTest(parameterized.TestCase):
     # was written over it, so XLA kept a copy of the accumulator (one more
     # params' size than upstream's straight-line code).
     params = {'w0': jnp.zeros((256, 256)), 'w1': jnp.zeros((256, 256))}
-    ms = _accumulation.MultiSteps(make(), 4)
-
-    def step(params, state, grads):
-      updates, state = ms.update(grads, state, params)
-      return jax.tree.map(lambda p, u: p + u, params, updates), state
-
-    state = jax.eval_shape(ms.init, params)
-    compiled = jax.jit(step, donate_argnums=(0, 1)).lower(
-        params, state, params).compile()
-    stats = compiled.memory_analysis()
+    stats = test_utils.donated_step_memory(
+        _accumulation.MultiSteps(make(), 4), params)
     if stats is None:
       self.skipTest('no memory analysis on this backend')
     total = (stats.temp_size_in_bytes + stats.argument_size_in_bytes

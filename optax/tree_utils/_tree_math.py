@@ -796,9 +796,7 @@ def tree_bias_correction(
 
   def leaf_correct(m):
     m = jnp.asarray(m)
-    dtype = numerics.promote_dtypes(m.dtype, decay.dtype)
-    correction, = corrections.get(dtype, m)
-    return numerics.cast(jax.lax.div(numerics.cast(m, dtype), correction),
-                         m.dtype)
+    wide, correction = corrections.lift(m)
+    return numerics.cast(jax.lax.div(wide, correction), m.dtype)
 
   return jax.tree.map(leaf_correct, moment)
