@@ -30,6 +30,7 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import leaf_kernels
 from optax._src import moments
 from optax._src import numerics
 from optax._src import tree_structure
@@ -131,24 +132,67 @@ def scale_by_adam(
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon = _hp(eps)
     epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
-    # The moment helpers get the numbers themselves: from a Python number
-    # they derive 1 - b before XLA sees it (one constant, not a subtraction
-    # per leaf); the bits are the same.
-    mu = otu.tree_update_moment(
-        updates, moments.widen_moments(state.mu, updates), b1, 1)
-    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, b2, 2)
+    tree_structure.check_like_updates(fn, updates, state.mu)
+    tree_structure.check_like_updates(fn, updates, state.nu)
     count = numerics.safe_increment(state.count)
     if nesterov:
-      mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)
+      bc_now, bc_next = moments.nesterov_bias_corrections(beta1, count)
+      first_correction, lookahead = None, (beta1, bc_next, bc_now)
     else:
-      mu_hat = otu.tree_bias_correction(mu, beta1, count)
-    nu_hat = otu.tree_bias_correction(nu, beta2, count)
-    updates = moments.tree_adam_ratio(
-        updates, mu_hat, nu_hat, epsilon_root, epsilon)
-    mu = moments.cast_like(mu, state.mu)
+      first_correction = moments.bias_correction(beta1, count)
+      lookahead = None
+    updates, mu, nu = _ADAM_LEAF.map(
+        (updates, state.mu, state.nu),
+        # From a Python number, 1 - b is derived before XLA sees it (one
+        # constant, not a subtraction per leaf); the bits are the same.
+        numerics.hyperparameter_and_complement(b1),
+        numerics.hyperparameter_and_complement(b2),
+        first_correction, moments.bias_correction(beta2, count), lookahead,
+        (epsilon,) if epsilon_root is None else (epsilon, epsilon_root))
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return base.GradientTransformation(init_fn, update_fn)
+
+
+def _adam_leaf(g, mu, nu, b1_pair, b2_pair, first_correction,
+               second_correction, lookahead, epsilons):
+  """One leaf of :func:`scale_by_adam`: the update and the new moments.
+
+  Args:
+    g: the update leaf.
+    mu: the first moment leaf (possibly of a narrower ``mu_dtype``).
+    nu: the second moment leaf.
+    b1_pair: ``b1`` and ``1 - b1``.
+    b2_pair: ``b2`` and ``1 - b2``.
+    first_correction: ``1 - b1 ** t``; None with ``lookahead``.
+    second_correction: ``1 - b2 ** t``.
+    lookahead: for NAdam, ``b1``, ``1 - b1 ** (t + 1)`` and ``1 - b1 ** t``
+      (see :func:`optax._src.moments.nesterov_first_moment`); else None.
+    epsilons: ``(eps,)`` or ``(eps, eps_root)``.
+
+  Returns:
+    The update, the first moment in the dtype of ``mu`` and the second moment.
+  """
+  (b1, one_minus_b1), (b2, one_minus_b2) = b1_pair, b2_pair
+  m = moments.update_moment_leaf(
+      g, moments.widened_moment(mu, g),
+      numerics.ScalarsByDtype(one_minus_b1, b1), 1)
+  v = moments.update_moment_per_elem_norm_leaf(
+      g, nu, numerics.ScalarsByDtype(one_minus_b2, b2), 2)
+  if lookahead is None:
+    m_hat = moments.bias_corrected_leaf(
+        m, numerics.ScalarsByDtype(first_correction))
+  else:
+    m_hat = moments.nesterov_first_moment_leaf(g, m, *lookahead)
+  v_hat = moments.bias_corrected_leaf(
+      v, numerics.ScalarsByDtype(second_correction))
+  update = moments.adam_ratio_leaf(
+      g, m_hat, v_hat, numerics.ScalarsByDtype(*epsilons))
+  return update, moments.cast_leaf_like(m, mu), v
+
+
+# Traced once per leaf signature under jit (see leaf_kernels).
+_ADAM_LEAF = leaf_kernels.LeafKernel(_adam_leaf, num_results=3)
 
 
 def scale_by_adamax(

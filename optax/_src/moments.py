@@ -22,7 +22,10 @@ all have different dtypes. The helpers here keep that arithmetic explicit:
   (moments widened to the updates' dtype within a step), :func:`cast_like`
   (moments rounded back to their stored dtype), :func:`scale_leaves`;
 * moment formulas: :func:`bias_correction`, :func:`tree_adam_ratio`,
-  :func:`nesterov_first_moment`.
+  :func:`nesterov_first_moment`;
+* the same formulas for one leaf (``*_leaf``), shared by the tree functions
+  here and in ``optax.tree_utils`` and by the per-leaf kernels of the
+  optimizers (see ``leaf_kernels``).
 """
 
 from typing import Any, Optional
@@ -33,11 +36,6 @@ import jax.numpy as jnp
 from optax._src import base
 from optax._src import numerics
 from optax._src import tree_structure
-
-
-def _as_array(x: Any) -> jax.Array:
-  """``x`` itself if it is a JAX array or tracer, else ``jnp.asarray(x)``."""
-  return x if isinstance(x, jax.Array) else jnp.asarray(x)
 
 
 def _dtype_of(x: Any) -> Any:
@@ -69,7 +67,7 @@ def lift(*xs: Any) -> tuple[jax.Array, ...]:
     (dtype('float32'), dtype('float32'))
   """
   # Python numbers too; a traced or concrete array is used as it is.
-  arrays = tuple(_as_array(x) for x in xs)
+  arrays = tuple(numerics.as_array(x) for x in xs)
   dtype = numerics.promote_dtypes(*(x.dtype for x in arrays))
   return tuple(numerics.cast(x, dtype) for x in arrays)
 
@@ -85,13 +83,13 @@ def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
     The tree ``factor * updates``, each leaf in its original dtype.
   """
 
-  factor = _as_array(factor)
+  factor = numerics.as_array(factor)
   factors = numerics.ScalarsByDtype(factor)
 
   def leaf(g):
     g_dtype = _dtype_of(g)
     dtype = numerics.promote_dtypes(factor.dtype, g_dtype)
-    x = numerics.cast(_as_array(g), dtype)
+    x = numerics.cast(numerics.as_array(g), dtype)
     f, = factors.get(dtype, x)
     if jnp.issubdtype(dtype, jnp.inexact):
       return numerics.cast(jax.lax.mul(f, x), g_dtype)  # What * traces to.
@@ -135,14 +133,15 @@ def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
   """
   scalars = (epsilon,) if epsilon_root is None else (epsilon, epsilon_root)
   scalars = numerics.ScalarsByDtype(*scalars)
-  return jax.tree.map(lambda g, m, v: _adam_ratio(g, m, v, scalars),
+  return jax.tree.map(lambda g, m, v: adam_ratio_leaf(g, m, v, scalars),
                       updates, mu, nu)
 
 
-def _adam_ratio(g: jax.Array, m: jax.Array, v: jax.Array,
-                scalars: numerics.ScalarsByDtype) -> jax.Array:
+def adam_ratio_leaf(g: jax.Array, m: jax.Array, v: jax.Array,
+                    scalars: numerics.ScalarsByDtype) -> jax.Array:
   """One leaf of :func:`tree_adam_ratio`; ``scalars`` are eps[, eps_root]."""
-  m, v, epsilon, *epsilon_root = scalars.lift(_as_array(m), _as_array(v))
+  m, v, epsilon, *epsilon_root = scalars.lift(numerics.as_array(m),
+                                               numerics.as_array(v))
   dtype = m.dtype
   if jnp.issubdtype(dtype, jnp.inexact):
     # What the operators below trace to, without their per-call checks.
@@ -174,13 +173,15 @@ def widen_moments(moments: Any, updates: Any) -> Any:
       path).
   """
   tree_structure.check_like_updates('optimizer update', updates, moments)
+  return jax.tree.map(widened_moment, moments, updates)
+
+
+def widened_moment(m: Any, g: Any) -> jax.Array:
+  """One leaf of :func:`widen_moments`."""
+  m = numerics.as_array(m)
   # jnp.result_type also reads the dtype of a Python number (params and
   # gradients may be plain ints or floats).
-  def leaf(m, g):
-    m = _as_array(m)
-    return numerics.cast(m, numerics.promote_dtypes(m.dtype, _dtype_of(g)))
-
-  return jax.tree.map(leaf, moments, updates)
+  return numerics.cast(m, numerics.promote_dtypes(m.dtype, _dtype_of(g)))
 
 
 def cast_like(tree: Any, like: Any) -> Any:
@@ -198,11 +199,12 @@ def cast_like(tree: Any, like: Any) -> Any:
   Returns:
     The cast tree (JAX arrays).
   """
-  def leaf(x, y):
-    x = _as_array(x)
-    return numerics.cast(x, _dtype_of(y))
+  return jax.tree.map(cast_leaf_like, tree, like)
 
-  return jax.tree.map(leaf, tree, like)
+
+def cast_leaf_like(x: Any, y: Any) -> jax.Array:
+  """One leaf of :func:`cast_like`: ``x`` in the dtype of ``y``."""
+  return numerics.cast(numerics.as_array(x), _dtype_of(y))
 
 
 def nesterov_first_moment(updates: base.Updates, mu: base.Updates,
@@ -232,11 +234,98 @@ def nesterov_first_moment(updates: base.Updates, mu: base.Updates,
     >>> moments.nesterov_first_moment(g, mu, jnp.float32(0.5), jnp.int32(1))
     Array([1.3333334], dtype=float32)
   """
-  bc_now = bias_correction(beta1, count)
-  bc_next = bias_correction(beta1, numerics.safe_increment(count))
+  bc_now, bc_next = nesterov_bias_corrections(beta1, count)
+  return jax.tree.map(
+      lambda g, m: nesterov_first_moment_leaf(g, m, beta1, bc_next, bc_now),
+      updates, mu)
 
-  def leaf(g, m):
-    b, b_next, b_now, x, y = lift(beta1, bc_next, bc_now, g, m)
-    return (b * (y / b_next) + (1 - b) * (x / b_now)).astype(m.dtype)
 
-  return jax.tree.map(leaf, updates, mu)
+def nesterov_bias_corrections(beta1: jax.Array, count: jax.Array
+                              ) -> tuple[jax.Array, jax.Array]:
+  """The bias corrections of NAdam's look-ahead: at ``count`` and after."""
+  return (bias_correction(beta1, count),
+          bias_correction(beta1, numerics.safe_increment(count)))
+
+
+def nesterov_first_moment_leaf(g: jax.Array, m: jax.Array, beta1: jax.Array,
+                               bc_next: jax.Array,
+                               bc_now: jax.Array) -> jax.Array:
+  """One leaf of :func:`nesterov_first_moment`."""
+  b, b_next, b_now, x, y = lift(beta1, bc_next, bc_now, g, m)
+  return (b * (y / b_next) + (1 - b) * (x / b_now)).astype(m.dtype)
+
+
+def update_moment_leaf(g: Any, m: Any, factors: numerics.ScalarsByDtype,
+                       order: int) -> jax.Array:
+  """One leaf of ``optax.tree_utils.tree_update_moment``.
+
+  Args:
+    g: the update leaf.
+    m: the moment leaf.
+    factors: ``1 - decay`` and ``decay``.
+    order: the power of the update.
+
+  Returns:
+    The new moment, in the dtype of ``m``.
+  """
+  g, m = numerics.as_array(g), numerics.as_array(m)
+  dtype = numerics.promote_dtypes(g.dtype, m.dtype, factors.dtypes[1])
+  one_minus_decay, decay = factors.get(dtype, g)
+  power = numerics.cast(g, dtype)
+  if order != 1:  # x ** 1 is x: no need to trace it per leaf.
+    power = power ** order
+  new_m = jax.lax.add(jax.lax.mul(one_minus_decay, power),
+                      jax.lax.mul(decay, numerics.cast(m, dtype)))
+  return numerics.cast(new_m, m.dtype)
+
+
+def _power_of_modulus(g: jax.Array, dtype: Any, order: int) -> jax.Array:
+  """``|g| ** order`` in (at least) ``dtype``; ``g ** order`` if real."""
+  g = numerics.cast(g, numerics.promote_dtypes(g.dtype, dtype))
+  if order == 2:
+    if jnp.iscomplexobj(g):
+      return numerics.abs_sq(g)
+    return jax.lax.mul(g, g)  # What abs_sq traces for a real leaf.
+  if jnp.iscomplexobj(g):
+    return jnp.abs(g) ** order
+  return g ** order
+
+
+def update_moment_per_elem_norm_leaf(
+    g: Any, m: Any, factors: numerics.ScalarsByDtype, order: int
+) -> jax.Array:
+  """One leaf of ``optax.tree_utils.tree_update_moment_per_elem_norm``.
+
+  Args:
+    g: the update leaf.
+    m: the moment leaf.
+    factors: ``1 - decay`` and ``decay``.
+    order: the power of the updates' moduli.
+
+  Returns:
+    The new moment, in the dtype of ``m``.
+  """
+  g, m = numerics.as_array(g), numerics.as_array(m)
+  power = _power_of_modulus(g, factors.dtypes[1], order)
+  dtype = numerics.promote_dtypes(power.dtype, m.dtype)
+  one_minus_decay, decay = factors.get(dtype, power)
+  new_m = jax.lax.add(
+      jax.lax.mul(one_minus_decay, numerics.cast(power, dtype)),
+      jax.lax.mul(decay, numerics.cast(m, dtype)))
+  return numerics.cast(new_m, m.dtype)
+
+
+def bias_corrected_leaf(m: Any,
+                        corrections: numerics.ScalarsByDtype) -> jax.Array:
+  """One leaf of ``optax.tree_utils.tree_bias_correction``.
+
+  Args:
+    m: the moment leaf.
+    corrections: the correction ``1 - decay ** count``.
+
+  Returns:
+    ``m / (1 - decay ** count)`` in the dtype of ``m``.
+  """
+  m = numerics.as_array(m)
+  wide, correction = corrections.lift(m)
+  return numerics.cast(jax.lax.div(wide, correction), m.dtype)

@@ -100,6 +100,21 @@ def cast(x: jax.Array, dtype: Any) -> jax.Array:
   return x.astype(dtype)
 
 
+def as_array(x: Any) -> jax.Array:
+  """``x`` itself if it is a JAX array or tracer, else ``jnp.asarray(x)``.
+
+  ``jnp.asarray`` of an array returns it unchanged too, after argument
+  checks that cost time per leaf when tracing a large tree.
+
+  Args:
+    x: an array, tracer, NumPy array or Python number.
+
+  Returns:
+    A JAX array (or tracer).
+  """
+  return x if isinstance(x, jax.Array) else jnp.asarray(x)
+
+
 @functools.lru_cache(maxsize=256)
 def _is_real_float_cast(src: Any, dst: Any, x64: bool) -> bool:
   del x64  # Part of the cache key: it decides which dtypes are canonical.

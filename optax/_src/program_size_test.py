@@ -31,13 +31,32 @@ import numpy as np
 import optax
 
 
-def _equations(tx, leaves, shape=(4, 3)):
-  """Counts the primitives of ``tx.update``'s jaxpr on ``leaves`` leaves."""
+def _count(jaxpr, counter, nested):
+  for eqn in jaxpr.eqns:
+    counter[eqn.primitive.name] += 1
+    if nested and eqn.primitive.name == 'jit':  # A leaf kernel's call.
+      _count(eqn.params['jaxpr'].jaxpr, counter, nested)
+  return counter
+
+
+def _equations(tx, leaves, shape=(4, 3), nested=True):
+  """Counts the primitives of ``tx.update``'s jaxpr on ``leaves`` leaves.
+
+  Args:
+    tx: a GradientTransformation.
+    leaves: the number of leaves, all of ``shape``.
+    shape: the leaves' shape.
+    nested: whether the equations of nested ``jit`` calls count too (once
+      per call), or only the calls themselves.
+
+  Returns:
+    A Counter of primitive names.
+  """
   params = {f'p{i}': jnp.ones(shape) for i in range(leaves)}
   state = tx.init(params)
   jaxpr = jax.make_jaxpr(lambda g, s, p: tx.update(g, s, p))(
       params, state, params)
-  return collections.Counter(e.primitive.name for e in jaxpr.jaxpr.eqns)
+  return _count(jaxpr.jaxpr, collections.Counter(), nested)
 
 
 def _lowered_broadcasts(tx, leaves, shape=(4, 3)):
@@ -60,9 +79,9 @@ def _lowered_broadcasts(tx, leaves, shape=(4, 3)):
   return text.count('stablehlo.broadcast_in_dim')
 
 
-def _per_leaf(tx):
+def _per_leaf(tx, nested=True):
   """The primitives each further leaf of one shape adds."""
-  one, nine = _equations(tx, 1), _equations(tx, 9)
+  one, nine = _equations(tx, 1, nested=nested), _equations(tx, 9, nested=nested)
   return {k: (nine[k] - one[k]) / 8 for k in nine if nine[k] != one[k]}
 
 
@@ -91,9 +110,25 @@ class ProgramSizeTest(parameterized.TestCase):
 
   def test_adamw_per_leaf_equations(self):
     # m: 2 mul 1 add; v: 3 mul 1 add; two bias corrections: 2 div; ratio:
-    # sqrt, add eps, div; weight decay: mul, add; learning rate: 1 mul.
+    # sqrt, add eps, div; and the broadcasts of the 7 scalars they use: all
+    # in one call of Adam's leaf kernel, lowered once per leaf shape (see
+    # test_no_broadcast_per_leaf). Weight decay: mul, add; learning rate:
+    # 1 mul.
     self.assertEqual(_per_leaf(optax.adamw(1e-3)),
-                     {'mul': 7, 'add': 4, 'div': 3, 'sqrt': 1})
+                     {'jit': 1, 'broadcast_in_dim': 7, 'mul': 7, 'add': 4,
+                      'div': 3, 'sqrt': 1})
+
+  @parameterized.named_parameters(
+      ('adam', lambda: optax.adam(1e-3), {}),
+      ('nadam', lambda: optax.nadam(1e-3), {}),
+      ('adamw', lambda: optax.adamw(1e-3), {'mul': 2, 'add': 1}),
+      ('inject_adamw', lambda: optax.inject_hyperparams(optax.adamw)(1e-3),
+       {'mul': 2, 'add': 1}),
+  )
+  def test_adam_traces_one_call_per_leaf(self, make, others):
+    # The arithmetic of Adam is traced once per leaf shape, then called.
+    self.assertEqual(_per_leaf(make(), nested=False),
+                     {'jit': 1, 'mul': 1, **others})
 
   def test_eps_root_zero_adds_nothing(self):
     without = _per_leaf(optax.adam(1e-3))

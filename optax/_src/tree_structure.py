@@ -142,6 +142,9 @@ def find_difference(
   Returns:
     None if the structures match, else a :class:`Difference`.
   """
+  if not prefix and (jax.tree.structure(tree_a, is_leaf=is_leaf)
+                     == jax.tree.structure(tree_b, is_leaf=is_leaf)):
+    return None  # The walk below would find nothing (the common case).
   stack = [((), tree_a, tree_b)]
   while stack:
     path, a, b = stack.pop()
@@ -230,12 +233,15 @@ def check_like_updates(
   if difference is not None:
     raise ValueError(f'{fn}: the updates and {state_name} differ in'
                      f' structure {difference} (updates != state). {remedy}')
-  paths_and_updates, treedef = jax.tree_util.tree_flatten_with_path(
-      updates, is_leaf=_is_none)
-  for (path, g), m in zip(paths_and_updates, treedef.flatten_up_to(moments)):
+  leaves, treedef = jax.tree.flatten(updates, is_leaf=_is_none)
+  for index, (g, m) in enumerate(zip(leaves, treedef.flatten_up_to(moments))):
     if g is None:
       continue
     if m is None or jnp.shape(g) != jnp.shape(m):
+      # Key paths are only computed for the message: on a large tree they
+      # cost more than the check itself.
+      path, _ = jax.tree_util.tree_flatten_with_path(
+          updates, is_leaf=_is_none)[0][index]
       has = 'None' if m is None else f'shape {jnp.shape(m)}'
       raise ValueError(
           f'{fn}: at {jax.tree_util.keystr(path)} the update has shape'

@@ -72,9 +72,16 @@ def apply_updates(params: base.Params, updates: base.Updates) -> base.Params:
           f'apply_updates: the update at {jax.tree_util.keystr(path)} is'
           ' None but the param is not; updates must have the structure of'
           ' the params.')
-    p = jnp.asarray(p)
-    dtype = _result_type(p, u)
-    return (p.astype(dtype) + jnp.asarray(u).astype(dtype)).astype(p.dtype)
+    p, u = numerics.as_array(p), numerics.as_array(u)
+    dtype = p.dtype if p.dtype == u.dtype else _result_type(p, u)
+    p_wide, u_wide = numerics.cast(p, dtype), numerics.cast(u, dtype)
+    if jnp.issubdtype(dtype, jnp.inexact):
+      # What ``+`` traces to here, without the operator's checks (the time
+      # to trace a step on a tree of thousands of leaves).
+      total = jax.lax.add(p_wide, u_wide)
+    else:
+      total = p_wide + u_wide
+    return numerics.cast(total, p.dtype)
 
   try:
     return jax.tree_util.tree_map_with_path(

@@ -29,6 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+from optax._src import moments as moments_lib
 from optax._src import numerics
 from optax._src import tree_structure
 
@@ -636,15 +637,7 @@ def tree_update_moment(
   def leaf_update(g, m):
     if g is None:
       return None
-    g, m = jnp.asarray(g), jnp.asarray(m)
-    dtype = numerics.promote_dtypes(g.dtype, m.dtype, decay.dtype)
-    one_minus_decay_d, decay_d = factors.get(dtype, g)
-    power = numerics.cast(g, dtype)
-    if order != 1:  # x ** 1 is x: no need to trace it per leaf.
-      power = power ** order
-    new_m = jax.lax.add(jax.lax.mul(one_minus_decay_d, power),
-                        jax.lax.mul(decay_d, numerics.cast(m, dtype)))
-    return numerics.cast(new_m, m.dtype)
+    return moments_lib.update_moment_leaf(g, m, factors, order)
 
   return _map_moments('tree_update_moment', leaf_update, updates, moments)
 
@@ -683,27 +676,10 @@ def tree_update_moment_per_elem_norm(
   decay, one_minus_decay = numerics.hyperparameter_and_complement(decay)
   factors = numerics.ScalarsByDtype(one_minus_decay, decay)
 
-  def leaf_power(g):
-    g = numerics.cast(g, numerics.promote_dtypes(g.dtype, decay.dtype))
-    if order == 2:
-      if jnp.iscomplexobj(g):
-        return numerics.abs_sq(g)
-      return jax.lax.mul(g, g)  # What abs_sq traces for a real leaf.
-    if jnp.iscomplexobj(g):
-      return jnp.abs(g) ** order
-    return g ** order
-
   def leaf_update(g, m):
     if g is None:
       return None
-    g, m = jnp.asarray(g), jnp.asarray(m)
-    power = leaf_power(g)
-    dtype = numerics.promote_dtypes(power.dtype, m.dtype)
-    one_minus_decay_d, decay_d = factors.get(dtype, power)
-    new_m = jax.lax.add(
-        jax.lax.mul(one_minus_decay_d, numerics.cast(power, dtype)),
-        jax.lax.mul(decay_d, numerics.cast(m, dtype)))
-    return numerics.cast(new_m, m.dtype)
+    return moments_lib.update_moment_per_elem_norm_leaf(g, m, factors, order)
 
   return _map_moments('tree_update_moment_per_elem_norm', leaf_update,
                       updates, moments)
@@ -791,12 +767,7 @@ def tree_bias_correction(
     <https://arxiv.org/abs/1412.6980>`_, 2014 (section 3).
   """
   decay = numerics.as_hyperparameter(decay)
-  count = jnp.asarray(count).astype(decay.dtype)
-  corrections = numerics.ScalarsByDtype(1 - decay ** count)
-
-  def leaf_correct(m):
-    m = jnp.asarray(m)
-    wide, correction = corrections.lift(m)
-    return numerics.cast(jax.lax.div(wide, correction), m.dtype)
-
-  return jax.tree.map(leaf_correct, moment)
+  corrections = numerics.ScalarsByDtype(
+      moments_lib.bias_correction(decay, jnp.asarray(count)))
+  return jax.tree.map(
+      lambda m: moments_lib.bias_corrected_leaf(m, corrections), moment)

@@ -1,0 +1,139 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Per-leaf arithmetic traced once per leaf signature.
+
+An optimizer's update on a tree of thousands of leaves runs the same Python,
+and records the same equations, for every leaf; lowering then repeats the
+work per equation. A :class:`LeafKernel` maps one function over the leaves
+of several trees. When a leaf's inputs are being staged into a program (the
+tracers of ``jit``, ``scan``, ``cond``, ``shard_map``...) it calls the
+function as a nested ``jax.jit``: jax traces and lowers it once per distinct
+leaf signature (shapes, dtypes, shardings) and each further leaf costs one
+call. XLA inlines those calls before it optimizes the program, so the
+compiled program is the one the plain function gives. Otherwise (concrete
+arrays, and the tracers of an eager ``vmap`` or ``grad``, which run each
+operation as it comes) the function runs as it is: a nested ``jit`` would
+compile and fuse the leaf's operations and round differently.
+"""
+
+import contextlib
+import threading
+from typing import Any, Callable, Iterator, Sequence
+
+import jax
+from jax.interpreters import partial_eval
+
+
+class _Inlining(threading.local):
+  """Per thread: whether kernels are traced inline (see :func:`inlined`)."""
+
+  def __init__(self):
+    super().__init__()
+    self.depth = 0
+
+
+_INLINING = _Inlining()
+
+
+@contextlib.contextmanager
+def inlined() -> Iterator[None]:
+  """Within this context, kernels trace their function inline, per leaf.
+
+  The program then holds every leaf's equations rather than one call per
+  leaf: what the kernels are compared with in tests.
+
+  Yields:
+    Nothing.
+  """
+  _INLINING.depth += 1
+  try:
+    yield
+  finally:
+    _INLINING.depth -= 1
+
+
+# The tracer type of a trace that stages operations into a jaxpr.
+_STAGING_TRACER = getattr(partial_eval, 'DynamicJaxprTracer', ())
+
+
+def _is_staged(xs: Sequence[Any]) -> bool:
+  return any(isinstance(x, _STAGING_TRACER) for x in xs)
+
+
+class LeafKernel:
+  """A function of leaves, mapped over trees, traced once per signature.
+
+  Examples:
+    >>> import jax
+    >>> import jax.numpy as jnp
+    >>> from optax._src import leaf_kernels
+    >>> axpy = leaf_kernels.LeafKernel(lambda x, y, a: a * x + y)
+    >>> xs = {'u': jnp.ones(2), 'v': jnp.ones(3)}
+    >>> out, = axpy.map((xs, xs), jnp.float32(2.0))
+    >>> out['v']
+    Array([3., 3., 3.], dtype=float32)
+    >>> jaxpr = jax.make_jaxpr(lambda t: axpy.map((t, t), 2.0))(xs)
+    >>> [e.primitive.name for e in jaxpr.eqns]
+    ['jit', 'jit']
+  """
+
+  def __init__(self, fn: Callable[..., Any], *, num_results: int = 1,
+               static_argnames: Sequence[str] = ()):
+    """Wraps a per-leaf function.
+
+    Args:
+      fn: ``fn(*leaves, *args, **static)``, returning one array, or a tuple
+        of ``num_results`` arrays; a module-level function (jax caches its
+        traces by the function's identity).
+      num_results: 1 for a function returning an array, else the length of
+        the tuple it returns.
+      static_argnames: keyword arguments of ``fn`` that are Python values
+        (part of the signature, not traced).
+    """
+    self._fn = fn
+    self._num_results = num_results
+    self._jitted = jax.jit(fn, static_argnames=tuple(static_argnames))
+
+  def map(self, trees: Sequence[Any], *args: Any,
+          **static: Any) -> tuple[Any, ...]:
+    """Calls the function on the matching leaves of ``trees``.
+
+    Args:
+      trees: trees of the structure of ``trees[0]`` (checked by the caller,
+        whose message names the key path); their leaves are the function's
+        first arguments, in order.
+      *args: further arguments, the same for every leaf (scalars).
+      **static: the static keyword arguments.
+
+    Returns:
+      A tuple of trees shaped like ``trees[0]``: one per result of the
+      function (one for a function returning a single array).
+    """
+    leaves, treedef = jax.tree.flatten(trees[0])
+    columns = [leaves] + [treedef.flatten_up_to(t) for t in trees[1:]]
+    inline = bool(_INLINING.depth)
+    args_staged = _is_staged(jax.tree.leaves(args))
+    results = []
+    for row in zip(*columns):
+      if inline or not (args_staged or _is_staged(row)):
+        results.append(self._fn(*row, *args, **static))
+      else:
+        results.append(self._jitted(*row, *args, **static))
+    if self._num_results == 1:
+      return (treedef.unflatten(results),)
+    if not results:
+      return (treedef.unflatten([]),) * self._num_results
+    return tuple(treedef.unflatten(list(column))
+                 for column in zip(*results))
