@@ -106,16 +106,17 @@ def _resolve_mask(
     The mask tree.
 
   Raises:
-    ValueError: if ``mask`` is not callable and all its leaves are
-      functions (a tree of mask functions, which is neither form), or if
-      ``mask`` is a callable pytree of data (an Equinox module) that does
-      not match ``tree`` and fails when called on it (naming the key path
-      where the structures differ).
+    TypeError: if ``mask`` is not callable and all its leaves are
+      functions (a tree of mask functions, which is neither form; upstream
+      0.2.8 raises a TypeError too, calling the tree).
+    ValueError: if ``mask`` is a callable pytree of data (an Equinox
+      module) that does not match ``tree`` and fails when called on it
+      (naming the key path where the structures differ).
   """
   leaves = jax.tree.leaves(mask)
   if (not callable(mask) and leaves
       and all(callable(leaf) for leaf in leaves)):
-    raise ValueError(
+    raise TypeError(
         f'{fn_name}: {arg_name} must be a tree of booleans or one function'
         ' returning such a tree, got a tree whose leaves are functions.'
         f' Remedy: pass a single function of the params as {arg_name}.'
