@@ -607,7 +607,7 @@ def process(
   3. ``postprocessor`` (typically an optimizer) to the aggregated updates,
      only when the aggregator is ready: if its state has a ``ready`` flag
      (an accumulating aggregator) that is False, the post-processor is
-     skipped (``lax.cond``), its state kept, and zeros are returned.
+     skipped (a conditional), its state kept, and zeros are returned.
 
   Extra keyword arguments go to the three parts; those that do not accept
   them ignore them.
@@ -663,14 +663,17 @@ def process(
     if ready is None:
       updates, post_state = run_post(operands)
     else:
-      shapes = jax.eval_shape(run_post, operands)[0]
+      with numerics.recording_hyperparameters() as recorded:
+        shapes = jax.eval_shape(run_post, operands)[0]
 
       def skip_post(operands):
         return (jax.tree.map(jnp.zeros_like, shapes),
                 operands[1])
 
-      updates, post_state = jax.lax.cond(ready, run_post, skip_post,
-                                         operands)
+      # The post-processor's constant hyperparameters are made before the
+      # conditional, whose branches then hold no optimization barrier.
+      updates, post_state = numerics.cond_with_hyperparameters_outside(
+          ready, run_post, skip_post, operands, recorded=recorded)
     return updates, (pre_state, agg_state, post_state)
 
   if isinstance(aggregator, Aggregator):

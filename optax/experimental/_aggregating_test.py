@@ -22,6 +22,7 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import base
+from optax._src import test_utils
 from optax._src import utils
 from optax.experimental import _aggregating as agg
 
@@ -312,6 +313,36 @@ class ProcessTest(parameterized.TestCase):
     out, state = update(batches[1], state)
     np.testing.assert_array_equal(out, [5.0, 6.0])  # Mean 4, 5 plus 1.
     self.assertEqual((int(state[0]), int(state[2])), (2, 1))
+
+  def test_conditional_holds_no_barrier(self):
+    # adam's constant hyperparameters are made before the conditional that
+    # skips it, so its branch stays elementwise (a fused select on GPU).
+    tx = agg.process(base.identity(), agg.average_incrementally_updates(0, 2),
+                     alias.adam(1e-3))
+    params = jnp.zeros(2)
+    jaxpr = jax.make_jaxpr(tx.update)(
+        jnp.ones((2, 2)), tx.init(params), params).jaxpr
+    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
+    # adam's updates on the averaged batches, zeros in between; eager and
+    # jitted.
+    batches = [jnp.array([[1.0, 2.0], [3.0, 4.0]]),
+               jnp.array([[5.0, 6.5], [7.0, 8.25]])] * 2
+    outs = []
+    for update in (tx.update, jax.jit(tx.update)):
+      state = tx.init(params)
+      for batch in batches:
+        out, state = update(batch, state)
+        outs.append(np.asarray(out))
+    expected = [np.zeros(2), None, np.zeros(2), None]
+    reference = alias.adam(1e-3)
+    ref_state = reference.init(params)
+    for i, batch in enumerate(batches):
+      if i % 2:
+        mean = (batches[i - 1].mean(0) + batch.mean(0)) / 2
+        expected[i], ref_state = reference.update(mean, ref_state)
+    for got in (outs[:4], outs[4:]):
+      for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-6)
 
   def test_aux_goes_to_the_postprocessor(self):
     seen = {}
