@@ -129,7 +129,13 @@ def scale_by_adam(
 
   def update_fn(updates, state, params=None):
     del params
-    beta1, beta2 = _hp(b1), _hp(b2)
+    # Each decay and its complement come as one pair of arrays (from a
+    # Python number, 1 - b is derived before XLA sees it: one constant,
+    # not a subtraction per leaf), used for the moments and the bias
+    # corrections alike.
+    b1_pair = numerics.hyperparameter_and_complement(b1)
+    b2_pair = numerics.hyperparameter_and_complement(b2)
+    beta1, beta2 = b1_pair[0], b2_pair[0]
     epsilon = _hp(eps)
     epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
     tree_structure.check_like_updates(fn, updates, state.mu)
@@ -142,12 +148,8 @@ def scale_by_adam(
       first_correction = moments.bias_correction(beta1, count)
       lookahead = None
     updates, mu, nu = _ADAM_LEAF.map(
-        (updates, state.mu, state.nu),
-        # From a Python number, 1 - b is derived before XLA sees it (one
-        # constant, not a subtraction per leaf); the bits are the same.
-        numerics.hyperparameter_and_complement(b1),
-        numerics.hyperparameter_and_complement(b2),
-        first_correction, moments.bias_correction(beta2, count), lookahead,
+        (updates, state.mu, state.nu), b1_pair, b2_pair, first_correction,
+        moments.bias_correction(beta2, count), lookahead,
         (epsilon,) if epsilon_root is None else (epsilon, epsilon_root))
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 

@@ -25,7 +25,15 @@ call. XLA inlines those calls before it optimizes the program, so the
 compiled program is the one the plain function gives. Otherwise (concrete
 arrays, and the tracers of an eager ``vmap`` or ``grad``, which run each
 operation as it comes) the function runs as it is: a nested ``jit`` would
-compile and fuse the leaf's operations and round differently.
+compile and fuse the leaf's operations and round differently. (A program
+staged and then run operation by operation, as the branches of a ``cond``
+under an eager ``vmap`` with a batched predicate are, runs each call
+compiled: with the rounding of ``jit``.)
+
+A kernel's function gets every array it uses as an argument: it makes no
+hyperparameter itself (those are made once per step, outside, and may be
+tracers of the enclosing program), so that its cached trace holds nothing
+of the program it was first traced in.
 """
 
 import contextlib

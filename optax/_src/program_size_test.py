@@ -130,6 +130,19 @@ class ProgramSizeTest(parameterized.TestCase):
     self.assertEqual(_per_leaf(make(), nested=False),
                      {'jit': 1, 'mul': 1, **others})
 
+  @parameterized.named_parameters(
+      # b1 and 1 - b1, b2 and 1 - b2 (one barrier each pair), eps, lr.
+      ('adam', lambda: optax.adam(1e-3), 4),
+      ('nadam', lambda: optax.nadam(1e-3), 4),
+      # ... and the weight decay.
+      ('adamw', lambda: optax.adamw(1e-3), 5),
+  )
+  def test_adam_makes_each_hyperparameter_once(self, make, barriers):
+    # A decay is not made again, behind a second barrier, for the bias
+    # corrections: the pair made for the moments serves both.
+    self.assertEqual(_equations(make(), 1)['optimization_barrier'],
+                     barriers)
+
   def test_eps_root_zero_adds_nothing(self):
     without = _per_leaf(optax.adam(1e-3))
     with_root = _per_leaf(optax.adam(1e-3, eps_root=1e-8))
