@@ -245,9 +245,12 @@ def scale_by_factored_rms(
       row_mean = jnp.mean(wide_row, axis=row_axis, keepdims=True)
       row_factor = (wide_row / row_mean) ** -0.5
       col_factor = wide_col ** -0.5
-      update = g * (jnp.expand_dims(row_factor, axis=d0)
-                    * jnp.expand_dims(col_factor, axis=d1)).astype(
-                        compute_dtype)
+      # (g * row) * col, in this order: the rounding of upstream's, and
+      # XLA then recomputes the product inside the parameter's pass rather
+      # than keep a second leaf-sized temporary alive.
+      row_factor = jnp.expand_dims(row_factor, axis=d0).astype(compute_dtype)
+      col_factor = jnp.expand_dims(col_factor, axis=d1).astype(compute_dtype)
+      update = g * row_factor * col_factor
       return update.astype(grad.dtype), new_row, new_col, jnp.zeros_like(v)
 
     leaves, treedef = jax.tree.flatten(updates)

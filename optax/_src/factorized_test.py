@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import alias
 from optax._src import factorized
 from optax._src import test_utils
 
@@ -227,6 +228,45 @@ class ScaleByFactoredRmsTest(parameterized.TestCase):
       self.skipTest('no memory analysis on this backend')
     leaf_bytes = 64 * 256 * 2
     self.assertLess(stats.temp_size_in_bytes, leaf_bytes // 4)
+
+  @parameterized.parameters(True, False)
+  def test_factored_update_multiplies_row_then_column(self, use_jit):
+    # u = (g * row_factor) * col_factor, rounded in that order (as upstream
+    # 0.2.8); g * (row_factor * col_factor) differs by one ulp in about a
+    # third of the entries. The gradient g[i, j] = a[i] * b[j] has short
+    # mantissas, so the statistics and their means are exact in any
+    # summation order and the factors can be recomputed from the state (by
+    # the same XLA operations: eager and jitted powers round differently).
+    rng = np.random.default_rng(5)
+    a = rng.choice(np.float32([1.0, 2.0, 3.0]), 256)
+    b = rng.integers(1, 16, 128).astype(np.float32) / 8
+    g = np.outer(a, b).astype(np.float32)
+    tx = factorized.scale_by_factored_rms()
+    update = jax.jit(tx.update) if use_jit else tx.update
+    updates, state = update(jnp.asarray(g), tx.init(jnp.asarray(g)))
+    v_row = np.asarray(state.v_row)
+    v_col = np.asarray(state.v_col)
+    np.testing.assert_array_equal(v_row, b * b * np.mean(a * a))
+    np.testing.assert_array_equal(v_col, a * a * np.mean(b * b))
+    factors = lambda row, col: ((row / jnp.mean(row)) ** -0.5, col ** -0.5)
+    row, col = (jax.jit(factors) if use_jit else factors)(v_row, v_col)
+    row, col = np.asarray(row)[None, :], np.asarray(col)[:, None]
+    np.testing.assert_array_equal(np.asarray(updates), g * row * col)
+    self.assertGreater(np.sum(g * row * col != g * (row * col)), 1000)
+
+  def test_donated_adafactor_step_needs_one_leaf_of_temporaries(self):
+    # Regression: with g * (row * col) XLA kept the normalized update alive
+    # until the parameter's pass rather than recompute it there: two leaves
+    # of temporaries where upstream 0.2.8 needs one (with the scheduler
+    # that minimizes memory; the default one needs a leaf either way).
+    if jax.default_backend() != 'cpu':
+      self.skipTest('the scheduler option is XLA:CPU\'s')
+    params = {'w': jnp.ones((256, 512), jnp.float32)}
+    stats = test_utils.donated_step_memory(
+        alias.adafactor(1e-3), params,
+        test_utils.MEMORY_OPTIMIZED_CPU_SCHEDULER)
+    leaf_bytes = 256 * 512 * 4
+    self.assertLess(stats.temp_size_in_bytes, 1.5 * leaf_bytes)
 
   def test_custom_decay_rate_fn(self):
     tx = factorized.scale_by_factored_rms(

@@ -368,7 +368,11 @@ def log_compilations() -> Iterator[list[logging.LogRecord]]:
       logger.removeHandler(handler)
 
 
-def donated_step_memory(tx: base.GradientTransformation, params: Any) -> Any:
+def donated_step_memory(
+    tx: base.GradientTransformation,
+    params: Any,
+    compiler_options: Optional[dict[str, str]] = None,
+) -> Any:
   """XLA's memory analysis of a jitted training step of ``tx``.
 
   The step is ``tx.update`` then ``params + updates``, with the params and
@@ -378,6 +382,8 @@ def donated_step_memory(tx: base.GradientTransformation, params: Any) -> Any:
     tx: the transformation.
     params: the params (arrays or ``jax.ShapeDtypeStruct``); the gradients
       are shaped like them.
+    compiler_options: XLA options for this compilation only (for instance
+      ``MEMORY_OPTIMIZED_CPU_SCHEDULER``).
 
   Returns:
     The compiled step's ``memory_analysis()``: None on a backend without
@@ -388,8 +394,15 @@ def donated_step_memory(tx: base.GradientTransformation, params: Any) -> Any:
     return jax.tree.map(lambda p, u: p + u, params, updates), state
 
   state = jax.eval_shape(tx.init, params)
-  return jax.jit(step, donate_argnums=(0, 1)).lower(
-      params, state, params).compile().memory_analysis()
+  lowered = jax.jit(step, donate_argnums=(0, 1)).lower(params, state, params)
+  return lowered.compile(compiler_options).memory_analysis()
+
+
+# XLA:CPU's default scheduler orders independent loops for concurrency,
+# which can keep many temporaries alive at once; this one minimizes the
+# memory in use, so a test can check what a program needs at the least.
+MEMORY_OPTIMIZED_CPU_SCHEDULER = {
+    'xla_cpu_scheduler_type': 'CPU_SCHEDULER_TYPE_MEMORY_OPTIMIZED'}
 
 
 def barriers_in_conditionals(jaxpr: Any) -> list[int]:
