@@ -42,6 +42,11 @@ Rows:
 * ``memory/<optimizer>/<tree>``: the bytes XLA plans for the donated step
   (temporaries + arguments + outputs - donated aliases, from
   ``compiled.memory_analysis()``) per byte of params;
+* ``memory_min/<optimizer>/<tree>`` (CPU backend only): the same, with the
+  step compiled by XLA:CPU's memory-minimizing scheduler. The default one
+  orders independent loops for concurrency, which can keep a temporary of
+  every leaf alive at once (a clipped gradient, for instance): these rows
+  show what each program needs at the least;
 * ``bound/adam``: the time of an elementwise kernel moving the same bytes as
   Adam's step (4 reads, 3 writes) over the time of Adam's step on the big
   leaf: the fraction of the bandwidth bound that the step reaches.
@@ -72,6 +77,8 @@ _STEP_TREES = ('big', 'tree')
 _COMPILE_OPTIMIZERS = ('adamw', 'clip_adamw', 'clip_multisteps_adamw')
 _COMPILE_PHASES = ('trace', 'lower', 'xla', 'total')
 _MEMORY_OPTIMIZERS = _STEP_OPTIMIZERS
+_MEMORY_MINIMIZING_CPU_SCHEDULER = {
+    'xla_cpu_scheduler_type': 'CPU_SCHEDULER_TYPE_MEMORY_OPTIMIZED'}
 
 
 # ----------------------------------------------------------------------------
@@ -247,11 +254,25 @@ class _Worker:
     phases['total'] = sum(phases.values())
     return phases
 
-  def memory(self, row: str) -> float:
-    """Planned bytes of the donated step of ``row`` per byte of params."""
+  def memory(self, row: str, minimize: bool = False) -> float:
+    """Planned bytes of the donated step of ``row`` per byte of params.
+
+    Args:
+      row: a step row.
+      minimize: compile the step again with XLA:CPU's memory-minimizing
+        scheduler rather than its default one (which orders independent
+        loops for concurrency).
+
+    Returns:
+      Temporaries, arguments and outputs, less the donated aliases, over
+      the bytes of the params.
+    """
     step, params, state, grads = self._setup_step(row)
-    # The executable the step rows run: jax's caches make this no compile.
-    stats = step.lower(params, state, grads).compile().memory_analysis()
+    # Without options, the executable the step rows run: jax's caches make
+    # this no compile.
+    options = _MEMORY_MINIMIZING_CPU_SCHEDULER if minimize else None
+    stats = step.lower(params, state, grads).compile(
+        compiler_options=options).memory_analysis()
     used = (stats.temp_size_in_bytes + stats.argument_size_in_bytes
             + stats.output_size_in_bytes - stats.alias_size_in_bytes)
     param_bytes = sum(x.size * x.dtype.itemsize
@@ -268,7 +289,7 @@ class _Worker:
     if what == 'compile':
       return self.time_compile(request['name'], request['leaves'])
     if what == 'memory':
-      return self.memory(request['row'])
+      return self.memory(request['row'], request.get('minimize', False))
     if what == 'warmup':  # jnp's own jitted helpers, traced once.
       return self.time_compile('adamw', 8)
     raise ValueError(f'compare_upstream worker: unknown request {what!r}')
@@ -514,15 +535,21 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
           [t[phase] for t in times['upstream']], 's'))
       log(_format_text([results[-1]]))
 
-  for tree in _STEP_TREES:
-    for name in _MEMORY_OPTIMIZERS:
-      row = f'memory/{name}/{tree}'
-      if not _selected([row], args.rows):
-        continue
-      values = [side.ask(what='memory', row=f'step/{name}/{tree}')
-                for side in (fork, upstream)]
-      results.append(_ratio_row(row, values[:1], values[1:], 'x params'))
-      log(_format_text([results[-1]]))
+  # memory_min/: the same steps compiled with XLA:CPU's memory-minimizing
+  # scheduler (an option of that backend only).
+  kinds = ('memory', 'memory_min') if fork.info['backend'] == 'cpu' else (
+      'memory',)
+  for kind in kinds:
+    for tree in _STEP_TREES:
+      for name in _MEMORY_OPTIMIZERS:
+        row = f'{kind}/{name}/{tree}'
+        if not _selected([row], args.rows):
+          continue
+        values = [side.ask(what='memory', row=f'step/{name}/{tree}',
+                           minimize=kind == 'memory_min')
+                  for side in (fork, upstream)]
+        results.append(_ratio_row(row, values[:1], values[1:], 'x params'))
+        log(_format_text([results[-1]]))
 
 
 def _value(x: float, unit: str) -> str:
@@ -572,7 +599,8 @@ def main() -> None:
       formatter_class=argparse.RawDescriptionHelpFormatter,
       epilog='Rows: step/<optimizer>/{big,tree}, bound/adam, '
       'compile/<optimizer>/{trace,lower,xla,total}, '
-      'memory/<optimizer>/{big,tree}. Optimizers: '
+      'memory/<optimizer>/{big,tree}, memory_min/<optimizer>/{big,tree} '
+      '(CPU). Optimizers: '
       + ', '.join(_STEP_OPTIMIZERS) + '; compile rows: '
       + ', '.join(_COMPILE_OPTIMIZERS) + '.')
   parser.add_argument('--upstream-python', help='interpreter with upstream '
