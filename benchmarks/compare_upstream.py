@@ -51,6 +51,12 @@ Rows:
   Adam's step (4 reads, 3 writes) over the time of Adam's step on the big
   leaf: the fraction of the bandwidth bound that the step reaches.
 
+Both workers run with glibc's malloc told to keep freed memory (a fixed
+mmap threshold of 32 MiB and no heap trimming; set ``MALLOC_MMAP_THRESHOLD_``
+or ``MALLOC_TRIM_THRESHOLD_`` to override): otherwise whether a step's large
+temporaries fault in fresh pages at every call depends on each process's
+history, and a step's time can double from one process to the next.
+
 Speed is never asserted in tests; this script only reports.
 """
 
@@ -408,6 +414,14 @@ def _start_sides(args: argparse.Namespace) -> tuple[_Side, _Side]:
   base_env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
   # Two workers share one accelerator: neither may take most of its memory.
   base_env['XLA_PYTHON_CLIENT_PREALLOCATE'] = 'false'
+  # glibc's malloc serves a large block (a 16 MiB temporary of a step) from
+  # fresh pages or from its heap depending on the process's history, and
+  # in the first case the pages fault in again at every step: one process
+  # ran chain(clip, adamw) on the big leaf at 13.3 ms (4,097 page faults a
+  # step), another at 5.2 ms (none). A fixed threshold (the largest glibc
+  # takes) and no trimming of the heap give every worker the second.
+  base_env.setdefault('MALLOC_MMAP_THRESHOLD_', str(32 << 20))
+  base_env.setdefault('MALLOC_TRIM_THRESHOLD_', str(4 << 30))
   probe = subprocess.run(
       [sys.executable, '-c', 'import jax; print(jax.default_backend())'],
       env=base_env, capture_output=True, text=True, check=True)
