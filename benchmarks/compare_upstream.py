@@ -51,9 +51,10 @@ Rows:
   Adam's step (4 reads, 3 writes) over the time of Adam's step on the big
   leaf: the fraction of the bandwidth bound that the step reaches.
 
-Both workers run with glibc's malloc told to keep freed memory (a fixed
-mmap threshold of 32 MiB and no heap trimming; set ``MALLOC_MMAP_THRESHOLD_``
-or ``MALLOC_TRIM_THRESHOLD_`` to override): otherwise whether a step's large
+Both workers run with glibc's malloc told to keep freed memory (one arena,
+a fixed mmap threshold of 32 MiB, no heap trimming; set
+``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_`` or
+``MALLOC_TRIM_THRESHOLD_`` to override): otherwise whether a step's
 temporaries fault in fresh pages at every call depends on each process's
 history, and a step's time can double from one process to the next.
 
@@ -414,12 +415,16 @@ def _start_sides(args: argparse.Namespace) -> tuple[_Side, _Side]:
   base_env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
   # Two workers share one accelerator: neither may take most of its memory.
   base_env['XLA_PYTHON_CLIENT_PREALLOCATE'] = 'false'
-  # glibc's malloc serves a large block (a 16 MiB temporary of a step) from
-  # fresh pages or from its heap depending on the process's history, and
-  # in the first case the pages fault in again at every step: one process
-  # ran chain(clip, adamw) on the big leaf at 13.3 ms (4,097 page faults a
-  # step), another at 5.2 ms (none). A fixed threshold (the largest glibc
-  # takes) and no trimming of the heap give every worker the second.
+  # XLA:CPU allocates a step's temporaries as one block per call, from the
+  # thread that runs it. glibc's malloc serves a block of 16 MiB from fresh
+  # pages or from a heap depending on the process's history (its adaptive
+  # threshold, per-thread arenas that shrink), and fresh pages fault in
+  # again at every call: chain(clip, adamw) or lion on the big leaf took
+  # 11-14 ms (4,097 page faults a step) in some processes and 5 ms (none)
+  # in others, on both sides. One arena, a fixed threshold (the largest
+  # glibc takes) and no trimming give every worker the second. Blocks over
+  # 32 MiB (adafactor's) still come from fresh pages, in every process.
+  base_env.setdefault('MALLOC_ARENA_MAX', '1')
   base_env.setdefault('MALLOC_MMAP_THRESHOLD_', str(32 << 20))
   base_env.setdefault('MALLOC_TRIM_THRESHOLD_', str(4 << 30))
   probe = subprocess.run(
