@@ -86,9 +86,9 @@ else
   exit 1
 fi
 
-step "tools' own tests (the upstream setting, deviations.toml's fields)"
+step "tools' own tests (the upstream setting, deviations.toml's fields, the bit-identical check)"
 (cd "$here" && "$venv_py" -m pytest -q -p no:cacheprovider \
-    tools/fork_config_test.py)
+    tools/fork_config_test.py tools/compare/compare_test.py)
 
 step "wait for the upstream virtualenv"
 if ! wait "$upstream_setup"; then

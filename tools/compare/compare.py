@@ -69,6 +69,14 @@ fails the run (stale), one whose jax range excludes the fork's jax is
 skipped and reported, and the run fails if the upstream side is not that
 release. The run fails on any mismatch that is not listed and on a listed
 pattern that no longer mismatches (stale).
+With ``--bit-identical FILE`` (``tools/compare/bit_identical.toml``) the
+cases it lists must also be bit-identical to upstream's: every recorded
+leaf the same dtype, shape and bits (NaN payloads aside, the sign of zero
+included). The tolerances above let an unintended change of rounding pass
+(an operand order, a product of two factors taken first); for these cases,
+which run op by op and so have the same bits on any machine where both
+sides compute the same operations, it fails.
+
 The last line is ``compare: N cases, M matched, K listed deviations, F
 failed``; the exit status is 1 if F > 0.
 """
@@ -229,14 +237,9 @@ def _first_line(msg: str) -> str:
   return line[:160]
 
 
-def compare_case(case: str, fork: dict[str, Any], upstream: dict[str, Any]
-                 ) -> list[str]:
-  """All differences of one case, as human-readable lines."""
-  low_precision = 'bf16' in case or 'mixed' in case
-  diffs = _warnings_diff(fork, upstream)
-  errors = _error_diff(fork, upstream)
-  if errors or 'error' in fork:
-    return diffs + errors
+def _case_trees(fork: dict[str, Any], upstream: dict[str, Any]
+                ) -> list[tuple[str, Any, Any]]:
+  """(name, fork's tree, upstream's tree) for every tree a case records."""
   trees: list[tuple[str, Any, Any]] = []
   if fork['kind'] == 'opt':
     trees.append(('init_state', fork['init_state'], upstream['init_state']))
@@ -248,6 +251,66 @@ def compare_case(case: str, fork: dict[str, Any], upstream: dict[str, Any]
       trees.append(('post', fork.get('post'), upstream.get('post')))
   else:
     trees.append(('result', fork['result'], upstream['result']))
+  return trees
+
+
+def bit_difference(fork: dict[str, Any], upstream: dict[str, Any]
+                   ) -> str | None:
+  """Where a case is not bit-identical to upstream's, or None.
+
+  Bit-identical: neither side raises, the same trees, and every leaf the
+  same dtype, shape and bits (NaN payloads aside; the sign of a zero
+  counts).
+
+  Args:
+    fork: the fork's record of the case.
+    upstream: upstream's record of it.
+
+  Returns:
+    The first difference, as a line, or None.
+  """
+  if 'error' in fork or 'error' in upstream:
+    return 'an exception on one side or both'
+  for name, f, u in _case_trees(fork, upstream):
+    if f is None or u is None:
+      return f'{name}: missing on one side'
+    if _tree_structure(f) != _tree_structure(u):
+      return f'{name}: structure differs'
+    for fl, ul in zip(f['leaves'], u['leaves']):
+      a, b = np.asarray(fl['value']), np.asarray(ul['value'])
+      if a.dtype.kind in 'fc':
+        both_nan = np.isnan(a) & np.isnan(b)
+        same = ((a == b) & (np.signbit(a.real) == np.signbit(b.real))
+                & (np.signbit(a.imag) == np.signbit(b.imag))) | both_nan
+      else:
+        same = a == b
+      if not np.all(same):
+        count = int(np.size(same) - np.count_nonzero(same))
+        return (f'{name}{fl["path"]}: {count} of {np.size(same)} elements '
+                f'differ in their bits')
+  return None
+
+
+def load_bit_identical(path: str | None) -> tuple[str | None, list[str]]:
+  """The upstream release and the case names of a bit-identical list."""
+  if not path:
+    return None, []
+  with open(path, 'rb') as f:
+    data = tomllib.load(f)
+  if not data.get('upstream') or not data.get('reason'):
+    raise ValueError(f'{path}: needs upstream and reason')
+  return data['upstream'], list(data.get('cases', []))
+
+
+def compare_case(case: str, fork: dict[str, Any], upstream: dict[str, Any]
+                 ) -> list[str]:
+  """All differences of one case, as human-readable lines."""
+  low_precision = 'bf16' in case or 'mixed' in case
+  diffs = _warnings_diff(fork, upstream)
+  errors = _error_diff(fork, upstream)
+  if errors or 'error' in fork:
+    return diffs + errors
+  trees = _case_trees(fork, upstream)
   for name, f, u in trees:
     if f is None or u is None:
       diffs.append(f'{name}: missing on one side')
@@ -305,12 +368,48 @@ def load_deviations(path: str | None) -> list[dict[str, Any]]:
   return entries
 
 
+def _check_bit_identical(path: str | None, upstream_version: str,
+                         fork: dict[str, Any], upstream: dict[str, Any]
+                         ) -> int:
+  """Checks the cases listed as bit-identical; returns the failures."""
+  release, listed = load_bit_identical(path)
+  if release is None:
+    return 0
+  if release != upstream_version:
+    print(f'FAIL {path} lists the cases bit-identical to upstream '
+          f'{release}, the lanes compare against {upstream_version}: '
+          f'regenerate it')
+    return 1
+  missing = [n for n in listed if n not in fork or n not in upstream]
+  if missing:
+    print(f'STALE bit-identical: {len(missing)} listed cases did not run '
+          f'(renamed, removed or filtered out), e.g. {missing[:3]}')
+  differing = 0
+  for name in listed:
+    if name in missing:
+      continue
+    where = bit_difference(fork[name], upstream[name])
+    if where is not None:
+      print(f'FAIL {name}: listed as bit-identical to upstream: {where}')
+      differing += 1
+  others = [n for n in sorted(set(fork) & set(upstream))
+            if n not in set(listed)
+            and bit_difference(fork[n], upstream[n]) is None]
+  print(f'bit-identical: {len(listed) - len(missing) - differing} of '
+        f'{len(listed) - len(missing)} listed cases that ran; {len(others)} '
+        f'unlisted cases are too')
+  return len(missing) + differing
+
+
 def main(argv: list[str] | None = None) -> int:
   """Command line entry point."""
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument('--fork', required=True)
   parser.add_argument('--upstream', required=True)
   parser.add_argument('--deviations', default=None)
+  parser.add_argument('--bit-identical', default=None,
+                      help='a TOML list of cases that must be bit-identical '
+                      'to upstream\'s')
   parser.add_argument('--verbose', action='store_true',
                       help='print every difference line of every case')
   args = parser.parse_args(argv)
@@ -394,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
             f'fail for another reason); remove it from the deviations file')
     else:
       print(f'STALE deviation {pattern}: no case has this name')
+  failed += _check_bit_identical(args.bit_identical, upstream_version,
+                                 fc, uc)
   print(f'compare: {len(names)} cases, {matched} matched, {listed} listed '
         f'deviations, {failed} failed')
   return 1 if failed else 0

@@ -10,7 +10,8 @@
 # directory outside the repository, so that `import optax` finds the
 # interpreter's own package. Steps:
 #   1. run_cases.py on both sides (in parallel),
-#   2. compare.py against the [[comparison]] entries of deviations.toml,
+#   2. compare.py against the [[comparison]] entries of deviations.toml and
+#      the list of cases bit-identical to upstream (bit_identical.toml),
 #   3. checkpoint round trips: upstream saves and the fork restores, then the
 #      fork saves and upstream restores.
 # Exits non-zero if any step fails; every step runs even if an earlier one
@@ -74,7 +75,7 @@ fi
 
 "$fork_py" "$here/compare.py" --fork "$work/fork.pkl" \
     --upstream "$work/upstream.pkl" --deviations "$repo/deviations.toml" \
-    || status=1
+    --bit-identical "$here/bit_identical.toml" || status=1
 fi
 
 # Both saves, then both restores, each pair in parallel.
