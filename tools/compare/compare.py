@@ -380,21 +380,21 @@ def _check_bit_identical(path: str | None, upstream_version: str,
           f'{release}, the lanes compare against {upstream_version}: '
           f'regenerate it')
     return 1
-  missing = [n for n in listed if n not in fork or n not in upstream]
+  ran = set(fork) & set(upstream)
+  missing = [n for n in listed if n not in ran]
   if missing:
     print(f'STALE bit-identical: {len(missing)} listed cases did not run '
           f'(renamed, removed or filtered out), e.g. {missing[:3]}')
   differing = 0
   for name in listed:
-    if name in missing:
+    if name not in ran:
       continue
     where = bit_difference(fork[name], upstream[name])
     if where is not None:
       print(f'FAIL {name}: listed as bit-identical to upstream: {where}')
       differing += 1
-  others = [n for n in sorted(set(fork) & set(upstream))
-            if n not in set(listed)
-            and bit_difference(fork[n], upstream[n]) is None]
+  others = [n for n in sorted(ran - set(listed))
+            if bit_difference(fork[n], upstream[n]) is None]
   print(f'bit-identical: {len(listed) - len(missing) - differing} of '
         f'{len(listed) - len(missing)} listed cases that ran; {len(others)} '
         f'unlisted cases are too')
