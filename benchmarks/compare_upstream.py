@@ -17,17 +17,20 @@
 Run
 
   python benchmarks/compare_upstream.py --upstream-python PATH [--markdown]
+  python benchmarks/compare_upstream.py --upstream-tree DIR [--markdown]
 
 Two worker processes are started: one runs this repository's ``optax`` under
-the current interpreter, the other the upstream release under the
-interpreter given by ``--upstream-python`` (without it, a virtualenv with
-``optax==<upstream>`` and the current jax/jaxlib versions is created in a
-cache directory with pip; the version is ``[tool.optax-fork] upstream`` of
-pyproject.toml). On CPU both workers are pinned to the same core. Each row is
-measured in both workers in alternating pairs, so that a noisy machine
-slows down both sides of a pair alike; the table gives the median over the
-pairs of the ratio fork / upstream, the range of those ratios and both
-median absolute values.
+the current interpreter, the other upstream's: the release under the
+interpreter given by ``--upstream-python``, or the source tree ``DIR`` (an
+upstream checkout) under the current interpreter with ``DIR`` on
+``PYTHONPATH`` (for a machine where no virtualenv can be made). Without
+either, a virtualenv with ``optax==<upstream>`` and the current jax/jaxlib
+versions is created in a cache directory with pip; the version is
+``[tool.optax-fork] upstream`` of pyproject.toml. On CPU both workers are
+pinned to the same core. Each row is measured in both workers in
+alternating pairs, so that a noisy machine slows down both sides of a pair
+alike; the table gives the median over the pairs of the ratio fork /
+upstream, the range of those ratios and both median absolute values.
 
 Rows:
 
@@ -49,7 +52,26 @@ Rows:
   show what each program needs at the least;
 * ``bound/adam``: the time of an elementwise kernel moving the same bytes as
   Adam's step (4 reads, 3 writes) over the time of Adam's step on the big
-  leaf: the fraction of the bandwidth bound that the step reaches.
+  leaf: the fraction of the bandwidth bound that the step reaches;
+* ``loop/<optimizer>/<tree>`` (device-side step time): ``K`` donated steps
+  inside one jitted ``lax.fori_loop`` carrying the params and the state (the
+  gradients fixed), timed for two trip counts ``K1 < K2`` given at run time
+  to the same program; with ``t(K)`` the fastest call of ``K`` steps, the
+  time per step is ``(t(K2) - t(K1)) / (K2 - K1)``, so that the host's
+  dispatch of a call (hundreds of arguments on a model's tree) drops out.
+  Trees: ``big``,
+  ``tree`` and ``gpt2_small`` (the 148 float32 leaves of GPT-2 small,
+  124.4M params; with ``--quick`` the same 148 leaves, narrower);
+* ``control/<tree>``: a fixed elementwise kernel written here, not in
+  Optax, timed as the loop rows in both workers. The two workers run the
+  same program, so the row must read 1.00: how far it is from 1.00 is the
+  measurement's own spread, printed with the table;
+* ``bound/<optimizer>/<tree>``: for each loop row, the step's memory
+  traffic (bytes read and written, from XLA's cost analysis of the
+  compiled step) over the bandwidth a copy of the same tree reaches in the
+  same worker (a loop of ``x + 1`` over every leaf, timed as above), over
+  the loop row's time per step: the fraction of the bandwidth bound that
+  each side's step reaches.
 
 Both workers run with glibc's malloc told to keep freed memory (one arena,
 a fixed mmap threshold of 32 MiB, no heap trimming; set
@@ -84,6 +106,20 @@ _STEP_TREES = ('big', 'tree')
 _COMPILE_OPTIMIZERS = ('adamw', 'clip_adamw', 'clip_multisteps_adamw')
 _COMPILE_PHASES = ('trace', 'lower', 'xla', 'total')
 _MEMORY_OPTIMIZERS = _STEP_OPTIMIZERS
+_LOOP_TREES = ('big', 'tree', 'gpt2_small')
+# The loop rows of the big and mixed trees are the step rows' optimizers and
+# schedule-free AdamW; GPT-2 small's are the optimizers one trains it with.
+_LOOP_OPTIMIZERS = {
+    'big': _STEP_OPTIMIZERS + ('schedule_free_adamw',),
+    'tree': _STEP_OPTIMIZERS + ('schedule_free_adamw',),
+    'gpt2_small': ('adamw', 'clip_adamw', 'lion', 'adafactor', 'muon',
+                   'multisteps_adamw4', 'inject_adamw',
+                   'schedule_free_adamw'),
+}
+_CONTROL_TREES = ('big', 'gpt2_small')
+# How far the control row may read from 1.00 for the loop rows to be read
+# to a few percent.
+_CONTROL_SPREAD = 0.03
 # As optax._src.test_utils.MEMORY_OPTIMIZED_CPU_SCHEDULER (the benchmark
 # imports only the public API, so that it runs under upstream too).
 _MEMORY_OPTIMIZED_CPU_SCHEDULER = {
@@ -117,6 +153,9 @@ def _make_optimizer(name: str) -> Any:
       'clip_adamw': lambda: clip(optax.adamw(1e-3)),
       'muon': lambda: optax.contrib.muon(1e-3),
       'multisteps_adam4': lambda: multisteps(optax.adam(1e-3)),
+      'multisteps_adamw4': lambda: multisteps(optax.adamw(1e-3)),
+      'schedule_free_adamw': lambda: optax.contrib.schedule_free_adamw(
+          1e-3),
       'clip_multisteps_adamw': lambda: clip(multisteps(optax.adamw(1e-3))),
   }
   return makers[name]()
@@ -140,6 +179,28 @@ def _make_tree(kind: str, quick: bool, leaves: int = 0) -> Any:
     return {f'layer{i:04d}': leaf(shapes[i % len(shapes)],
                                   jnp.bfloat16 if i % 4 == 3 else jnp.float32)
             for i in range(count)}
+  if kind == 'gpt2_small':  # GPT-2 small's 148 float32 leaves (124.4M).
+    vocab, context, width, layers = (
+        (1024, 128, 64, 12) if quick else (50257, 1024, 768, 12))
+    tree = {'wte': leaf((vocab, width), jnp.float32),
+            'wpe': leaf((context, width), jnp.float32),
+            'ln_f': {'g': leaf((width,), jnp.float32),
+                     'b': leaf((width,), jnp.float32)}}
+    for i in range(layers):
+      tree[f'h{i:02d}'] = {
+          'ln_1': {'g': leaf((width,), jnp.float32),
+                   'b': leaf((width,), jnp.float32)},
+          'attn': {'c_attn_w': leaf((width, 3 * width), jnp.float32),
+                   'c_attn_b': leaf((3 * width,), jnp.float32),
+                   'c_proj_w': leaf((width, width), jnp.float32),
+                   'c_proj_b': leaf((width,), jnp.float32)},
+          'ln_2': {'g': leaf((width,), jnp.float32),
+                   'b': leaf((width,), jnp.float32)},
+          'mlp': {'c_fc_w': leaf((width, 4 * width), jnp.float32),
+                  'c_fc_b': leaf((4 * width,), jnp.float32),
+                  'c_proj_w': leaf((4 * width, width), jnp.float32),
+                  'c_proj_b': leaf((width,), jnp.float32)}}
+    return tree
   if kind == 'deep':  # Many small float32 leaves: what compile time
     # scales with. (bfloat16 leaves cost the fork more HLO: it computes them
     # in float32 and rounds once per transformation, where upstream 0.2.8
@@ -165,14 +226,17 @@ class _Worker:
 
   def __init__(self, quick: bool, compile_leaves: int, clock: str):
     import jax  # pylint: disable=import-outside-toplevel
+    import numpy as np  # pylint: disable=import-outside-toplevel
 
     self.jax = jax
+    self.np = np
     # Wall time by default; the process's CPU time on a shared CPU machine,
     # where other processes' load inflates wall times.
     self.now = time.process_time if clock == 'cpu' else time.perf_counter
     self.quick = quick
     self.compile_leaves = compile_leaves
     self.steps: dict[str, Any] = {}
+    self.loops: dict[str, Any] = {}
 
   def _grads(self, params: Any) -> Any:
     jnp = self.jax.numpy
@@ -224,6 +288,90 @@ class _Worker:
       args[:3] = jax.block_until_ready(fn(*args))
       times.append(self.now() - start)
     return statistics.median(times)
+
+  def _setup_loop(self, key: str) -> list[Any]:
+    """Compiles (once) the K-step loop of a loop, control or copy row.
+
+    Args:
+      key: ``loop/<optimizer>/<tree>``, ``control/<tree>`` or
+        ``copy/<tree>``.
+
+    Returns:
+      ``[loop, carry, operand, one_step]``: the jitted loop (carry and trip
+      count as arguments, the carry donated), its current carry, the fixed
+      operand each step reads, and the jitted single step (for its cost
+      analysis).
+    """
+    if key not in self.loops:
+      jax = self.jax
+      kind, *rest = key.split('/')
+      tree = rest[-1]
+      params = _make_tree(tree, self.quick)
+      if kind == 'loop':
+        tx = _make_optimizer(rest[0])
+        step = _step_fn(tx)
+        carry = (params, tx.init(params))
+        operand = self._grads(params)
+        body = lambda c, g: step(*c, g)
+      elif kind == 'control':  # The same program in both workers.
+        carry = (params, jax.tree.map(jax.numpy.zeros_like, params))
+        operand = self._grads(params)
+
+        def body(c, g):
+          p, m = c
+          m = jax.tree.map(lambda m, g: 0.9 * m + g, m, g)
+          return jax.tree.map(lambda p, m: p - 1e-3 * m, p, m), m
+      else:  # copy: each leaf read and written once a step.
+        carry, operand = params, None
+        body = lambda c, _: jax.tree.map(lambda x: x + 1, c)
+
+      def loop(carry, operand, count):
+        return jax.lax.fori_loop(0, count, lambda _, c: body(c, operand),
+                                 carry)
+
+      # The trip count is an argument: one program for every K, whose loop
+      # XLA cannot unroll.
+      fn = jax.jit(loop, donate_argnums=(0,))
+      carry = jax.block_until_ready(fn(carry, operand, self.np.int32(1)))
+      one_step = jax.jit(body, donate_argnums=(0,))
+      self.loops[key] = [fn, carry, operand, one_step]
+    return self.loops[key]
+
+  def time_loop(self, key: str, repeats: int, counts: list[int]) -> float:
+    """Device-side seconds per step of a loop, control or copy row.
+
+    Args:
+      key: as for ``_setup_loop``.
+      repeats: calls timed for each trip count.
+      counts: the two trip counts ``K1 < K2``.
+
+    Returns:
+      ``(t(K2) - t(K1)) / (K2 - K1)``, where ``t(K)`` is the fastest of the
+      calls with ``K`` steps: whatever else the machine does only adds time
+      to a call, and a difference of two noisy medians can even come out
+      negative for short steps.
+    """
+    entry = self._setup_loop(key)
+    fn, carry, operand, _ = entry
+    fastest = []
+    for count in counts:
+      count = self.np.int32(count)
+      times = []
+      for _ in range(repeats):
+        start = self.now()
+        carry = self.jax.block_until_ready(fn(carry, operand, count))
+        times.append(self.now() - start)
+      fastest.append(min(times))
+    entry[1] = carry
+    return (fastest[1] - fastest[0]) / (counts[1] - counts[0])
+
+  def step_bytes(self, key: str) -> float:
+    """Bytes one step of ``key`` reads and writes (XLA's cost analysis)."""
+    _, carry, operand, one_step = self._setup_loop(key)
+    analysis = one_step.lower(carry, operand).compile().cost_analysis()
+    if isinstance(analysis, (list, tuple)):  # Older jax: one per program.
+      analysis = analysis[0]
+    return float(analysis['bytes accessed'])
 
   def time_compile(self, name: str, leaves: int) -> dict[str, float]:
     """Seconds to trace, lower and compile ``init`` and the step.
@@ -295,6 +443,11 @@ class _Worker:
       return self.time_step(request['row'], request['repeats'])
     if what == 'bound':
       return self.time_bound(request['repeats'])
+    if what == 'loop':
+      return self.time_loop(request['key'], request['repeats'],
+                            request['counts'])
+    if what == 'step_bytes':
+      return self.step_bytes(request['key'])
     if what == 'compile':
       return self.time_compile(request['name'], request['leaves'])
     if what == 'memory':
@@ -412,8 +565,6 @@ def _cpu_model() -> str:
 
 def _start_sides(args: argparse.Namespace) -> tuple[_Side, _Side]:
   """Starts the fork and upstream workers (pinned on a CPU backend)."""
-  upstream_python = args.upstream_python or _make_upstream_venv(
-      _upstream_version())
   base_env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
   # Two workers share one accelerator: neither may take most of its memory.
   base_env['XLA_PYTHON_CLIENT_PREALLOCATE'] = 'false'
@@ -444,13 +595,25 @@ def _start_sides(args: argparse.Namespace) -> tuple[_Side, _Side]:
     worker_args += ['--pin-cpu', str(cpu)]
   fork_env = dict(base_env, PYTHONPATH=str(_REPO))
   fork = _Side('fork', sys.executable, worker_args, fork_env, str(_REPO))
-  # -I: neither PYTHONPATH nor the script's directory nor user site-packages,
-  # so the upstream interpreter imports its own optax.
-  upstream = _Side('upstream', upstream_python, ['-I', *worker_args],
-                   base_env, tempfile.gettempdir())
+  if args.upstream_tree:
+    # The tree first on the path, ahead of whatever optax this interpreter
+    # has installed (the fork, often); the worker runs from a neutral folder.
+    tree = pathlib.Path(args.upstream_tree).resolve()
+    upstream = _Side('upstream', sys.executable, worker_args,
+                     dict(base_env, PYTHONPATH=str(tree)),
+                     tempfile.gettempdir())
+  else:
+    tree = None
+    upstream_python = args.upstream_python or _make_upstream_venv(
+        _upstream_version())
+    # -I: neither PYTHONPATH nor the script's directory nor user
+    # site-packages, so the upstream interpreter imports its own optax.
+    upstream = _Side('upstream', upstream_python, ['-I', *worker_args],
+                     base_env, tempfile.gettempdir())
   fork_file = pathlib.Path(fork.info['optax_file']).resolve()
   upstream_file = pathlib.Path(upstream.info['optax_file']).resolve()
-  if _REPO not in fork_file.parents or _REPO in upstream_file.parents:
+  if (_REPO not in fork_file.parents or _REPO in upstream_file.parents
+      or (tree is not None and tree not in upstream_file.parents)):
     raise RuntimeError(
         'compare_upstream: wrong optax imported: fork worker got '
         f'{fork_file}, upstream worker got {upstream_file}')
@@ -519,6 +682,8 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
     results.append(_ratio_row(row, times['fork'], times['upstream'], 's'))
     log(_format_text([results[-1]]))
 
+  _measure_loops(args, fork, upstream, pairs, log, results)
+
   if _selected(['bound/adam'], args.rows):
     row = 'step/adam/big'
     for side in (fork, upstream):
@@ -573,6 +738,84 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
         log(_format_text([results[-1]]))
 
 
+def _loop_pairs(args: argparse.Namespace, fork: _Side, upstream: _Side,
+                key: str, pairs: int) -> dict[str, list[float]]:
+  """Seconds per step of a loop, control or copy row, in alternating pairs."""
+  counts = args.loop_counts
+  # Compile both, and choose repeats so that one trip count takes ~budget.
+  one = max(side.ask(what='loop', key=key, repeats=1, counts=counts)
+            for side in (fork, upstream))
+  per_call = max(one * counts[1], 1e-6)
+  repeats = int(min(args.max_repeats, max(3, args.budget / per_call)))
+  times = {'fork': [], 'upstream': []}
+  for i in range(pairs):
+    order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
+    for side in order:
+      times[side.label].append(side.ask(what='loop', key=key,
+                                        repeats=repeats, counts=counts))
+  return times
+
+
+def _measure_loops(args: argparse.Namespace, fork: _Side, upstream: _Side,
+                   pairs: int, log: Callable[[str], None],
+                   results: list[dict[str, Any]]) -> None:
+  """The device-side rows: control, loop and bound rows.
+
+  Args:
+    args: the command line.
+    fork: the fork's worker.
+    upstream: upstream's worker.
+    pairs: fork/upstream pairs per row.
+    log: prints a finished row.
+    results: the finished rows are appended here.
+  """
+  for tree in _CONTROL_TREES:
+    row = f'control/{tree}'
+    if _selected([row], args.rows):
+      times = _loop_pairs(args, fork, upstream, row, pairs)
+      results.append(_ratio_row(row, times['fork'], times['upstream'], 's'))
+      log(_format_text([results[-1]]))
+  for tree in _LOOP_TREES:
+    rows = _selected([f'loop/{o}/{tree}' for o in _LOOP_OPTIMIZERS[tree]],
+                     args.rows)
+    bounds = _selected([f'bound/{r[len("loop/"):]}' for r in rows],
+                       args.rows)
+    copy = {}
+    if bounds:  # The bandwidth a copy of the tree reaches, in each worker.
+      copy_key = f'copy/{tree}'
+      copy_times = _loop_pairs(args, fork, upstream, copy_key, pairs)
+      copy = {side.label: side.ask(what='step_bytes', key=copy_key)
+              / statistics.median(copy_times[side.label])
+              for side in (fork, upstream)}
+    for row in rows:
+      times = _loop_pairs(args, fork, upstream, row, pairs)
+      results.append(_ratio_row(row, times['fork'], times['upstream'], 's'))
+      log(_format_text([results[-1]]))
+      bound = f'bound/{row[len("loop/"):]}'
+      if bound in bounds:
+        fractions = {}
+        for side in (fork, upstream):
+          seconds = side.ask(what='step_bytes', key=row) / copy[side.label]
+          fractions[side.label] = [seconds / t for t in times[side.label]]
+        results.append(_ratio_row(f'{bound} (of copy bandwidth)',
+                                  fractions['fork'], fractions['upstream'],
+                                  'x'))
+        log(_format_text([results[-1]]))
+
+
+def _control_summary(results: list[dict[str, Any]]) -> str:
+  """Whether the control rows read 1.00 within the allowed spread."""
+  controls = [r for r in results if r['row'].startswith('control/')]
+  if not controls:
+    return ''
+  worst = max(abs(r['ratio'] - 1) for r in controls)
+  verdict = ('within' if worst <= _CONTROL_SPREAD else
+             'OUTSIDE (the loop rows cannot be read to a few percent)')
+  ratios = ', '.join(f'{r["ratio"]:.2f}' for r in controls)
+  return (f'control rows: {ratios}, {verdict} 1.00 +- '
+          f'{_CONTROL_SPREAD:.2f}')
+
+
 def _value(x: float, unit: str) -> str:
   if unit == 's':
     return f'{x * 1e3:.3f} ms' if x < 1 else f'{x:.2f} s'
@@ -621,12 +864,19 @@ def main() -> None:
       epilog='Rows: step/<optimizer>/{big,tree}, bound/adam, '
       'compile/<optimizer>/{trace,lower,xla,total}, '
       'memory/<optimizer>/{big,tree}, memory_min/<optimizer>/{big,tree} '
-      '(CPU). Optimizers: '
+      '(CPU), control/{big,gpt2_small}, loop/<optimizer>/{big,tree,'
+      'gpt2_small}, bound/<optimizer>/{big,tree,gpt2_small}. Optimizers: '
       + ', '.join(_STEP_OPTIMIZERS) + '; compile rows: '
       + ', '.join(_COMPILE_OPTIMIZERS) + '.')
   parser.add_argument('--upstream-python', help='interpreter with upstream '
                       'optax installed (default: a cached virtualenv made '
                       'with pip)')
+  parser.add_argument('--upstream-tree', help='a source tree of upstream '
+                      'optax, run under the current interpreter with it on '
+                      'PYTHONPATH (instead of --upstream-python)')
+  parser.add_argument('--loop-counts', default='',
+                      help='the two trip counts K1,K2 of the loop rows '
+                      '(default 2,10; quick 1,8)')
   parser.add_argument('--quick', action='store_true',
                       help='smaller trees and fewer pairs: a smoke run')
   parser.add_argument('--rows', help='comma-separated prefixes; only the '
@@ -659,6 +909,14 @@ def main() -> None:
   args = parser.parse_args()
   if not args.compile_leaves:
     args.compile_leaves = 100 if args.quick else 2000
+  args.loop_counts = [int(k) for k in (
+      args.loop_counts or ('1,8' if args.quick else '2,10')).split(',')]
+  if len(args.loop_counts) != 2 or not (
+      0 < args.loop_counts[0] < args.loop_counts[1]):
+    parser.error('--loop-counts must be two trip counts K1,K2 with '
+                 f'0 < K1 < K2, got {args.loop_counts}')
+  if args.upstream_python and args.upstream_tree:
+    parser.error('give --upstream-python or --upstream-tree, not both')
   if args.worker:
     _worker_main(args)
     return
@@ -685,6 +943,9 @@ def main() -> None:
   if args.markdown:
     print(f'\nMachine: {machine}.\n')
     print(_format_markdown(results))
+  summary = _control_summary(results)
+  if summary:
+    print(f'\n{summary}' if args.markdown else f'# {summary}')
   print(f'# {time.perf_counter() - start:.0f} s', file=sys.stderr)
 
 
