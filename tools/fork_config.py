@@ -99,13 +99,26 @@ def version_in_range(version: str, spec: str) -> bool:
   return True
 
 
+def is_main(label: str) -> bool:
+  """Whether an upstream label names upstream's main branch."""
+  return label == 'main' or label.startswith('main@')
+
+
 def not_applicable(entry: dict[str, Any], upstream: str,
                    jax_version: Optional[str]) -> Optional[tuple[str, str]]:
   """Why a ``deviations.toml`` entry does not apply to this run, if it does not.
 
+  A run against upstream's main branch (``upstream`` is ``main@<commit>``,
+  from a source checkout) takes every entry that names main (``main`` or any
+  ``main@<commit>``: main moves on, and the lanes then tell whether the
+  entry still holds); it skips an entry naming releases only, whose
+  difference main may have absorbed. A run against a release skips an entry
+  naming main only.
+
   Args:
     entry: one ``[[comparison]]`` or ``[[upstream_suite]]`` table.
-    upstream: the upstream release compared against (:func:`upstream_version`).
+    upstream: the upstream compared against: a release
+      (:func:`upstream_version`) or ``main@<commit>``.
     jax_version: the jax in use, or None when unknown (the jax range is then
       not checked).
 
@@ -113,7 +126,8 @@ def not_applicable(entry: dict[str, Any], upstream: str,
     None when the entry applies; else ``('stale', message)`` for an entry
     written against another upstream release (or naming none), which the
     lanes fail on, or ``('skipped', message)`` for an entry whose jax range
-    excludes ``jax_version``, which the lanes only report.
+    excludes ``jax_version`` or that names main only (on a release) or no
+    main (on main), which the lanes only report.
   """
   name = entry.get('id')
   written = entry.get('upstream')
@@ -122,7 +136,14 @@ def not_applicable(entry: dict[str, Any], upstream: str,
   if not written:
     return ('stale', f'{name}: names no upstream release (add upstream = '
             f'"{upstream}" once checked against it)')
-  if upstream not in written:
+  if is_main(upstream):
+    if not any(is_main(w) for w in written):
+      return ('skipped', f'{name}: written against upstream '
+              f'{", ".join(written)}, not main ({upstream} here)')
+  elif all(is_main(w) for w in written):
+    return ('skipped', f'{name}: written against upstream main only, this '
+            f'run compares against {upstream}')
+  elif upstream not in written:
     return ('stale', f'{name}: written against upstream {", ".join(written)}, '
             f'the lanes compare against {upstream}: check it again and '
             'update its upstream field, or remove it')

@@ -50,6 +50,28 @@ def test_not_applicable():
   assert kind == 'stale' and 'names no upstream release' in message
 
 
+def test_not_applicable_on_main():
+  # A run against a checkout of main takes the entries naming any commit of
+  # main (main moved on: the lanes judge them), skips release-only entries.
+  release_only = {'id': 'r', 'upstream': '0.2.8'}
+  kind, message = fork_config.not_applicable(release_only, 'main@abc12345',
+                                             '0.10.2')
+  assert kind == 'skipped' and 'not main' in message
+  both = {'id': 'b', 'upstream': ['0.2.8', 'main@2edbcbe2']}
+  assert fork_config.not_applicable(both, 'main@abc12345', '0.10.2') is None
+  assert fork_config.not_applicable(both, 'main@2edbcbe2', '0.10.2') is None
+  assert fork_config.not_applicable(both, '0.2.8', '0.10.2') is None
+  kind, _ = fork_config.not_applicable(both, '0.2.9', '0.10.2')
+  assert kind == 'stale'
+  main_only = {'id': 'm', 'upstream': 'main', 'jax': '>=0.11'}
+  kind, message = fork_config.not_applicable(main_only, 'main@abc12345',
+                                             '0.10.2')
+  assert kind == 'skipped' and 'jax 0.10.2' in message
+  kind, message = fork_config.not_applicable(main_only, '0.2.8', '0.11.0')
+  assert kind == 'skipped' and 'main only' in message
+  assert fork_config.is_main('main') and not fork_config.is_main('0.2.8')
+
+
 def test_settings_need_the_table(tmp_path):
   pyproject = tmp_path / 'pyproject.toml'
   pyproject.write_text('[project]\nname = "optax"\n')
