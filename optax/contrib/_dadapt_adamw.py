@@ -161,7 +161,9 @@ def dadapt_adamw(
       g, p = g.astype(dtype), p.astype(dtype)
       m_old, v_old, s_old = m.astype(dtype), v.astype(dtype), s.astype(dtype)
       dlr_, eps_ = dlr.astype(dtype), epsilon.astype(dtype)
-      inner = jnp.sum(g * s_old / (jnp.sqrt(v_old) + eps_))
+      # s / (sqrt(v) + eps) first: once g * g overflows, v is inf and the
+      # ratio is 0, where g * s could be inf and inf / inf a NaN.
+      inner = jnp.sum(g * (s_old / (jnp.sqrt(v_old) + eps_)))
       m_new = beta1.astype(dtype) * m_old + dlr_ * (1 - beta1).astype(
           dtype) * g
       v_new = beta2.astype(dtype) * v_old + (1 - beta2).astype(dtype) * g * g

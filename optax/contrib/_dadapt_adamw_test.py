@@ -111,6 +111,23 @@ class DAdaptAdamWTest(parameterized.TestCase):
     self.assertEqual(state.estim_lr, np.float32(1e-6))
     test_utils.assert_dtypes_stable_over_steps(tx, params)
 
+  @parameterized.parameters(1e26, 1e30, 3e38)
+  def test_huge_gradients_give_finite_updates_regression(self, g):
+    # Regression (issue 31): g * s was formed before the division by
+    # sqrt(v) + eps; once (1 - b2) * g * g overflowed (v = inf) the second
+    # step took inf / inf, and the updates and the estimate became NaN.
+    # With v = inf the normalized moments are 0: the updates are 0 and d
+    # keeps its initial value, as upstream 0.2.8 gives.
+    tx = _dadapt_adamw.dadapt_adamw()
+    params = jnp.ones(4)
+    state = tx.init(params)
+    for _ in range(3):
+      u, state = tx.update(jnp.full(4, g), state, params)
+      params = params + u
+    np.testing.assert_array_equal(u, np.zeros(4))
+    self.assertEqual(float(state.estim_lr), np.float32(1e-6))
+    self.assertEqual(float(state.numerator_weighted), 0.0)
+
   def test_requires_params(self):
     tx = _dadapt_adamw.dadapt_adamw()
     with self.assertRaisesRegex(ValueError, 'dadapt_adamw: params'):

@@ -232,7 +232,10 @@ def schedule_free(
     weight = max_lr ** numerics.as_hyperparameter(weight_lr_power).astype(
         dtype)
     weight_sum = state.weight_sum.astype(dtype) + weight
-    ck = jnp.where(weight_sum > 0,
+    # An infinite weight (max_lr ** r overflows, e.g. lr = 1e20 in float32)
+    # makes the sum infinite too: its share is taken as 0, as upstream 0.2.8
+    # takes a NaN share, rather than inf / inf = NaN.
+    ck = jnp.where((weight_sum > 0) & ~jnp.isinf(weight),
                    weight / jnp.where(weight_sum > 0, weight_sum, 1), 0)
     old_b1 = state.b1.astype(dtype)
     new_b1 = numerics.as_hyperparameter(b1).astype(dtype)

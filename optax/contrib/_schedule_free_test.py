@@ -165,6 +165,27 @@ class ScheduleFreeTest(parameterized.TestCase):
     np.testing.assert_allclose(updates, [-0.01, -0.01], rtol=1e-6)
     self.assertEqual(float(state.weight_sum), 0.0)
 
+  @parameterized.named_parameters(
+      ('sgd', _schedule_free.schedule_free_sgd, 1e-6),
+      ('adamw', _schedule_free.schedule_free_adamw, 1e-4),
+  )
+  def test_learning_rate_whose_square_overflows_regression(self, make, rtol):
+    # Regression (issue 31): lr ** 2 = inf in float32 made the weight sum
+    # infinite and the average's share inf / inf = NaN. The share is taken
+    # as 0, as upstream 0.2.8 does: x stays at the first params, z moves by
+    # the base step -lr * g (adam's direction is ~1 for a constant
+    # gradient), and y = b1 x + (1 - b1) z moves by -(1 - b1) * lr per step.
+    lr, b1 = 1e20, 0.9
+    tx = make(learning_rate=lr, b1=b1)
+    params = jnp.ones(4)
+    state = tx.init(params)
+    for _ in range(2):
+      updates, state = tx.update(jnp.ones(4), state, params)
+      np.testing.assert_allclose(updates, np.full(4, -(1 - b1) * lr),
+                                 rtol=rtol)
+      params = params + updates
+    self.assertEqual(float(state.weight_sum), np.inf)
+
   def test_converges(self):
     tx = _schedule_free.schedule_free_adamw(learning_rate=0.1)
     params = {'w': jnp.array([2.0, -3.0])}
