@@ -22,6 +22,7 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
+from optax._src import tree_structure
 from optax._src import validation
 
 
@@ -140,6 +141,7 @@ def dadapt_adamw(
     del extra_args
     validation.require_params(
         fn, params, 'the decoupled weight decay needs them')
+    tree_structure.check_like_updates(fn, updates, state.exp_avg)
     beta1 = numerics.as_hyperparameter(b1)
     beta2 = numerics.as_hyperparameter(b2)
     epsilon = numerics.as_hyperparameter(eps)

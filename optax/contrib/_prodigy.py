@@ -25,6 +25,7 @@ from optax import tree_utils as otu
 from optax._src import base
 from optax._src import numerics
 from optax._src import tree_or_function
+from optax._src import tree_structure
 from optax._src import validation
 
 
@@ -200,6 +201,7 @@ def prodigy(
   def update_fn(updates, state, params=None, **extra_args):
     del extra_args
     validation.require_params(fn, params, 'the distance estimate needs them')
+    tree_structure.check_like_updates(fn, updates, state.exp_avg)
     beta1 = numerics.as_hyperparameter(b1)
     beta2 = numerics.as_hyperparameter(b2)
     if beta3 is None:

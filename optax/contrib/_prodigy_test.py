@@ -164,6 +164,16 @@ class ProdigyTest(parameterized.TestCase):
       tx = _prodigy.prodigy(estim_lr0=0.1)
     test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
+  def test_rejects_gradients_shaped_unlike_the_state(self):
+    # A scalar gradient for a (4,) param broadcast into a (4,) update.
+    tx = _prodigy.prodigy()
+    params = {'w': jnp.ones(4)}
+    state = tx.init(params)
+    with self.assertRaisesRegex(
+        ValueError, r"prodigy: at \['w'\] the update has shape \(\)"
+        r' but the optimizer state has shape \(4,\)'):
+      tx.update({'w': jnp.ones(())}, state, params)
+
   def test_requires_params(self):
     tx = _prodigy.prodigy()
     with self.assertRaisesRegex(ValueError, 'prodigy: params'):
