@@ -1,0 +1,458 @@
+#!/usr/bin/env python3
+# Copyright 2026 The Optax fork authors. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0.
+"""Fuzz lane: the fork's outcomes against upstream Optax's on odd input.
+
+Usage (with the fork's interpreter, which reads the composition registry)::
+
+  python tools/fuzz/fuzz.py --upstream-python UPSTREAM_PY \\
+      [--cases N] [--seed S] [--timeout SECONDS] [--only GLOB] \\
+      [--deviations deviations.toml] [--keep DIR] [--verbose]
+
+It draws ``N`` cases (tools/fuzz/fuzz_cases.py: every optimizer of
+``optax._src.composition_registry`` in the wrappers of the composition
+test, with odd hyperparameters, params trees and gradients, jitted or
+eager, a few steps each), runs them under upstream Optax and under the fork
+(tools/fuzz/fuzz_worker.py, each interpreter in its own process, both at
+once, with its current directory outside the repository), with a time limit
+per case, and compares the outcomes. Each side's outcome is one class:
+``finite``, ``nonfinite``, ``clear`` (a deliberate, explained exception),
+``internal`` (any other exception), ``timeout``, ``crash`` (the process
+died) or ``n/a``. The lane fails on these rules:
+
+* ``internal``: the fork raises an internal error, times out or crashes;
+* ``dtype-shape``: a step of the fork returns updates whose tree, shapes or
+  dtypes are not the params' (a silent change);
+* ``nonfinite``: upstream's result is finite and the fork's is not;
+* ``rejects``: upstream's result is finite and the fork raises (a clear
+  error where upstream computes something: a deliberate rejection must be
+  ledgered);
+* ``hides``: the case gives a non-finite gradient or hyperparameter,
+  upstream's result is non-finite and the fork's is finite (a NaN hidden
+  from the user).
+
+A clear error on the fork where upstream's result is non-finite, or where
+upstream raises, is an improvement, not a failure. A case that breaks a rule
+on purpose is listed in ``deviations.toml`` as a ``[[fuzz]]`` entry: ``id``
+(an ``fnmatch`` pattern of case names, or a list), ``fix`` (the ledger id),
+``upstream`` (the release it was checked against, see tools/fork_config.py),
+``reason`` and ``differs`` (the rules it allows). An entry whose pattern
+matches cases of the run none of which breaks a rule it allows is stale and
+fails the lane; one that matches no case of the run is reported.
+
+The last line is ``fuzz: N cases, F failed, L listed, S stale entries``;
+the exit status is 1 if F + S > 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import fnmatch
+import json
+import os
+import pathlib
+import pickle
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+from typing import Any, Optional
+
+_HERE = pathlib.Path(__file__).resolve().parent
+REPO = _HERE.parent.parent
+sys.path.insert(0, str(_HERE))
+sys.path.insert(1, str(_HERE.parent))
+sys.path.insert(2, str(_HERE.parent / 'compare'))
+# pylint: disable=wrong-import-position
+import fork_config  # noqa: E402
+import fuzz_cases  # noqa: E402
+# pylint: enable=wrong-import-position
+
+RULES = ('internal', 'dtype-shape', 'nonfinite', 'rejects', 'hides')
+CLASSES = ('finite', 'nonfinite', 'clear', 'internal', 'timeout', 'crash',
+           'n/a')
+_ERRORS = ('clear', 'internal', 'timeout', 'crash')
+
+
+def _odd_inputs(spec: dict[str, Any]) -> bool:
+  """Whether the case gives a non-finite gradient or hyperparameter."""
+  hyper = spec.get('hyper')
+  return spec['grads'] in fuzz_cases.NON_FINITE_GRADS or (
+      hyper is not None and hyper[1] in fuzz_cases.NON_FINITE_HYPER)
+
+
+def broken_rules(spec: dict[str, Any], fork: dict[str, Any],
+                 upstream: dict[str, Any]) -> list[tuple[str, str]]:
+  """The rules a case breaks, each with a line that says how.
+
+  Args:
+    spec: the case.
+    fork: the fork's record (``class``, ``mismatch``, ``error``).
+    upstream: upstream's record.
+
+  Returns:
+    ``[(rule, detail), ...]``, empty when the case passes.
+  """
+  fc, uc = fork['class'], upstream['class']
+  out = []
+
+  def error_text(rec):
+    e = rec.get('error')
+    if not e:
+      return rec['class']
+    first = (e['message'].strip().splitlines() or [''])[0][:160]
+    return f'{e["type"]} at {e["stage"]}: {first}'
+
+  if fc in ('internal', 'timeout', 'crash'):
+    out.append(('internal', f'fork {fc}: {error_text(fork)}'))
+  if fork.get('mismatch'):
+    out.append(('dtype-shape', '; '.join(fork['mismatch'][:3])))
+  if uc == 'finite' and fc == 'nonfinite':
+    out.append(('nonfinite', 'upstream finite, fork non-finite'))
+  if uc == 'finite' and fc == 'clear':
+    out.append(('rejects', f'upstream finite, fork {error_text(fork)}'))
+  if uc == 'nonfinite' and fc == 'finite' and _odd_inputs(spec):
+    out.append(('hides', 'upstream non-finite, fork finite on non-finite '
+                'input'))
+  return out
+
+
+def load_deviations(path: Optional[str]) -> list[dict[str, Any]]:
+  """The ``[[fuzz]]`` entries of a deviations file, ``id`` made a list."""
+  if not path:
+    return []
+  with open(path, 'rb') as f:
+    entries = tomllib.load(f).get('fuzz', [])
+  for e in entries:
+    for key in ('id', 'fix', 'reason', 'differs'):
+      if not e.get(key):
+        raise ValueError(f'{path}: every [[fuzz]] needs id, fix, upstream, '
+                         f'reason and differs; {e.get("id")} lacks {key}')
+    if isinstance(e['id'], str):
+      e['id'] = [e['id']]
+    if isinstance(e['differs'], str):
+      e['differs'] = [e['differs']]
+    unknown = set(e['differs']) - set(RULES)
+    if unknown:
+      raise ValueError(f'{path}: [[fuzz]] {e["id"]}: differs must be among '
+                       f'{RULES}, got {sorted(unknown)}')
+  return entries
+
+
+# ----------------------------------------------------------------------------
+# Running one side.
+
+
+class Side:
+  """Runs the cases in one interpreter, with a time limit per case."""
+
+  def __init__(self, label: str, python: str, cases_path: pathlib.Path,
+               work: pathlib.Path, timeout: float, verbose: bool,
+               worker: pathlib.Path = _HERE / 'fuzz_worker.py'):
+    self.label = label
+    self.worker = worker
+    self.python = python
+    self.cases_path = cases_path
+    self.out = work / f'{label}.pkl'
+    self.log = work / f'{label}.log'
+    self.work = work
+    self.timeout = timeout
+    self.verbose = verbose
+    self.lost: dict[int, str] = {}  # case index -> 'timeout' or 'crash'
+
+  def _env(self) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+    env.update(JAX_PLATFORMS='cpu', JAX_TRACEBACK_FILTERING='off',
+               PYTHONWARNINGS='ignore')
+    return env
+
+  def run(self, n: int) -> None:
+    """Runs cases 0..n-1, restarting the worker after a lost case."""
+    start = 0
+    with open(self.log, 'w', encoding='utf-8') as log:
+      while start < n:
+        start = self._run_from(start, n, log)
+
+  def _run_from(self, start: int, n: int, log) -> int:
+    cmd = [self.python, str(self.worker), '--cases',
+           str(self.cases_path), '--out', str(self.out), '--start',
+           str(start)]
+    proc = subprocess.Popen(  # pylint: disable=consider-using-with
+        cmd, cwd=self.work, env=self._env(), stdout=subprocess.PIPE,
+        stderr=log, text=True, start_new_session=True)
+    lines: queue.Queue[Optional[str]] = queue.Queue()
+
+    def read():
+      for line in proc.stdout:
+        lines.put(line)
+      lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    current, began = None, time.monotonic()
+    while True:
+      limit = None if current is None else max(
+          0.0, self.timeout - (time.monotonic() - began))
+      try:
+        line = lines.get(timeout=limit if limit is not None else 600)
+      except queue.Empty:
+        if current is None:
+          continue
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        self.lost[current] = 'timeout'
+        print(f'fuzz: {self.label}: case {current} ran past '
+              f'{self.timeout:.0f}s', flush=True)
+        return current + 1
+      if line is None:
+        proc.wait()
+        if current is not None:
+          self.lost[current] = 'crash'
+          print(f'fuzz: {self.label}: the worker died in case {current} '
+                f'(exit {proc.returncode}); see {self.log}', flush=True)
+          return current + 1
+        if proc.returncode != 0:
+          raise RuntimeError(f'fuzz: {self.label} worker failed (exit '
+                             f'{proc.returncode}); see {self.log}')
+        return n
+      word, _, rest = line.strip().partition(' ')
+      if word == 'BEGIN':
+        current, began = int(rest), time.monotonic()
+      elif word == 'END':
+        current = None
+        if self.verbose:
+          print(f'{self.label}: {rest}', flush=True)
+
+  def records(self) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """(meta, {case index: record}) of the run."""
+    meta: dict[str, Any] = {}
+    recs: dict[int, dict[str, Any]] = {}
+    with open(self.out, 'rb') as f:
+      while True:
+        try:
+          key, value = pickle.load(f)
+        except EOFError:
+          break
+        if key == 'meta':
+          meta = value
+        else:
+          recs[key] = value
+    for i, why in self.lost.items():
+      recs[i] = {'class': why, 'mismatch': []}
+    return meta, recs
+
+
+def _registry_entries():
+  try:
+    # pylint: disable-next=import-outside-toplevel
+    from optax._src import composition_registry
+  except ImportError as exc:
+    raise SystemExit('fuzz: run fuzz.py with the fork\'s interpreter (it '
+                     f'reads optax._src.composition_registry): {exc}') from exc
+  return list(composition_registry.ENTRIES)
+
+
+# ----------------------------------------------------------------------------
+# The report.
+
+
+def _table(counts: dict[str, collections.Counter], up_version: str) -> str:
+  head = f'upstream {up_version}'
+  rows = [f'  {"class":<10} {head:>16} {"fork":>8}']
+  for c in CLASSES:
+    u, f = counts['upstream'][c], counts['fork'][c]
+    if u or f:
+      rows.append(f'  {c:<10} {u:>16} {f:>8}')
+  total_u = sum(counts['upstream'].values())
+  total_f = sum(counts['fork'].values())
+  rows.append(f'  {"total":<10} {total_u:>16} {total_f:>8}')
+  return '\n'.join(rows)
+
+
+def _features(name: str) -> list[str]:
+  """The odd inputs of a case name (``h:lr=nan``, ``p:none_leaf``, ...)."""
+  parts = name.split('/')
+  out = [p for p in parts if p.startswith(('h:', 'p:', 'g:'))
+         and p not in ('h:default', 'p:f32', 'g:normal')]
+  return out or ['plain']
+
+
+def compare_runs(specs: list[dict[str, Any]],
+                 fork: dict[int, dict[str, Any]],
+                 upstream: dict[int, dict[str, Any]],
+                 deviations: list[dict[str, Any]], verbose: bool = False,
+                 limit: int = 40) -> dict[str, Any]:
+  """Applies the rules and the deviations; prints the failures.
+
+  Args:
+    specs: the cases.
+    fork: the fork's records by case index.
+    upstream: upstream's records by case index.
+    deviations: the applicable ``[[fuzz]]`` entries.
+    verbose: print every failing case (else the first ``limit`` of each
+      rule).
+    limit: see ``verbose``.
+
+  Returns:
+    ``{'failed': [(name, rule, detail)], 'listed': [...], 'stale': [...],
+    'unused': [...], 'counts': {'fork': Counter, 'upstream': Counter},
+    'value_diffs': int}``.
+  """
+  import compare  # pylint: disable=import-outside-toplevel
+  counts = {'fork': collections.Counter(), 'upstream': collections.Counter()}
+  failed, listed = [], []
+  used = {p: False for e in deviations for p in e['id']}
+  matched = {p: False for p in used}
+  value_diffs = 0
+  for i, spec in enumerate(specs):
+    name = spec['name']
+    f, u = fork.get(i), upstream.get(i)
+    if f is None or u is None:
+      failed.append((name, 'internal', 'no record on one side'))
+      continue
+    counts['fork'][f['class']] += 1
+    counts['upstream'][u['class']] += 1
+    if (f['class'] == u['class'] == 'finite' and 'kind' in f and 'kind' in u
+        and compare.compare_case(name, f, u)):
+      value_diffs += 1
+    allowed = set()
+    for e in deviations:
+      for p in e['id']:
+        if fnmatch.fnmatchcase(name, p):
+          matched[p] = True
+          allowed |= {(r, p) for r in e['differs']}
+          break
+    for rule, detail in broken_rules(spec, f, u):
+      allowing = [p for r, p in allowed if r == rule]
+      if allowing:
+        for p in allowing:
+          used[p] = True
+        listed.append((name, rule, detail))
+      else:
+        failed.append((name, rule, detail))
+  by_rule = collections.defaultdict(list)
+  by_feature = collections.defaultdict(collections.Counter)
+  for name, rule, detail in failed:
+    by_rule[rule].append((name, detail))
+    for feature in _features(name):
+      by_feature[feature][rule] += 1
+  for rule in RULES:
+    items = by_rule.get(rule, [])
+    if items:
+      print(f'{rule}: {len(items)} cases')
+    for name, detail in items if verbose else items[:limit]:
+      print(f'  FAIL {name}: {detail}')
+    if len(items) > limit and not verbose:
+      print(f'  ... {len(items) - limit} more (--verbose shows them)')
+  if by_feature:
+    print('failures by odd input (a case counts under each of its odd '
+          'inputs):')
+    print(f'  {"input":<34}' + ''.join(f'{r:>12}' for r in RULES))
+    for feature, c in sorted(by_feature.items()):
+      print(f'  {feature:<34}' + ''.join(f'{c[r]:>12}' for r in RULES))
+  stale = [p for p in used if matched[p] and not used[p]]
+  unused = [p for p in used if not matched[p]]
+  for p in stale:
+    print(f'STALE [[fuzz]] {p}: its cases ran and none breaks a rule it '
+          'allows; remove it from the deviations file')
+  for p in unused:
+    print(f'[[fuzz]] {p}: no case of this run matches it')
+  return {'failed': failed, 'listed': listed, 'stale': stale,
+          'unused': unused, 'counts': counts, 'value_diffs': value_diffs}
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+  """Command line entry point."""
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument('--upstream-python', required=True)
+  parser.add_argument('--fork-python', default=sys.executable)
+  parser.add_argument('--cases', type=int, default=300)
+  parser.add_argument('--seed', type=int, default=20261127)
+  parser.add_argument('--timeout', type=float, default=60.0,
+                      help='seconds a case may take on one side')
+  parser.add_argument('--only', default=None,
+                      help='run only the drawn cases matching this glob')
+  parser.add_argument('--deviations', default=str(REPO / 'deviations.toml'))
+  parser.add_argument('--keep', default=None,
+                      help='keep the cases, records and logs in this folder')
+  parser.add_argument('--verbose', action='store_true')
+  args = parser.parse_args(argv)
+
+  start = time.monotonic()
+  upstream_version = fork_config.upstream_version()
+  specs = fuzz_cases.generate(_registry_entries(), args.cases, args.seed)
+  if args.only:
+    specs = [s for s in specs if fnmatch.fnmatchcase(s['name'], args.only)]
+  deviations = []
+  stale_entries = 0
+  for e in load_deviations(args.deviations):
+    why = fork_config.not_applicable(e, upstream_version, None)
+    if why is None:
+      deviations.append(e)
+    elif why[0] == 'stale':
+      stale_entries += 1
+      print(f'STALE [[fuzz]] {why[1]}')
+  if args.keep:
+    work = pathlib.Path(args.keep).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    for old in ('fork.pkl', 'upstream.pkl'):
+      (work / old).unlink(missing_ok=True)
+  else:
+    work = pathlib.Path(tempfile.mkdtemp(prefix='optax-fuzz.'))
+  try:
+    cases_path = work / 'cases.json'
+    cases_path.write_text(json.dumps(specs, indent=1), encoding='utf-8')
+    sides = {label: Side(label, python, cases_path, work, args.timeout,
+                         args.verbose)
+             for label, python in (('fork', args.fork_python),
+                                   ('upstream', args.upstream_python))}
+    threads = [threading.Thread(target=s.run, args=(len(specs),))
+               for s in sides.values()]
+    for t in threads:
+      t.start()
+    for t in threads:
+      t.join()
+    (fork_meta, fork), (up_meta, upstream) = (sides['fork'].records(),
+                                              sides['upstream'].records())
+  finally:
+    if not args.keep:
+      shutil.rmtree(work, ignore_errors=True)
+  print(f'fuzz: seed {args.seed}, {len(specs)} cases; fork optax '
+        f'{fork_meta.get("optax_version")} ({fork_meta.get("optax_file")}), '
+        f'upstream optax {up_meta.get("optax_version")} '
+        f'({up_meta.get("optax_file")})')
+  failed_meta = 0
+  if up_meta.get('optax_version') != upstream_version:
+    failed_meta = 1
+    print(f'FAIL the upstream side runs optax {up_meta.get("optax_version")}, '
+          f'the lanes compare against {upstream_version}')
+  if str(REPO) in str(up_meta.get('optax_file')):
+    failed_meta = 1
+    print('FAIL the upstream side imports the fork')
+  deviations = [e for e in deviations if fork_config.not_applicable(
+      e, upstream_version, fork_meta.get('jax_version')) is None]
+  result = compare_runs(specs, fork, upstream, deviations, args.verbose)
+  print('outcomes:')
+  print(_table(result['counts'], upstream_version))
+  both = result['counts']['fork']['finite']
+  print(f'both finite but values beyond compare.py\'s tolerances: '
+        f'{result["value_diffs"]} (reported, not a failure; of {both} '
+        'finite on the fork)')
+  by_rule = collections.Counter(rule for _, rule, _ in result['failed'])
+  print('failed rules: ' + (', '.join(
+      f'{r} {by_rule[r]}' for r in RULES if by_rule[r]) or 'none'))
+  n_failed = len({name for name, _, _ in result['failed']}) + failed_meta
+  n_stale = len(result['stale']) + stale_entries
+  print(f'fuzz: {len(specs)} cases, {n_failed} failed, '
+        f'{len({n for n, _, _ in result["listed"]})} listed, {n_stale} '
+        f'stale entries, {time.monotonic() - start:.0f}s')
+  return 1 if n_failed or n_stale else 0
+
+
+if __name__ == '__main__':
+  sys.exit(main())

@@ -1,0 +1,227 @@
+# Copyright 2026 The Optax fork authors. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0.
+"""Runs fuzz cases in this interpreter and classifies each outcome.
+
+Usage (by tools/fuzz/fuzz.py, with the current directory outside the
+repository so that ``optax`` is this interpreter's own package)::
+
+  python fuzz_worker.py --cases CASES.json --out RECORDS.pkl [--start I]
+
+For each case from index ``--start`` on, it prints ``BEGIN i`` before and
+``END i`` after the case (the orchestrator's per-case time limit watches
+them), and appends ``(i, record)`` to the pickle stream ``--out``. A record
+has run_cases.py's layout (tools/compare: ``init_state``, ``updates`` per
+step, ``params``, ``state``, ``warnings``, ``error``), made by its
+``record_tree``, so that compare.py's oracle can hold two records side by
+side, and adds:
+
+* ``class``: ``finite``, ``nonfinite``, ``clear`` (an exception raised by
+  optax on purpose, or one whose message gives an optax context: a key path
+  or optax's name), ``internal`` (any other exception: ``AttributeError``,
+  ``IndexError`` and the like wherever raised, an error of Python's
+  operators inside optax code, an error from jax or NumPy without optax
+  context), or ``n/a`` (this side's factory lacks an argument of the case);
+* ``mismatch``: where the updates of a step that returned differ from the
+  params in tree structure, shape or dtype (a silent change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import pickle
+import re
+import sys
+import traceback
+from typing import Any
+
+import jax
+import numpy as np
+import optax
+
+_HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(_HERE))
+sys.path.insert(1, str(_HERE.parent / 'compare'))
+# pylint: disable-next=wrong-import-position,wrong-import-order
+import fuzz_cases  # noqa: E402
+# pylint: disable-next=wrong-import-position,wrong-import-order
+import run_cases  # noqa: E402
+
+# Exception types that always mean a defect: nothing raises them on purpose
+# to tell a user about their input.
+INTERNAL_TYPES = ('AttributeError', 'IndexError', 'KeyError', 'NameError',
+                  'UnboundLocalError', 'ZeroDivisionError', 'AssertionError',
+                  'RecursionError', 'OverflowError', 'SystemError',
+                  'NotImplementedError')
+_KEY_PATH = re.compile(r"\[['\"][^'\"]*['\"]\]|\.(?:fast|slow)\b")
+_OPTAX_DIR = os.path.dirname(os.path.abspath(optax.__file__)) + os.sep
+
+
+def classify_exception(exc: BaseException,
+                       optax_dir: str = _OPTAX_DIR) -> str:
+  """``clear`` or ``internal`` (see the module docstring).
+
+  Args:
+    exc: the exception, with its traceback (jax's traceback filtering off,
+      so that frames inside jax are kept).
+    optax_dir: the directory of the ``optax`` package of this interpreter.
+
+  Returns:
+    ``'clear'`` or ``'internal'``.
+  """
+  mro = [c.__name__ for c in type(exc).__mro__]
+  message = str(exc) + ' '.join(getattr(exc, '__notes__', []) or [])
+  if message.startswith('[Chex]'):
+    return 'clear'  # a chex assertion optax makes on purpose.
+  if any(name in INTERNAL_TYPES for name in mro):
+    return 'internal'
+  frames = traceback.extract_tb(exc.__traceback__)
+  if frames:
+    last = frames[-1]
+    if os.path.abspath(last.filename).startswith(optax_dir):
+      # Raised in optax: on purpose by a raise statement, or by Python's
+      # operators on a value optax did not expect.
+      if (last.line or '').lstrip().startswith('raise'):
+        return 'clear'
+  if 'optax' in message or _KEY_PATH.search(message):
+    return 'clear'
+  return 'internal'
+
+
+def _error(stage: str, exc: BaseException) -> dict[str, Any]:
+  return {'stage': stage, 'type': type(exc).__name__,
+          'mro': [c.__name__ for c in type(exc).__mro__],
+          'message': str(exc)[:500],
+          'where': traceback.format_exc(limit=-3)[-900:]}
+
+
+def _finite(tree_record: dict[str, Any]) -> bool:
+  for leaf in tree_record['leaves']:
+    value = leaf['value']
+    if isinstance(value, str):
+      continue
+    value = np.asarray(value)
+    if value.dtype.kind in 'fc' and not np.all(np.isfinite(value)):
+      return False
+  return True
+
+
+def _expected_dtypes(dtype: str) -> tuple[str, ...]:
+  """Update dtypes that keep the params' dtype ``dtype``."""
+  if dtype == 'py:float':
+    return ('float32', 'float64', 'py:float')
+  if dtype.startswith(('int', 'uint', 'bool')):
+    return (dtype, 'float0')
+  return (dtype,)
+
+
+def mismatch(updates: dict[str, Any], params: dict[str, Any]) -> list[str]:
+  """Where updates differ from params in structure, shape or dtype.
+
+  Args:
+    updates: ``record_tree`` of a step's updates.
+    params: ``record_tree`` of the params given to the step.
+
+  Returns:
+    Lines, one per difference (empty when the updates keep every leaf's
+    place, shape and dtype).
+  """
+  if updates['treedef'] != params['treedef']:
+    return [f'tree: updates {updates["treedef"][:160]}, params '
+            f'{params["treedef"][:160]}']
+  out = []
+  for u, p in zip(updates['leaves'], params['leaves']):
+    if tuple(u['shape'] or ()) != tuple(p['shape'] or ()):
+      out.append(f'{p["path"]}: shape {u["shape"]}, params {p["shape"]}')
+    if u['dtype'] not in _expected_dtypes(p['dtype']):
+      out.append(f'{p["path"]}: dtype {u["dtype"]}, params {p["dtype"]}')
+  return out
+
+
+def _step_fn(spec: dict[str, Any], tx: Any):
+  lookahead = spec['wrapper'] == 'lookahead'
+
+  def step(params, state, grads):
+    fast = params.fast if lookahead else params
+    extra: dict[str, Any] = {}
+    if 'value' in spec['extra']:
+      extra['value'] = fuzz_cases.loss(fast)
+    if 'grad' in spec['extra']:
+      extra['grad'] = grads
+    if 'value_fn' in spec['extra']:
+      extra['value_fn'] = fuzz_cases.loss
+    if 'obj_fn' in spec['extra']:
+      extra['obj_fn'] = fuzz_cases.loss
+    updates, state = tx.update(grads, state, params, **extra)
+    params = optax.apply_updates(params, updates)
+    return params, state, updates
+
+  return jax.jit(step) if spec['jit'] else step
+
+
+def run_case(spec: dict[str, Any]) -> dict[str, Any]:
+  """Builds, inits and steps one case; returns its record."""
+  rec: dict[str, Any] = {'kind': 'opt', 'updates': [], 'mismatch': []}
+  stage = 'build'
+  try:
+    tx = fuzz_cases.build_transformation(spec)
+    params = fuzz_cases.make_params(spec)
+    grads = fuzz_cases.make_grads(spec, params)
+    if spec['per_example']:
+      grads = fuzz_cases.batch_grads(grads)
+    if spec['wrapper'] == 'lookahead':
+      params = optax.LookaheadParams.init_synced(params)
+    stage = 'init'
+    state = tx.init(params)
+    rec['init_state'] = run_cases.record_tree(state)
+    step = _step_fn(spec, tx)
+    for i in range(spec['steps']):
+      stage = f'step{i}'
+      before = run_cases.record_tree(params)
+      params, state, updates = step(params, state, grads)
+      rec['updates'].append(run_cases.record_tree(updates))
+      rec['mismatch'].extend(
+          f'step{i} {line}' for line in mismatch(rec['updates'][-1], before))
+    rec['params'] = run_cases.record_tree(params)
+    rec['state'] = run_cases.record_tree(state)
+  except fuzz_cases.NotApplicable as exc:
+    rec['class'] = 'n/a'
+    rec['error'] = _error(stage, exc)
+    return rec
+  except Exception as exc:  # pylint: disable=broad-exception-caught
+    rec['class'] = classify_exception(exc)
+    rec['error'] = _error(stage, exc)
+    return rec
+  finite = all(_finite(t) for t in rec['updates'] + [rec['params']])
+  rec['class'] = 'finite' if finite else 'nonfinite'
+  return rec
+
+
+def main(argv: list[str] | None = None) -> int:
+  """Command line entry point."""
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument('--cases', required=True, help='cases, as JSON')
+  parser.add_argument('--out', required=True, help='pickle stream to append')
+  parser.add_argument('--start', type=int, default=0)
+  args = parser.parse_args(argv)
+  with open(args.cases, encoding='utf-8') as f:
+    specs = json.load(f)
+  with open(args.out, 'ab') as out:
+    if args.start == 0:
+      meta = {'optax_version': optax.__version__,
+              'optax_file': optax.__file__, 'jax_version': jax.__version__,
+              'python': sys.version.split()[0]}
+      pickle.dump(('meta', meta), out)
+    for i in range(args.start, len(specs)):
+      print(f'BEGIN {i}', flush=True)
+      rec = run_cases.run_recording_warnings(run_case, specs[i])
+      pickle.dump((i, rec), out)
+      out.flush()
+      print(f'END {i} {rec["class"]}', flush=True)
+  return 0
+
+
+if __name__ == '__main__':
+  sys.exit(main())
