@@ -5,7 +5,11 @@ The upstream release is the one of ``[tool.optax-fork]`` in pyproject.toml
 (see tools/fork_config.py). Its published wheel is fetched with ``pip
 download`` into a temporary folder (nothing of upstream's is kept in this
 repository), its ``*_test.py`` files are laid over a copy of the *installed*
-package, and pytest runs them. The outcome is checked against the
+package, and pytest runs them. With ``--upstream-tree PATH`` the test files
+come from a source checkout of upstream instead (its main branch, labelled
+``main@<commit>``: ``--upstream-label``, or the checkout's git HEAD), and
+the entries that apply are those naming main (see
+``fork_config.not_applicable``). The outcome is checked against the
 ``upstream_suite`` entries of ``deviations.toml``:
 
 * a failing test that is not listed there fails the lane;
@@ -17,7 +21,9 @@ package, and pytest runs them. The outcome is checked against the
 Usage::
 
   python tools/upstream_suite.py [--deviations deviations.toml]
-      [--workers auto] [--keep DIR] [--wheel PATH] [-- extra pytest args]
+      [--workers auto] [--keep DIR]
+      [--wheel PATH | --upstream-tree PATH [--upstream-label main@COMMIT]]
+      [-- extra pytest args]
 """
 
 import argparse
@@ -34,6 +40,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 import fork_config
+import upstream_status
 
 HERE = pathlib.Path(__file__).resolve().parent.parent
 
@@ -67,19 +74,27 @@ def _installed_package() -> pathlib.Path:
   return pathlib.Path(spec.origin).parent
 
 
-def _lay_over(wheel: pathlib.Path, root: pathlib.Path) -> list[str]:
+def _upstream_tests(source: pathlib.Path) -> dict[str, bytes]:
+  """Upstream's test files (``optax/...*_test.py``) of a wheel or a tree."""
+  if source.is_dir():
+    return {path.relative_to(source).as_posix(): path.read_bytes()
+            for path in sorted((source / 'optax').rglob('*_test.py'))
+            if '__pycache__' not in path.parts}
+  with zipfile.ZipFile(source) as zf:
+    return {name: zf.read(name) for name in zf.namelist()
+            if name.startswith('optax/') and name.endswith('_test.py')}
+
+
+def _lay_over(source: pathlib.Path, root: pathlib.Path) -> list[str]:
   """Copies the installed package to root and overlays upstream's tests."""
   shutil.copytree(_installed_package(), root / 'optax',
                   ignore=shutil.ignore_patterns('__pycache__'))
-  tests = []
-  with zipfile.ZipFile(wheel) as zf:
-    for name in zf.namelist():
-      if name.startswith('optax/') and name.endswith('_test.py'):
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_bytes(zf.read(name))
-        tests.append(name)
+  tests = _upstream_tests(source)
+  for name, content in tests.items():
+    (root / name).parent.mkdir(parents=True, exist_ok=True)
+    (root / name).write_bytes(content)
   if not tests:
-    raise SystemExit(f'upstream_suite: no test files in {wheel}')
+    raise SystemExit(f'upstream_suite: no test files in {source}')
   return sorted(tests)
 
 
@@ -112,16 +127,27 @@ def main() -> int:
   parser.add_argument('--workers', default='auto')
   parser.add_argument('--keep', default=None,
                       help='work in this folder and keep it')
-  parser.add_argument('--wheel', default=None,
+  source = parser.add_mutually_exclusive_group()
+  source.add_argument('--wheel', default=None,
                       help='a downloaded wheel of the upstream release to '
                       'use')
+  source.add_argument('--upstream-tree', default=None, metavar='PATH',
+                      help='take the test files from this source checkout '
+                      'of upstream (its main branch)')
+  parser.add_argument('--upstream-label', default=None,
+                      help='with --upstream-tree: main@COMMIT (default: the '
+                      "checkout's git HEAD)")
   parser.add_argument('--only', action='append', default=[],
                       help='run only this upstream test file (repeatable), '
                       'e.g. optax/_src/utils_test.py; no deviation check')
   parser.add_argument('pytest_args', nargs='*')
   args = parser.parse_args()
 
-  version = fork_config.upstream_version()
+  if args.upstream_tree:
+    tree = pathlib.Path(args.upstream_tree).resolve()
+    version = upstream_status.label_for_tree(tree, args.upstream_label)
+  else:
+    version = fork_config.upstream_version()
   jax_version = importlib.metadata.version('jax')
   with open(args.deviations, 'rb') as f:
     entries = tomllib.load(f).get('upstream_suite', [])
@@ -138,9 +164,15 @@ def main() -> int:
   work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix='optax-upstream.'))
   work.mkdir(parents=True, exist_ok=True)
   try:
-    wheel = (pathlib.Path(args.wheel) if args.wheel
-             else _fetch_wheel(work / 'dist', version))
-    _check_wheel(wheel, version)
+    if args.upstream_tree:
+      wheel = tree
+      if not (tree / 'optax' / '__init__.py').is_file():
+        raise SystemExit(f'upstream_suite: {tree} is not a source tree of '
+                         'optax (no optax/__init__.py)')
+    else:
+      wheel = (pathlib.Path(args.wheel) if args.wheel
+               else _fetch_wheel(work / 'dist', version))
+      _check_wheel(wheel, version)
     root = work / 'tree'
     if root.exists():
       shutil.rmtree(root)
@@ -149,7 +181,7 @@ def main() -> int:
     if args.only:
       tests = [t for t in tests if t in args.only]
     print(f'upstream_suite: {len(tests)} test files from {wheel.name} '
-          f'over {_installed_package()}')
+          f'(upstream {version}) over {_installed_package()}')
     junit = work / 'junit.xml'
     env = dict(os.environ, PYTHONPATH=str(root))
     cmd = [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
