@@ -14,8 +14,9 @@ top of the file and in :data:`FIELDS`). Other tools import this module::
 and ``python tools/ledger.py`` prints the problems of the repository's
 ledger and of the documents that must agree with it (README's "What
 differs" table, docs/differences.md, deviations.toml, the reproducers under
-upstream_tests/), exiting with 1 if there are any; ``--list`` prints each
-fix with its statuses.
+upstream_tests/, the code files named), exiting with 1 if there are any;
+``--commits`` also checks that every commit named is in the git history,
+``--list`` prints each fix with its statuses.
 
 Reads only the standard library, so it runs under any interpreter.
 """
@@ -26,6 +27,7 @@ import argparse
 import dataclasses
 import pathlib
 import re
+import subprocess
 import sys
 import tomllib
 from typing import Any, Iterable, Optional
@@ -391,6 +393,9 @@ def repository_problems(repo: pathlib.Path = REPO) -> list[str]:
                         'not in ledger.toml')
 
   for fix in fixes:
+    for code in fix.code:
+      if not (repo / code).exists():
+        problems.append(f'{fix.id}: code {code} does not exist')
     path = repo / fix.reproducer_path
     if not path.is_file():
       problems.append(f'{fix.id}: reproducer {fix.reproducer_path} does not '
@@ -404,11 +409,31 @@ def repository_problems(repo: pathlib.Path = REPO) -> list[str]:
   return problems
 
 
+def missing_commits(fixes: Iterable[Fix], repo: pathlib.Path = REPO
+                    ) -> list[str]:
+  """The fixes' commits that the repository's git history does not have.
+
+  Needs the full history (a shallow clone lacks older commits).
+  """
+  missing = []
+  for fix in fixes:
+    for commit in fix.commits:
+      found = subprocess.run(
+          ['git', '-C', str(repo), 'cat-file', '-e', f'{commit}^{{commit}}'],
+          capture_output=True, check=False)
+      if found.returncode:
+        missing.append(f'{fix.id}: commit {commit} is not in the history')
+  return missing
+
+
 def main(argv: Optional[list[str]] = None) -> int:
   """Command line entry point."""
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument('--list', action='store_true',
                       help='print each fix with its statuses')
+  parser.add_argument('--commits', action='store_true',
+                      help='also check that every commit named is in the '
+                      'git history (needs a full clone)')
   parser.add_argument('--repo', type=pathlib.Path, default=REPO)
   args = parser.parse_args(argv)
   if args.list:
@@ -417,6 +442,8 @@ def main(argv: Optional[list[str]] = None) -> int:
       print(f'{fix.id} [{fix.kind}] {statuses}')
     return 0
   problems = repository_problems(args.repo)
+  if args.commits and not problems:
+    problems = missing_commits(load(args.repo / 'ledger.toml'), args.repo)
   for problem in problems:
     print(problem)
   print(f'ledger: {len(problems)} problems')

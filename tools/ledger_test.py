@@ -145,6 +145,9 @@ def _repo_copy(tmp_path):
               tmp_path / 'docs' / 'differences.md')
   (tmp_path / 'upstream_tests').mkdir()
   for fix in ledger.load():
+    for code in fix.code:
+      (tmp_path / code).parent.mkdir(parents=True, exist_ok=True)
+      (tmp_path / code).touch()
     target = tmp_path / fix.reproducer_path
     if not target.exists():
       target.write_text('', encoding='utf-8')
@@ -261,3 +264,17 @@ def test_reproducer_naming_a_missing_test(repo_copy):
            '::test_nothing_here"')
   problems = ledger.repository_problems(repo_copy)
   assert any('no test_nothing_here in' in p for p in problems), problems
+
+
+def test_missing_code_file(repo_copy):
+  _replace(repo_copy / 'ledger.toml', 'code = ["optax/_src/lookahead.py"]',
+           'code = ["optax/_src/no_such_module.py"]')
+  problems = ledger.repository_problems(repo_copy)
+  assert any('code optax/_src/no_such_module.py does not exist' in p
+             for p in problems), problems
+
+
+def test_missing_commits_are_reported():
+  fix = ledger.Fix(**{**_entry(), 'commits': ('0000000',)})
+  missing = ledger.missing_commits([fix])
+  assert missing == ['some-fix: commit 0000000 is not in the history']
