@@ -247,8 +247,8 @@ def _cells(row: str) -> list[str]:
   return [c.strip() for c in re.split(r'(?<!\\)\|', inner)]
 
 
-def readme_rows(text: str) -> list[tuple[str, list[str]]]:
-  """Rows of README's "What differs" table: (first cell, ids of last cell).
+def readme_rows(text: str) -> list[tuple[str, list[str], str]]:
+  """README's "What differs" rows: (first cell, ids of last cell, row).
 
   The table's last column, ``Ledger``, holds the ids in backticks.
   """
@@ -268,7 +268,7 @@ def readme_rows(text: str) -> list[tuple[str, list[str]]]:
       continue
     if set(''.join(cells)) <= set('-: '):
       continue
-    rows.append((cells[0], _TICKED_ID.findall(cells[-1])))
+    rows.append((cells[0], _TICKED_ID.findall(cells[-1]), line))
   return rows
 
 
@@ -346,7 +346,7 @@ def repository_problems(repo: pathlib.Path = REPO) -> list[str]:
     problems.append(f'README.md: {e}')
     rows = []
   in_readme: set[str] = set()
-  for area, ids in rows:
+  for area, ids, row in rows:
     if not ids:
       problems.append(f'README "What differs" row {area!r}: names no ledger '
                       'id in its Ledger column')
@@ -363,10 +363,8 @@ def repository_problems(repo: pathlib.Path = REPO) -> list[str]:
       for key in fix.status:
         if key.startswith('main@') and fix.absorbed_on(key):
           commits = fix.absorbing_commits(key)
-          line = next(line for line in readme.splitlines()
-                      if line.startswith('|') and f'`{i}`' in line)
-          if ('fixed on upstream main' not in line
-              or not all(c in line for c in commits)):
+          if ('fixed on upstream main' not in row
+              or not all(c in row for c in commits)):
             problems.append(
                 f'README "What differs" row {area!r}: {i} is absorbed on '
                 f'upstream {key} ({", ".join(commits)}); the row must say '
