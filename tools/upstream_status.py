@@ -263,10 +263,11 @@ def label_for_tree(tree: pathlib.Path, given: Optional[str]) -> str:
   if given:
     return f'main@{given}' if _HEX.match(given) else given
   proc = subprocess.run(
-      ['git', '-C', str(tree), 'rev-parse', '--short=8', 'HEAD'],
-      capture_output=True, text=True, check=False)
-  commit = proc.stdout.strip()
-  if proc.returncode != 0 or not _HEX.match(commit):
+      ['git', '-C', str(tree), 'rev-parse', '--show-toplevel', '--short=8',
+       'HEAD'], capture_output=True, text=True, check=False)
+  top, commit = (proc.stdout.split() + ['', ''])[:2]
+  if (proc.returncode != 0 or not _HEX.match(commit)
+      or pathlib.Path(top).resolve() != tree.resolve()):
     raise SystemExit(f'upstream_status: {tree} is not a git checkout '
                      f'({proc.stderr.strip()}); name its commit with '
                      '--upstream-label main@COMMIT')
@@ -638,7 +639,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                       '(repeatable)')
   parser.add_argument('--json', action='store_true',
                       help='print the report as JSON')
+  parser.add_argument('--print-label', action='store_true',
+                      help='with --upstream-tree: print its label and stop')
   args = parser.parse_args(argv)
+  if args.print_label:
+    if not args.upstream_tree:
+      parser.error('--print-label needs --upstream-tree')
+    print(label_for_tree(pathlib.Path(args.upstream_tree), args.upstream_label))
+    return 0
   ledger = pathlib.Path(args.ledger).resolve()
   fixes = load_ledger(ledger)
   if args.only:

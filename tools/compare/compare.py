@@ -68,7 +68,11 @@ upstream release than the one of ``[tool.optax-fork]`` in pyproject.toml
 fails the run (stale), one whose jax range excludes the fork's jax is
 skipped and reported, and the run fails if the upstream side is not that
 release. The run fails on any mismatch that is not listed and on a listed
-pattern that no longer mismatches (stale).
+pattern that no longer mismatches (stale). With ``--upstream-label
+main@COMMIT`` the upstream side is a source tree of upstream's main branch
+(tools/compare/run.sh --upstream-tree): its version is not checked, the
+entries naming main apply and the others are skipped, and the bit-identical
+list (written for a release) is reported, not judged.
 With ``--bit-identical FILE`` (``tools/compare/bit_identical.toml``) the
 cases it lists must also be bit-identical to upstream's: every recorded
 leaf the same dtype, shape and bits (NaN payloads aside, the sign of zero
@@ -375,6 +379,14 @@ def _check_bit_identical(path: str | None, upstream_version: str,
   release, listed = load_bit_identical(path)
   if release is None:
     return 0
+  if fork_config.is_main(upstream_version):
+    # The list is upstream release's bits: against main it only informs.
+    ran = [n for n in listed if n in fork and n in upstream]
+    same = sum(bit_difference(fork[n], upstream[n]) is None for n in ran)
+    print(f'bit-identical: the list is for upstream {release}, not judged '
+          f'against {upstream_version}; {same} of its {len(ran)} cases '
+          'that ran are bit-identical to it')
+    return 0
   if release != upstream_version:
     print(f'FAIL {path} lists the cases bit-identical to upstream '
           f'{release}, the lanes compare against {upstream_version}: '
@@ -410,6 +422,10 @@ def main(argv: list[str] | None = None) -> int:
   parser.add_argument('--bit-identical', default=None,
                       help='a TOML list of cases that must be bit-identical '
                       'to upstream\'s')
+  parser.add_argument('--upstream-label', default=None,
+                      help='the upstream compared against, when not the '
+                      'release of [tool.optax-fork]: main@COMMIT for a '
+                      'source tree of main (its version is not checked)')
   parser.add_argument('--verbose', action='store_true',
                       help='print every difference line of every case')
   args = parser.parse_args(argv)
@@ -419,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
   with open(args.upstream, 'rb') as f:
     upstream = pickle.load(f)
   deviations = load_deviations(args.deviations)
-  upstream_version = fork_config.upstream_version()
+  upstream_version = args.upstream_label or fork_config.upstream_version()
   stale_entries = 0
   applicable = []
   for e in deviations:
@@ -442,7 +458,8 @@ def main(argv: list[str] | None = None) -> int:
   names = sorted(set(fc) | set(uc))
   matched = listed = 0
   failed = stale_entries
-  if upstream['meta']['optax_version'] != upstream_version:
+  if (not fork_config.is_main(upstream_version)
+      and upstream['meta']['optax_version'] != upstream_version):
     failed += 1
     print(f'FAIL the upstream side runs optax '
           f'{upstream["meta"]["optax_version"]}, the lanes compare against '

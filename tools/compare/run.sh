@@ -3,12 +3,18 @@
 # `upstream` of [tool.optax-fork] in pyproject.toml).
 #
 #   tools/compare/run.sh FORK_PYTHON UPSTREAM_PYTHON
+#   tools/compare/run.sh FORK_PYTHON --upstream-tree PATH \
+#       [--upstream-label main@COMMIT]
 #
 # FORK_PYTHON has the fork installed (editable or from the wheel);
 # UPSTREAM_PYTHON has that upstream release. Both need jax, numpy and
-# orbax-checkpoint. Each side runs with its current directory in a temporary
-# directory outside the repository, so that `import optax` finds the
-# interpreter's own package. Steps:
+# orbax-checkpoint. With --upstream-tree, upstream is a source checkout of its
+# main branch instead, run by FORK_PYTHON with PYTHONPATH=PATH; it is labelled
+# main@<commit> (--upstream-label, or the checkout's git HEAD), and the
+# deviations that apply are those naming main (tools/fork_config.py). Each
+# side runs with its current directory in a temporary directory outside the
+# repository, so that `import optax` finds the interpreter's own package (or
+# the tree's). Steps:
 #   1. run_cases.py on both sides (in parallel),
 #   2. compare.py against the [[comparison]] entries of deviations.toml and
 #      the list of cases bit-identical to upstream (bit_identical.toml),
@@ -20,14 +26,28 @@
 # step 3 alone.
 set -uo pipefail
 
-if [ "$#" -ne 2 ]; then
+usage() {
   echo "usage: $0 FORK_PYTHON UPSTREAM_PYTHON" >&2
+  echo "       $0 FORK_PYTHON --upstream-tree PATH [--upstream-label LABEL]" >&2
   exit 2
-fi
-fork_py="$(command -v "$1")"
-up_py="$(command -v "$2")"
+}
+[ "$#" -ge 2 ] || usage
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
+fork_py="$(command -v "$1")" || usage
+tree=""
+label_args=()
+if [ "$2" = --upstream-tree ]; then
+  [ "$#" -eq 3 ] || { [ "$#" -eq 5 ] && [ "$4" = --upstream-label ]; } \
+      || usage
+  tree="$(cd "$3" && pwd)" || exit 2
+  [ "$#" -eq 5 ] && label_args=(--upstream-label "$5")
+  # The upstream side: the fork's interpreter importing the tree's optax.
+  up=(env "PYTHONPATH=$tree" "$fork_py")
+else
+  [ "$#" -eq 2 ] || usage
+  up=("$(command -v "$2")") || usage
+fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/optax-compare.XXXXXX")"
 if [ "${COMPARE_KEEP:-0}" = 1 ]; then
   echo "compare: keeping $work"
@@ -42,24 +62,35 @@ only=()
 [ -n "${COMPARE_ONLY:-}" ] && only=(--only "$COMPARE_ONLY")
 
 # The upstream side must not see the repository's optax, and must be the
-# release the lanes compare against.
-up_file="$("$up_py" -c 'import optax; print(optax.__file__)')" || exit 2
+# release the lanes compare against (or the tree's own optax).
+up_file="$("${up[@]}" -c 'import optax; print(optax.__file__)')" || exit 2
 case "$up_file" in
-  "$repo"/*) echo "compare: $up_py imports the fork ($up_file)" >&2; exit 2 ;;
+  "$repo"/*) echo "compare: ${up[*]} imports the fork ($up_file)" >&2; exit 2 ;;
 esac
-want="$("$fork_py" "$repo/tools/fork_config.py" upstream)" || exit 2
-have="$("$up_py" -c 'import optax; print(optax.__version__)')" || exit 2
-if [ "$have" != "$want" ]; then
-  echo "compare: $up_py has optax $have, the lanes compare against $want" \
-      "([tool.optax-fork] in pyproject.toml)" >&2
-  exit 2
+have="$("${up[@]}" -c 'import optax; print(optax.__version__)')" || exit 2
+if [ -n "$tree" ]; then
+  case "$up_file" in
+    "$tree"/*) ;;
+    *) echo "compare: PYTHONPATH=$tree imports optax from $up_file" >&2
+       exit 2 ;;
+  esac
+  label="$("$fork_py" "$repo/tools/upstream_status.py" --upstream-tree \
+      "$tree" "${label_args[@]}" --print-label)" || exit 2
+  echo "compare: upstream $label (optax $have from $tree)"
+else
+  label="$("$fork_py" "$repo/tools/fork_config.py" upstream)" || exit 2
+  if [ "$have" != "$label" ]; then
+    echo "compare: ${up[*]} has optax $have, the lanes compare against" \
+        "$label ([tool.optax-fork] in pyproject.toml)" >&2
+    exit 2
+  fi
 fi
 
 if [ "${COMPARE_CHECKPOINT_ONLY:-0}" != 1 ]; then
 "$fork_py" "$here/run_cases.py" --verbose --out "$work/fork.pkl" "${only[@]}" \
     >"$work/fork.log" 2>&1 &
 fork_pid=$!
-"$up_py" "$here/run_cases.py" --verbose --out "$work/upstream.pkl" \
+"${up[@]}" "$here/run_cases.py" --verbose --out "$work/upstream.pkl" \
     "${only[@]}" \
     >"$work/upstream.log" 2>&1 &
 up_pid=$!
@@ -75,11 +106,12 @@ fi
 
 "$fork_py" "$here/compare.py" --fork "$work/fork.pkl" \
     --upstream "$work/upstream.pkl" --deviations "$repo/deviations.toml" \
-    --bit-identical "$here/bit_identical.toml" || status=1
+    --bit-identical "$here/bit_identical.toml" --upstream-label "$label" \
+    || status=1
 fi
 
 # Both saves, then both restores, each pair in parallel.
-"$up_py" "$here/checkpoint.py" save --dir "$work/ckpt_up" \
+"${up[@]}" "$here/checkpoint.py" save --dir "$work/ckpt_up" \
     >"$work/ckpt_up_save.log" 2>&1 &
 up_pid=$!
 "$fork_py" "$here/checkpoint.py" save --dir "$work/ckpt_fork" \
@@ -96,7 +128,7 @@ else
   "$fork_py" "$here/checkpoint.py" restore --dir "$work/ckpt_up" \
       >"$work/ckpt_fork_restore.log" 2>&1 &
   fork_pid=$!
-  "$up_py" "$here/checkpoint.py" restore --dir "$work/ckpt_fork" \
+  "${up[@]}" "$here/checkpoint.py" restore --dir "$work/ckpt_fork" \
       >"$work/ckpt_up_restore.log" 2>&1 &
   up_pid=$!
   wait "$fork_pid"; fork_rc=$?
