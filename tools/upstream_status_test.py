@@ -102,6 +102,22 @@ def test_label_for_tree_needs_git_or_a_label(tmp_path):
     us.label_for_tree(tmp_path, None)
 
 
+def test_label_for_tree_from_git(tmp_path):
+  tree = tmp_path / 'tree'
+  (tree / 'optax').mkdir(parents=True)
+  (tree / 'optax' / '__init__.py').write_text('')
+  git = ['git', '-c', 'user.name=t', '-c', 'user.email=t@t', '-C', str(tree)]
+  subprocess.run(git + ['init', '-q'], check=True)
+  subprocess.run(git + ['add', '.'], check=True)
+  subprocess.run(git + ['commit', '-q', '-m', 'x'], check=True)
+  head = subprocess.run(git + ['rev-parse', 'HEAD'], check=True,
+                        capture_output=True, text=True).stdout.strip()
+  assert us.label_for_tree(tree, None) == f'main@{head[:8]}'
+  # A folder inside a checkout is not one: its HEAD is another tree's.
+  with pytest.raises(SystemExit, match='not a git checkout'):
+    us.label_for_tree(tree / 'optax', None)
+
+
 def test_status_for():
   fix = _fix({'0.2.8': 'needed', 'main@11111111': 'needed',
               'main@22222222': 'absorbed'})

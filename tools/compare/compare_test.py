@@ -61,3 +61,19 @@ def test_listed_cases_run_op_by_op_and_exist():
   optimizer_like = [n for n in listed if n.split('/')[0] in (
       'alias', 'contrib', 'scale_by', 'wrapper', 'inject')]
   assert set(optimizer_like) <= names
+
+
+def test_bit_identical_list_is_only_reported_against_main(tmp_path, capsys):
+  listed = tmp_path / 'bits.toml'
+  listed.write_text('upstream = "0.2.8"\nreason = "r"\ncases = ["a", "b"]\n')
+  fork = {'a': _result(np.float32([1.0])), 'b': _result(np.float32([1.0]))}
+  upstream = {'a': _result(np.float32([1.0])),
+              'b': _result(np.float32([2.0]))}
+  # Against its own release the differing case fails; against main it is
+  # counted, not judged.
+  assert compare._check_bit_identical(  # pylint: disable=protected-access
+      str(listed), '0.2.8', fork, upstream) == 1
+  assert compare._check_bit_identical(  # pylint: disable=protected-access
+      str(listed), 'main@2edbcbe2', fork, upstream) == 0
+  assert '1 of its 2 cases that ran are bit-identical' in (
+      capsys.readouterr().out)
