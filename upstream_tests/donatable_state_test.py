@@ -1,0 +1,52 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Every state leaf owns its buffer, so the state can be donated to jit.
+
+Upstream's ``init`` of some optimizers puts one array object in several
+state fields, or the params themselves in the state: donating that state
+raises ``Attempt to donate the same buffer twice`` (or a buffer used by the
+same call).
+"""
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax
+import jax.numpy as jnp
+import optax
+
+
+class DonatableStateTest(parameterized.TestCase):
+
+  @parameterized.named_parameters(
+      ('scale_by_lbfgs', optax.scale_by_lbfgs),
+      ('mechanize', lambda: optax.contrib.mechanize(optax.adam(1e-3))),
+      ('inject_prodigy', lambda: optax.inject_hyperparams(
+          optax.contrib.prodigy)(learning_rate=1.0)),
+      ('inject_schedule_free_adamw', lambda: optax.inject_hyperparams(
+          optax.contrib.schedule_free_adamw)(learning_rate=1.0)),
+  )
+  def test_donated_step_runs(self, make):
+    params = {'w': jnp.ones((64, 64)), 'b': jnp.ones(3), 'm': jnp.ones((4, 3))}
+    tx = make()
+    state = tx.init(params)
+    step = jax.jit(tx.update, donate_argnums=(1,))
+    updates, state = step(params, state, params)
+    updates, state = step(params, state, params)
+    for leaf in jax.tree.leaves(updates):
+      self.assertTrue(bool(jnp.all(jnp.isfinite(leaf))))
+
+
+if __name__ == '__main__':
+  absltest.main()

@@ -1,0 +1,40 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""inject_hyperparams keeps hyperparameters float32 on bfloat16 params (#1414).
+
+Upstream casts them to the params' dtype: ``b2=0.999`` becomes 1.0 in
+bfloat16 and Adam's second moment never updates.
+"""
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+
+class InjectBf16HyperparamsTest(parameterized.TestCase):
+
+  def test_bf16_params_keep_float32_hyperparams_issue_1414(self):
+    params = {'w': jnp.ones(3, jnp.bfloat16)}
+    tx = optax.inject_hyperparams(optax.adam)(learning_rate=1e-3, b2=0.999)
+    state = tx.init(params)
+    b2 = state.hyperparams['b2']
+    self.assertEqual(b2.dtype, jnp.float32)
+    self.assertEqual(float(b2), float(np.float32(0.999)))
+
+
+if __name__ == '__main__':
+  absltest.main()
