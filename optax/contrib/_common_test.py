@@ -110,6 +110,11 @@ class Case:
       afresh for each build).
     extra: names of the extra arguments ``update`` needs.
     steps: the number of steps of the minimization runs.
+    quadratic_steps: the number of steps on the quadratic, when it needs
+      fewer: a run must end while its error still contracts, since the step
+      at which an optimizer leaves a minimizer it has nearly reached (Adam's
+      second moment lags the shrinking gradient) depends on rounding, hence
+      on the backend.
     rosenbrock_kwargs: hyperparameters that replace ``kwargs`` on the
       Rosenbrock function, when it needs others.
     injectable: whether the factory takes numeric hyperparameters.
@@ -129,6 +134,7 @@ class Case:
       default_factory=dict)
   extra: tuple[str, ...] = ()
   steps: int = 2000
+  quadratic_steps: Optional[int] = None
   rosenbrock_kwargs: Optional[dict[str, Any]] = None
   injectable: bool = True
   per_example: bool = False
@@ -139,6 +145,12 @@ class Case:
     """Returns the factory (a missing module or name raises, failing)."""
     module = importlib.import_module(f'optax.contrib.{self.module}')
     return getattr(module, self.factory)
+
+  def steps_on(self, problem):
+    """The number of steps of the minimization run on ``problem``."""
+    if problem == 'quadratic' and self.quadratic_steps is not None:
+      return self.quadratic_steps
+    return self.steps
 
   def build(self, problem='quadratic', inject=False):
     """Builds the optimizer (inside inject_hyperparams if ``inject``)."""
@@ -184,8 +196,13 @@ CASES = (
          dict(learning_rate=1e-2, rank=1, update_proj_gap=10), steps=3000),
     Case('madgrad', '_madgrad', 'madgrad', dict(learning_rate=1e-2),
          steps=3000),
+    # On the quadratic, the error contracts to ~3e-4 at step 2000 and Adam
+    # leaves the minimizer near step 2800 (on CPU; within ~100 steps under
+    # float32-ulp perturbations of the start): at step 3000 the error was
+    # 0.002 to 0.04 under such perturbations (0.0114 on an H200).
     Case('mechanize', '_mechanic', 'mechanize',
-         tx_kwargs=dict(base_optimizer=_adam), steps=3000),
+         tx_kwargs=dict(base_optimizer=_adam), steps=3000,
+         quadratic_steps=2000),
     Case('momo', '_momo', 'momo', extra=('value',), steps=2000),
     Case('momo_adam', '_momo', 'momo_adam', extra=('value',), steps=2000),
     Case('muon', '_muon', 'muon',
@@ -263,6 +280,10 @@ class ContribCommonTest(parameterized.TestCase):
 
   @parameterized.named_parameters(_parameters(tuple(_PROBLEMS)))
   def test_minimizes(self, name, problem):
+    # On every backend: the jitted run ends within the problem's tolerance
+    # of the minimizer. A case's step count is meant to end the run while
+    # its error still contracts (see Case.quadratic_steps), so that rounding,
+    # which differs between backends, does not decide the result.
     case = _BY_NAME[name]
     loss_fn, init, error, tol = _PROBLEMS[problem]
     tx = case.build(problem)
@@ -275,7 +296,8 @@ class ContribCommonTest(parameterized.TestCase):
         params, state, _ = step(params, state)
         return (params, state), None
       (params, state), _ = jax.lax.scan(
-          body, (params, tx.init(params)), None, length=case.steps)
+          body, (params, tx.init(params)), None,
+          length=case.steps_on(problem))
       if case.eval_params:
         schedule_free = importlib.import_module(
             'optax.contrib._schedule_free')
@@ -286,7 +308,7 @@ class ContribCommonTest(parameterized.TestCase):
     self.assertLessEqual(
         error(params), tol,
         f'{name} did not reach the {problem} minimizer within {tol} in'
-        f' {case.steps} steps')
+        f' {case.steps_on(problem)} steps')
 
   @parameterized.named_parameters(_parameters())
   def test_eager_steps_match_jitted_steps(self, name):
