@@ -28,12 +28,19 @@ Concatenated results are put back in the original order.
 The batched arguments may be given by position or by keyword: each call is
 matched to the function's signature (``inspect.signature(fun).bind``), so
 ``argnums`` finds an argument passed by keyword and ``argnames`` one passed
-by position. A batch of size 0 gives the accumulation of no microbatch
-(zeros, or an empty concatenation). Each call runs inside a
-``jax.named_call`` named after the entry point (``microbatch``,
-``micro_vmap``, ``micro_grad``), so it shows in profiles. A batch axis
-sharded over an explicit mesh axis keeps its sharding in every microbatch
-and in concatenated results.
+by position. A batch of size 0 gives the accumulation of no microbatch:
+zeros for SUM and RUNNING_MEAN, an empty concatenation for CONCAT, and NaN
+for MEAN (the sum of nothing divided by zero microbatches), as upstream
+Optax. A batch axis sharded over an explicit mesh axis keeps its sharding in
+every microbatch and in concatenated results.
+
+Profiles show each call as nested ``jax.named_call`` spans, named as
+upstream Optax names them: ``microbatch_size_{m}`` around a microbatched
+call and ``{n}_microbatches`` around the loop's body; ``micro_vmap_size_{m}``
+and ``micro_grad_size_{m}`` around the calls of :func:`micro_vmap` and
+:func:`micro_grad` (``m`` may be None), ``micro_vmap_step`` around the
+vectorised evaluation of one microbatch and ``micro_grad_step`` around one
+element's gradient.
 """
 
 from collections.abc import Callable, Sequence
@@ -154,9 +161,9 @@ def _mean_accumulator(num_microbatches: Optional[int]) -> Accumulator:
       init=init,
       update=lambda state, value, index: jax.tree.map(
           jnp.add, state, value),
-      # No microbatch (an empty batch): the zeros, not 0 / 0.
+      # An empty batch has no microbatch: 0 / 0 is NaN, as upstream's.
       finalize=lambda state: jax.tree.map(
-          lambda s: (s / max(num_microbatches, 1)).astype(s.dtype), state),
+          lambda s: (s / num_microbatches).astype(s.dtype), state),
       aggregate=lambda values: jax.tree.map(
           lambda v: jnp.mean(v, axis=0), values),
   )
@@ -464,6 +471,7 @@ def _run_microbatches(
   if num_microbatches == 0:
     return acc.finalize(state)
 
+  @functools.partial(jax.named_call, name=f'{num_microbatches}_microbatches')
   def body(index, state):
     return acc.update(state, call(index), index)
 
@@ -549,7 +557,8 @@ def microbatch(
 
   @functools.wraps(fun)
   def microbatched(*args, **kwargs):
-    return jax.named_call(run, name='microbatch')(*args, **kwargs)
+    return jax.named_call(run, name=f'microbatch_size_{microbatch_size}')(
+        *args, **kwargs)
 
   return microbatched
 
@@ -619,7 +628,9 @@ def micro_vmap(
           given, len(in_axes)))
     vectorised = vmap_fn(fun, axes, 0)
     acc = _canonicalize(accumulator, None)
-    per_microbatch = lambda *a, **kw: acc.aggregate(vectorised(*a, **kw))
+    per_microbatch = jax.named_call(
+        lambda *a, **kw: acc.aggregate(vectorised(*a, **kw)),
+        name='micro_vmap_step')
     if microbatch_size is None:
       return per_microbatch(*args, **kwargs)
     locations = [i for i, axis in enumerate(axes) if axis is not None]
@@ -627,13 +638,16 @@ def micro_vmap(
     locations += list(kwargs)
     batched_axes = [axes[i] for i in locations if isinstance(i, int)]
     batched_axes += [0] * len(kwargs)
-    return _run_microbatches(per_microbatch, args, kwargs, locations,
-                             batched_axes, microbatch_size, accumulator,
-                             num_real_microbatches)
+    # Spanned as a call of microbatch, as upstream's micro_vmap makes one.
+    return jax.named_call(
+        _run_microbatches, name=f'microbatch_size_{microbatch_size}')(
+            per_microbatch, args, kwargs, locations, batched_axes,
+            microbatch_size, accumulator, num_real_microbatches)
 
   @functools.wraps(fun)
   def mapped(*args, **kwargs):
-    return jax.named_call(run, name='micro_vmap')(*args, **kwargs)
+    return jax.named_call(run, name=f'micro_vmap_size_{microbatch_size}')(
+        *args, **kwargs)
 
   return mapped
 
@@ -694,6 +708,7 @@ def micro_grad(
   batch_argnums = _as_tuple(batch_argnums, int)
   value_and_grad = jax.value_and_grad(fun, argnums=argnums, has_aux=has_aux)
 
+  @functools.partial(jax.named_call, name='micro_grad_step')
   def per_element(*args, **kwargs):
     if keep_batch_dim:
       args = tuple(
@@ -727,6 +742,7 @@ def micro_grad(
 
   @functools.wraps(fun)
   def grad_fn(*args, **kwargs):
-    return jax.named_call(run, name='micro_grad')(*args, **kwargs)
+    return jax.named_call(run, name=f'micro_grad_size_{microbatch_size}')(
+        *args, **kwargs)
 
   return grad_fn

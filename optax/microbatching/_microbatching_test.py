@@ -423,8 +423,8 @@ class ArgumentsBySignatureTest(parameterized.TestCase):
 class EmptyBatchTest(parameterized.TestCase):
   """A batch of size 0 gives the accumulation of no microbatch."""
 
-  @parameterized.parameters(AT.SUM, AT.MEAN, AT.RUNNING_MEAN)
-  def test_reductions_are_zero(self, accumulator):
+  @parameterized.parameters(AT.SUM, AT.RUNNING_MEAN)
+  def test_sum_and_running_mean_are_zero(self, accumulator):
     fn = mb.microbatch(_loss, argnums=(1, 2), microbatch_size=3,
                        accumulator=accumulator)
     for f in (fn, jax.jit(fn)):
@@ -432,6 +432,30 @@ class EmptyBatchTest(parameterized.TestCase):
       self.assertEqual(out.shape, ())
       self.assertEqual(out.dtype, jnp.float32)
       self.assertEqual(float(out), 0.0)
+
+  @parameterized.parameters(jnp.float32, jnp.bfloat16)
+  def test_mean_is_nan(self, dtype):
+    # The sum of no microbatch over zero microbatches, as upstream's main
+    # (the fork returned 0 before).
+    fn = mb.microbatch(lambda x: jnp.sum(x, axis=0), argnums=0,
+                       microbatch_size=2, accumulator=AT.MEAN)
+    for f in (fn, jax.jit(fn)):
+      out = f(jnp.zeros((0, 3), dtype))
+      self.assertEqual(out.shape, (3,))
+      self.assertEqual(out.dtype, dtype)
+      self.assertTrue(np.all(np.isnan(np.asarray(out, np.float32))))
+    mapped = mb.micro_vmap(jnp.sum, microbatch_size=2, accumulator=AT.MEAN)
+    self.assertTrue(np.isnan(mapped(_X[:0])))
+    grads, _ = mb.micro_grad(_loss, batch_argnums=(1, 2), microbatch_size=2,
+                             accumulator=AT.MEAN)(_W, _X[:0], _Y[:0])
+    self.assertTrue(np.all(np.isnan(grads)))
+
+  def test_no_real_microbatch_mean_is_zero(self):
+    # A non-empty batch of which no microbatch runs: zero sum over n > 0.
+    fn = mb.microbatch(lambda x: jnp.sum(x, axis=0), argnums=0,
+                       microbatch_size=2, accumulator=AT.MEAN,
+                       num_real_microbatches=0)
+    np.testing.assert_array_equal(fn(_X[:4]), np.zeros(3, np.float32))
 
   def test_concat_is_empty(self):
     fn = mb.microbatch(lambda x: 2 * x, argnums=0, microbatch_size=4,
@@ -451,25 +475,69 @@ class EmptyBatchTest(parameterized.TestCase):
     self.assertEqual(aux.metrics.shape, (0,))
 
 
-class NamedCallTest(parameterized.TestCase):
-  """Each entry point shows in the name stack (and so in profiles)."""
+def _name_stacks(fn, *args):
+  """Every equation's full name stack, inner jaxprs (loop bodies) included."""
+  stacks = set()
 
-  @parameterized.parameters(
-      ('microbatch', lambda: mb.microbatch(_loss, argnums=(1, 2),
-                                           microbatch_size=3), ()),
-      ('micro_vmap', lambda: mb.micro_vmap(
-          _loss, in_axes=(None, 0, 0), microbatch_size=3), ()),
-      ('micro_grad', lambda: mb.micro_grad(
-          _loss, batch_argnums=(1, 2), microbatch_size=3), ('micro_vmap',)),
-  )
-  def test_name_stack(self, name, make, inner):
-    jaxpr = jax.make_jaxpr(make())(_W, _X, _Y)
-    stacks = {str(e.source_info.name_stack) for e in jaxpr.jaxpr.eqns}
-    self.assertEqual(stacks, {'/'.join((name,) + inner)})
-    # Without microbatching nothing is named.
-    plain = jax.make_jaxpr(_loss)(_W, _X, _Y)
-    self.assertEqual({str(e.source_info.name_stack)
-                      for e in plain.jaxpr.eqns}, {''})
+  def inner_jaxprs(value):
+    if isinstance(value, (tuple, list)):
+      for v in value:
+        yield from inner_jaxprs(v)
+    elif hasattr(value, 'eqns'):
+      yield value
+    elif hasattr(value, 'jaxpr') and hasattr(value.jaxpr, 'eqns'):
+      yield value.jaxpr
+
+  def walk(jaxpr, prefix):
+    for eqn in jaxpr.eqns:
+      stack = '/'.join(p for p in (prefix, str(eqn.source_info.name_stack))
+                       if p)
+      stacks.add(stack)
+      for value in eqn.params.values():
+        for sub in inner_jaxprs(value):
+          walk(sub, stack)
+
+  walk(jax.make_jaxpr(fn)(*args).jaxpr, '')
+  return stacks
+
+
+class NamedCallTest(parameterized.TestCase):
+  """Profiles show upstream's spans: named by microbatch size and count."""
+
+  @parameterized.parameters(3, None)
+  def test_microbatch(self, size):
+    fn = mb.microbatch(_loss, argnums=(1, 2), microbatch_size=size)
+    stacks = _name_stacks(fn, _W, _X, _Y)
+    if size is None:  # fn is _loss itself.
+      self.assertEqual(stacks, {''})
+    else:  # 12 elements, 4 microbatches.
+      self.assertEqual(stacks, {'microbatch_size_3',
+                                'microbatch_size_3/4_microbatches'})
+
+  def test_micro_vmap(self):
+    fn = mb.micro_vmap(_loss, in_axes=(None, 0, 0), microbatch_size=6)
+    outer = 'micro_vmap_size_6/microbatch_size_6'
+    self.assertEqual(_name_stacks(fn, _W, _X, _Y), {
+        outer, f'{outer}/2_microbatches',
+        f'{outer}/2_microbatches/micro_vmap_step/vmap()'})
+    fn = mb.micro_vmap(_loss, in_axes=(None, 0, 0))
+    self.assertEqual(_name_stacks(fn, _W, _X, _Y),
+                     {'micro_vmap_size_None/micro_vmap_step/vmap()'})
+
+  @parameterized.parameters(4, None)
+  def test_micro_grad(self, size):
+    fn = mb.micro_grad(_loss, batch_argnums=(1, 2), microbatch_size=size)
+    stacks = _name_stacks(fn, _W, _X, _Y)
+    outer = f'micro_grad_size_{size}/micro_vmap_size_{size}'
+    step = 'micro_vmap_step/vmap(micro_grad_step)'
+    if size is not None:  # 12 elements, 3 microbatches.
+      outer += '/microbatch_size_4/3_microbatches'
+    self.assertContainsSubset(
+        {f'{outer}/micro_vmap_step', f'{outer}/{step}',
+         f'{outer}/{step}/jvp()', f'{outer}/{step}/transpose(jvp())'},
+        stacks)
+    self.assertTrue(all(s.startswith(f'micro_grad_size_{size}/')
+                        for s in stacks), stacks)
 
 
 class ExplicitShardingTest(parameterized.TestCase):
