@@ -80,7 +80,9 @@ class ExplicitMeshLbfgsVdotTest(parameterized.TestCase):
 
     def step(params, state):
       value, grad = jax.value_and_grad(_loss)(params)
-      extra = dict(value=value, grad=grad, value_fn=_loss) if needs_value else {}
+      extra = {}
+      if needs_value:
+        extra = dict(value=value, grad=grad, value_fn=_loss)
       updates, state = tx.update(grad, state, params, **extra)
       return optax.apply_updates(params, updates), state
 
