@@ -39,6 +39,7 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
+from jaxlib import version as jaxlib_version
 import numpy as np
 
 from optax._src import alias
@@ -112,6 +113,19 @@ _SHARD_MAP_RTOL = {
     'contrib.muon': 5e-3,
     'contrib.scale_by_muon': 5e-3,
 }
+
+# Entries whose step computes an SVD (LAPACK's gesdd on the host devices)
+# inside lax.cond inside shard_map: with jax and jaxlib 0.11.2 and the CUDA
+# 13 plugin (default backend a GPU, an H200), XLA:CPU's compilation of this
+# step on the 8 host devices crashed the pytest worker (segmentation
+# fault), while the other entries, Newton-Schulz matmuls included, ran:
+# these are the registry's only steps with a decomposition, hence the SVD
+# is the suspect (not reproduced on a CPU-only install: jaxlib 0.10.2
+# compiles and runs it; 0.11 was not at hand). Skipped on
+# accelerator backends from jaxlib 0.11 on (0.11.0 and 0.11.1 untried, no
+# fixed version known); the CPU lane runs it on every version.
+_HOST_SVD_CRASHES_UNDER_ACCELERATOR_JAXLIB = {
+    'contrib.galore', 'contrib.scale_by_galore'}
 
 
 def _loss(params, batch):
@@ -212,6 +226,19 @@ class ShardingTest(parameterized.TestCase):
   @parameterized.named_parameters(
       (e.name.replace('.', '_'), e.name) for e in registry.ENTRIES)
   def test_runs_in_shard_map_with_pmean(self, entry_name):
+    # On every backend (the mesh is the host's CPU devices): the optimizer,
+    # built inside jit without leaking tracers, runs inside shard_map with
+    # pmean'd gradients and matches the same steps run unsharded.
+    if (entry_name in _HOST_SVD_CRASHES_UNDER_ACCELERATOR_JAXLIB
+        and jax.default_backend() != 'cpu'
+        and jaxlib_version.__version_info__ >= (0, 11)):
+      self.skipTest(
+          f'{entry_name}: XLA:CPU crashed compiling an SVD inside lax.cond'
+          ' inside shard_map on the host devices when the default backend'
+          ' is an accelerator (seen with jaxlib 0.11.2 + CUDA 13; skipped'
+          ' for jaxlib >= 0.11 on accelerator backends, here'
+          f' {jaxlib_version.__version__} on {jax.default_backend()}); the'
+          ' CPU backend runs it')
     entry = registry.BY_NAME[entry_name]
     mesh = jax.make_mesh((NUM_DEVICES,), ('data',), devices=self._devices)
     params = jax.device_put(
