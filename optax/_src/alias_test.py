@@ -701,5 +701,53 @@ class NoisySgdTest(absltest.TestCase):
     np.testing.assert_array_equal(updates1, again)
 
 
+class GradientDtypeTest(parameterized.TestCase):
+  """Updates are in the params' floating dtype whatever the gradients'."""
+
+  @parameterized.product(name=_NAMES,
+                         grad_dtype=('int32', 'bfloat16', 'float16'))
+  def test_narrow_gradients_give_params_dtype(self, name, grad_dtype):
+    # The integers -2..4 are exact in every one of these dtypes, so the
+    # updates must be those of the same gradients given in float32.
+    opt = _build(name)
+    params = {'x': jnp.array([0.5, 1.5, -1.0, 2.0], jnp.float32)}
+    grads = {'x': jnp.array([3, -2, 1, 4], jnp.dtype(grad_dtype))}
+    wide = {'x': grads['x'].astype(jnp.float32)}
+    extra = {'value': _quadratic(params), 'grad': wide,
+             'value_fn': _quadratic}
+    updates, _ = opt.update(grads, opt.init(params), params, **extra)
+    expected, _ = opt.update(wide, opt.init(params), params, **extra)
+    self.assertEqual(updates['x'].dtype, jnp.float32)
+    np.testing.assert_array_equal(updates['x'], expected['x'])
+
+  def test_integer_gradients_adam_and_sgd_regression(self):
+    # The fork returned int32 zeros here (the float updates truncated to
+    # the gradients' dtype); the first step of Adam is -lr * sign(g), that
+    # of SGD with momentum -lr * g.
+    params = jnp.array([1.0, 2.0])
+    grads = jnp.array([3, -2], jnp.int32)
+    for opt, expected in ((alias.adam(0.1), [-0.1, 0.1]),
+                          (alias.sgd(0.1, momentum=0.9), [-0.3, 0.2])):
+      updates, _ = opt.update(grads, opt.init(params), params)
+      self.assertEqual(updates.dtype, jnp.float32)
+      np.testing.assert_allclose(updates, expected, rtol=1e-6)
+
+  def test_integer_gradients_without_params(self):
+    opt = alias.sgd(0.5)
+    updates, _ = opt.update(jnp.array([2, -1]), opt.init(jnp.zeros(2)))
+    self.assertEqual(updates.dtype, jnp.float32)
+    np.testing.assert_array_equal(updates, [-1.0, 0.5])
+
+  def test_wider_gradients_are_kept(self):
+    # float32 gradients on bfloat16 params are not rounded before the
+    # update (apply_updates rounds the sum with the param once).
+    opt = alias.sgd(0.5)
+    params = jnp.zeros(2, jnp.bfloat16)
+    updates, _ = opt.update(jnp.array([1 / 3, 1.0]), opt.init(params), params)
+    self.assertEqual(updates.dtype, jnp.float32)
+    np.testing.assert_array_equal(updates,
+                                  np.float32([-1 / 6, -0.5]))
+
+
 if __name__ == '__main__':
   absltest.main()

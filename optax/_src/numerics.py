@@ -237,6 +237,89 @@ class ScalarsByDtype:
     return lifted + self.get(dtype, lifted[0])
 
 
+def _is_none(x: Any) -> bool:
+  return x is None
+
+
+def _leaf_dtype(x: Any) -> Optional[np.dtype]:
+  """The dtype of an array leaf; None for None and for Python numbers."""
+  if isinstance(x, (jax.Array, np.ndarray, np.generic)):
+    return x.dtype
+  return None
+
+
+def _update_dtype(g_dtype: np.dtype,
+                  p_dtype: Optional[np.dtype]) -> Optional[np.dtype]:
+  """The dtype a gradient leaf is cast to; None when it is kept as it is."""
+  return _update_dtype_cached(g_dtype, p_dtype,
+                              bool(jax.config.jax_enable_x64))
+
+
+@functools.lru_cache(maxsize=256)
+def _update_dtype_cached(g_dtype: np.dtype, p_dtype: Optional[np.dtype],
+                         x64: bool) -> Optional[np.dtype]:
+  del x64  # Part of the cache key: it decides hyperparameter_dtype().
+  p_floating = p_dtype is not None and jnp.issubdtype(p_dtype, jnp.inexact)
+  if not jnp.issubdtype(g_dtype, jnp.inexact):
+    # Integer or boolean gradients: no transformation can return
+    # meaningful updates in such a dtype (0.9 * 3 would truncate to 2).
+    return p_dtype if p_floating else hyperparameter_dtype()
+  if p_floating and g_dtype != p_dtype and promote_dtypes(
+      g_dtype, p_dtype) == p_dtype:
+    # A narrower floating gradient (bfloat16 on float32 params): widening
+    # it is exact, and everything after is computed in the params' dtype.
+    return p_dtype
+  return None
+
+
+def as_updates(updates: Any, params: Optional[Any] = None) -> Any:
+  """Gradients in the dtype that the transformations of this library expect.
+
+  The rule: updates are in the params' floating dtype whatever the
+  gradients' dtype. A gradient leaf is cast to its param's dtype when it is
+  an integer or boolean leaf or a narrower floating one (bfloat16 or
+  float16 on float32 params); such a gradient that meets no floating param
+  (none given, or an integer param) becomes :func:`hyperparameter_dtype`.
+  A gradient wider than its param (float32 on bfloat16 params) is kept, so
+  that :func:`optax.apply_updates` rounds its sum with the param once.
+  Every decision is made in Python while tracing; ordinary gradients,
+  arrays of their params' dtypes, are returned as they are.
+
+  Args:
+    updates: the gradients (a pytree; None leaves pass through).
+    params: the params, or None when the caller has not given them.
+
+  Returns:
+    The gradients, cast where the rule says so.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import numerics
+    >>> numerics.as_updates(jnp.array([3, -2]), jnp.ones(2))
+    Array([ 3., -2.], dtype=float32)
+  """
+  g_leaves, treedef = jax.tree.flatten(updates, is_leaf=_is_none)
+  p_leaves = None
+  if params is not None:
+    p_leaves, p_def = jax.tree.flatten(params, is_leaf=_is_none)
+    if p_def != treedef:
+      # Mismatched trees: the transformations raise their own errors
+      # (naming the key path); the gradients are prepared on their own.
+      p_leaves = None
+  changed = False
+  new_leaves = list(g_leaves)
+  for i, g in enumerate(g_leaves):
+    g_dtype = _leaf_dtype(g)
+    if g_dtype is None:
+      continue  # None, or not an array: left to the transformations.
+    p_dtype = None if p_leaves is None else _leaf_dtype(p_leaves[i])
+    target = _update_dtype(g_dtype, p_dtype)
+    if target is not None:
+      new_leaves[i] = cast(as_array(g), target)
+      changed = True
+  return treedef.unflatten(new_leaves) if changed else updates
+
+
 def explicit_spec(x: Any) -> Optional[jax.sharding.PartitionSpec]:
   """The partition spec of ``x`` when it is sharded in its type, else None.
 

@@ -483,5 +483,44 @@ class RealVdotTest(absltest.TestCase):
     np.testing.assert_allclose(numerics.leaf_vdot(a, b), 1 - 3j)
 
 
+class AsUpdatesTest(parameterized.TestCase):
+  """numerics.as_updates: gradients in the params' floating dtype."""
+
+  @parameterized.parameters('int32', 'int8', 'bool', 'bfloat16', 'float16')
+  def test_narrow_gradients_take_the_params_dtype(self, dtype):
+    grads = {'a': jnp.array([1, 0], dtype), 'b': None}
+    params = {'a': jnp.zeros(2, jnp.float32), 'b': None}
+    out = numerics.as_updates(grads, params)
+    self.assertIsNone(out['b'])
+    self.assertEqual(out['a'].dtype, jnp.float32)
+    np.testing.assert_array_equal(out['a'], [1.0, 0.0])
+
+  def test_ordinary_gradients_are_returned_as_they_are(self):
+    grads = {'a': jnp.ones(2), 'b': jnp.ones(3, jnp.bfloat16)}
+    params = {'a': jnp.zeros(2), 'b': jnp.zeros(3, jnp.bfloat16)}
+    self.assertIs(numerics.as_updates(grads, params), grads)
+    self.assertIs(numerics.as_updates(grads), grads)
+
+  def test_wider_gradients_are_kept(self):
+    grads = jnp.ones(2, jnp.float32)
+    self.assertIs(
+        numerics.as_updates(grads, jnp.zeros(2, jnp.bfloat16)), grads)
+
+  def test_integer_gradients_without_floating_params(self):
+    for params in (None, jnp.zeros(2, jnp.int32)):
+      out = numerics.as_updates(jnp.array([2, -1]), params)
+      self.assertEqual(out.dtype, numerics.hyperparameter_dtype())
+
+  def test_mismatched_trees_leave_errors_to_the_transformations(self):
+    grads = {'a': jnp.array([1, 2])}
+    out = numerics.as_updates(grads, {'b': jnp.zeros(2, jnp.bfloat16)})
+    self.assertEqual(out['a'].dtype, jnp.float32)
+
+  def test_under_jit(self):
+    out = jax.jit(numerics.as_updates)(jnp.array([1, 2], jnp.int8),
+                                       jnp.zeros(2, jnp.float16))
+    self.assertEqual(out.dtype, jnp.float16)
+
+
 if __name__ == '__main__':
   absltest.main()

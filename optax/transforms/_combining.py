@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
+from optax._src import numerics
 from optax._src import params_placeholder
 from optax._src import tree_or_function
 from optax.transforms import _masking
@@ -50,7 +51,10 @@ def chain(
   Every member is given the extra keyword arguments of ``update``
   (``value``, ``grad``, ...) if it accepts them; plain
   ``GradientTransformation`` members are called without them. ``chain()``
-  with no member is the identity.
+  with no member is the identity. The gradients are first brought to the
+  params' floating dtype (integer, and narrower floating, gradients are
+  cast; see :func:`optax._src.numerics.as_updates`), so that the updates
+  are in the params' floating dtype whatever the gradients' dtype.
 
   Args:
     *args: the transformations, in the order they are applied.
@@ -84,6 +88,7 @@ def chain(
           f' {len(transforms)} transformations. Remedy: build the state'
           ' with the init of this same chain.'
       )
+    updates = numerics.as_updates(updates, params)
     new_state = []
     for member, member_state in zip(transforms, state):
       updates, member_state = member.update(
@@ -152,6 +157,7 @@ def named_chain(
     )
 
   def update_fn(updates, state, params=None, **extra_args):
+    updates = numerics.as_updates(updates, params)
     new_state = collections.OrderedDict()
     for name, t in transforms:
       updates, new_state[name] = t.update(

@@ -62,6 +62,21 @@ class ChainTest(parameterized.TestCase):
       expected = step * (2.0 * np.asarray(params['w']) + 1.0)
       np.testing.assert_allclose(updates['w'], expected)
 
+  @parameterized.parameters('chain', 'named_chain')
+  def test_integer_gradients_become_params_dtype(self, kind):
+    # Without the cast at the chain's entry the members compute in the
+    # default float dtype (0.5 * int32 is float32), not the params' float16.
+    members = (_scale(0.5), _scale(-1.0))
+    if kind == 'named_chain':
+      tx = _combining.named_chain(*zip('ab', members))
+    else:
+      tx = _combining.chain(*members)
+    params = {'w': jnp.zeros(2, jnp.float16)}
+    updates, _ = tx.update({'w': jnp.array([3, -1], jnp.int32)},
+                           tx.init(params), params)
+    self.assertEqual(updates['w'].dtype, jnp.float16)
+    np.testing.assert_array_equal(updates['w'], [-1.5, 0.5])
+
   def test_empty_chain_is_identity(self):
     tx = _combining.chain()
     params = _params()
