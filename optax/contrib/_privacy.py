@@ -46,9 +46,13 @@ class DifferentiallyPrivateAggregateState(NamedTuple):
   rng_key: jax.Array
 
 
-# Upstream 0.2.8's warnings, word for word (code may match on their text).
+# Upstream's warnings, word for word (code may match on their text): main's
+# dpsgd words its seed warning otherwise than the aggregate (0.2.8's text).
 _SEED_DEPRECATED = (
     '"seed" is deprecated and will be removed in optax 0.2.7, use "key".')
+_DPSGD_SEED_DEPRECATED = (
+    '"seed" is deprecated and will be removed in a future version. Use "key"'
+    ' instead.')
 _KEY_REQUIRED = 'Specifying a key will be required in optax 0.2.7.'
 
 
@@ -67,7 +71,9 @@ def _key_maker(fn: str, key: Any, seed: Any):
     A function of no argument returning the typed key.
   """
   if seed is not None:
-    warnings.warn(_SEED_DEPRECATED, DeprecationWarning, stacklevel=3)
+    warnings.warn(
+        _DPSGD_SEED_DEPRECATED if fn == 'dpsgd' else _SEED_DEPRECATED,
+        DeprecationWarning, stacklevel=3)
     if key is not None:
       raise ValueError(
           f'{fn}: got key={key!r} and seed={seed!r}. Only one of seed or key'
