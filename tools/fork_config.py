@@ -13,9 +13,12 @@ It also decides whether an entry of ``deviations.toml`` applies to a run:
 every entry names the upstream release it was written against
 (``upstream = "0.2.8"``, or a list of them) and may name the jax versions it
 holds for (``jax = ">=0.10"``, comma-separated clauses with ``==``, ``!=``,
-``<``, ``<=``, ``>``, ``>=``; ``==0.10.*`` matches a series). An entry for
-another upstream release is stale: the rebase must check it again. An entry
-whose jax range excludes the jax in use is skipped.
+``<``, ``<=``, ``>``, ``>=``; ``==0.10.*`` matches a series) and the jax
+backends it holds on (``backend = "cpu"``, or a list of ``"cpu"``, ``"gpu"``,
+``"tpu"``: ``jax.default_backend()`` of the interpreter that runs the
+tests). An entry for another upstream release is stale: the rebase must
+check it again. An entry whose jax range or backends exclude the jax in use
+is skipped.
 
 Reads only the standard library, so it runs under either interpreter.
 """
@@ -25,12 +28,16 @@ from __future__ import annotations
 import argparse
 import pathlib
 import re
+import subprocess
 import sys
 import tomllib
 from typing import Any, Optional
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 PYPROJECT = REPO / 'pyproject.toml'
+
+# The values of ``jax.default_backend()`` that an entry's ``backend`` names.
+BACKENDS = ('cpu', 'gpu', 'tpu')
 
 _CLAUSE = re.compile(r'^\s*(==|!=|<=|>=|<|>)?\s*([0-9][0-9.]*)(\.\*)?\s*$')
 
@@ -99,13 +106,72 @@ def version_in_range(version: str, spec: str) -> bool:
   return True
 
 
+def entry_backends(entry: dict[str, Any]) -> Optional[tuple[str, ...]]:
+  """The jax backends a ``deviations.toml`` entry is scoped to, if any.
+
+  Args:
+    entry: one table of ``deviations.toml``.
+
+  Returns:
+    None when the entry has no ``backend`` field (it holds on every
+    backend), else the backends it names.
+
+  Raises:
+    ValueError: if ``backend`` is neither a backend name nor a non-empty
+      list of them (a misspelt name would otherwise never match).
+  """
+  if 'backend' not in entry:
+    return None
+  value = entry['backend']
+  names = [value] if isinstance(value, str) else value
+  if (not isinstance(names, list) or not names
+      or any(n not in BACKENDS for n in names)):
+    raise ValueError(
+        f'fork_config: {entry.get("id")}: backend = {value!r}; expected one '
+        f'of {", ".join(map(repr, BACKENDS))} or a non-empty list of them '
+        '(the values of jax.default_backend())')
+  return tuple(names)
+
+
+def jax_backend(python: str = sys.executable) -> str:
+  """``jax.default_backend()`` of ``python``, asked in a subprocess.
+
+  A subprocess, so that the caller neither imports jax nor holds an
+  accelerator while the tests it starts run.
+
+  Args:
+    python: the interpreter whose jax is asked.
+
+  Returns:
+    ``'cpu'``, ``'gpu'`` or ``'tpu'``.
+
+  Raises:
+    SystemExit: if jax cannot be imported or answers something else.
+  """
+  try:
+    proc = subprocess.run(
+        [python, '-c', 'import jax; print(jax.default_backend())'],
+        capture_output=True, text=True, check=False)
+  except OSError as e:
+    raise SystemExit(
+        f'fork_config: cannot tell the jax backend of {python}: {e}') from e
+  lines = proc.stdout.strip().splitlines()
+  backend = lines[-1] if lines else ''
+  if proc.returncode != 0 or backend not in BACKENDS:
+    raise SystemExit(f'fork_config: cannot tell the jax backend of {python} '
+                     f'(exit {proc.returncode}, output {backend!r}): '
+                     f'{proc.stderr[-2000:]}')
+  return backend
+
+
 def is_main(label: str) -> bool:
   """Whether an upstream label names upstream's main branch."""
   return label == 'main' or label.startswith('main@')
 
 
-def not_applicable(entry: dict[str, Any], upstream: str,
-                   jax_version: Optional[str]) -> Optional[tuple[str, str]]:
+def not_applicable(
+    entry: dict[str, Any], upstream: str, jax_version: Optional[str], *,
+    backend: Optional[str] = None) -> Optional[tuple[str, str]]:
   """Why a ``deviations.toml`` entry does not apply to this run, if it does not.
 
   A run against upstream's main branch (``upstream`` is ``main@<commit>``,
@@ -116,18 +182,25 @@ def not_applicable(entry: dict[str, Any], upstream: str,
   naming main only.
 
   Args:
-    entry: one ``[[comparison]]`` or ``[[upstream_suite]]`` table.
+    entry: one ``[[comparison]]``, ``[[upstream_suite]]`` or ``[[fuzz]]``
+      (tools/fuzz/fuzz.py) table.
     upstream: the upstream compared against: a release
       (:func:`upstream_version`) or ``main@<commit>``.
     jax_version: the jax in use, or None when unknown (the jax range is then
       not checked).
+    backend: jax's default backend in the run (:func:`jax_backend`), or None
+      when unknown (the entry's ``backend`` is then not checked).
 
   Returns:
     None when the entry applies; else ``('stale', message)`` for an entry
     written against another upstream release (or naming none), which the
     lanes fail on, or ``('skipped', message)`` for an entry whose jax range
-    excludes ``jax_version`` or that names main only (on a release) or no
-    main (on main), which the lanes only report.
+    excludes ``jax_version``, whose backends exclude ``backend``, or that
+    names main only (on a release) or no main (on main), which the lanes
+    only report.
+
+  Raises:
+    ValueError: for an unreadable ``jax`` or ``backend`` field.
   """
   name = entry.get('id')
   written = entry.get('upstream')
@@ -152,6 +225,10 @@ def not_applicable(entry: dict[str, Any], upstream: str,
       jax_version, spec):
     return ('skipped', f'{name}: for jax {spec}, this run has jax '
             f'{jax_version}')
+  backends = entry_backends(entry)
+  if backends is not None and backend is not None and backend not in backends:
+    return ('skipped', f'{name}: for the {"/".join(backends)} backend, this '
+            f'run is on {backend}')
   return None
 
 

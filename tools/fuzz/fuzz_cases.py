@@ -126,18 +126,84 @@ def _name(spec: dict[str, Any]) -> str:
           f'p:{spec["params"]}/g:{spec["grads"]}/{mode}')
 
 
-def generate(entries: list[Any], n: int, seed: int) -> list[dict[str, Any]]:
-  """``n`` distinct cases, the same for the same entries, ``n`` and seed.
+def _make_spec(entry: Any, wrapper: str, hyper: Any, params: str,
+               grads: str, jit: bool, seed: int, base: Any) -> dict[str, Any]:
+  """A case (see the module docstring); ``base``: the fuzzed value's base."""
+  jit_only = (entry.name in _JIT_ONLY_ENTRIES
+              or wrapper in _JIT_ONLY_WRAPPERS)
+  spec = {
+      'entry': entry.name,
+      'wrapper': wrapper,
+      'hyper': None if hyper is None else list(hyper),
+      'kwargs': dict(entry.kwargs),
+      'wrapped': {arg: [_public_name(m, a), kw]
+                  for arg, (m, a, kw) in entry.wrapped.items()},
+      'extra': sorted(entry.extra_args),
+      'per_example': entry.per_example_grads,
+      'matrices_only': entry.matrices_only,
+      'params': params,
+      'grads': grads,
+      'jit': jit_only or jit,
+      'steps': STEPS,
+      'seed': seed,
+  }
+  if hyper is not None:
+    spec['kwargs'][hyper[0]] = {'fuzz': hyper[1], 'base': base}
+  spec['name'] = _name(spec)
+  return spec
 
-  Entries and wrappers are taken in turn (each entry in ``len(entries)``
-  consecutive cases at least once, each wrapper as evenly as the
-  meaningful combinations allow); the odd inputs are drawn: each case has
-  an odd hyperparameter, odd params or odd gradients, or several.
+
+# The sweep: every entry alone, eager where it can, with each of these.
+SWEEP = (('grads', 'nan'), ('grads', 'huge'), ('grads', 'int'),
+         ('grads', 'float0'), ('grads', 'broadcast'),
+         ('params', 'py_float'), ('params', 'none_leaf'),
+         ('hyper', 'nan'), ('hyper', 'str'), ('hyper', 'huge'))
+_MAIN_HYPERS = ('learning_rate', 'step_size', 'max_learning_rate')
+
+
+def sweep(entries: list[Any]) -> list[dict[str, Any]]:
+  """Every entry alone with each odd input of :data:`SWEEP`.
+
+  The hyperparameter is the learning rate (or step size) where the entry
+  has one, else its first float hyperparameter by name.
 
   Args:
     entries: ``composition_registry.ENTRIES`` (or a part of it).
-    n: the number of cases.
+
+  Returns:
+    The cases, in the order of the entries.
+  """
+  out = []
+  for k, entry in enumerate(entries):
+    hypers = fuzzable_hyperparameters(entry)
+    main = next((h for h in _MAIN_HYPERS if h in hypers),
+                min(hypers) if hypers else None)
+    for j, (axis, kind) in enumerate(SWEEP):
+      if axis == 'hyper' and main is None:
+        continue
+      out.append(_make_spec(
+          entry, 'alone', (main, kind) if axis == 'hyper' else None,
+          kind if axis == 'params' else 'f32',
+          kind if axis == 'grads' else 'normal', False,
+          1000 * k + j, hypers.get(main)))
+  return out
+
+
+def generate(entries: list[Any], n: int, seed: int,
+             with_sweep: bool = True) -> list[dict[str, Any]]:
+  """The sweep and ``n`` drawn cases, the same for the same arguments.
+
+  The drawn cases take the entries in turn (each entry once in every
+  ``len(entries)`` consecutive draws), in a wrapper 40% of the time alone
+  and otherwise drawn among its meaningful wrappers, with an odd
+  hyperparameter, odd params or odd gradients, or several; jitted or eager.
+  They are distinct from each other and from the sweep's.
+
+  Args:
+    entries: ``composition_registry.ENTRIES`` (or a part of it).
+    n: the number of drawn cases.
     seed: the seed of Python's ``random.Random`` that draws them.
+    with_sweep: start with :func:`sweep`'s cases.
 
   Returns:
     The cases, as dictionaries (see the module docstring).
@@ -146,13 +212,13 @@ def generate(entries: list[Any], n: int, seed: int) -> list[dict[str, Any]]:
   order = list(entries)
   rng.shuffle(order)
   hypers = {e.name: fuzzable_hyperparameters(e) for e in order}
-  cases: dict[str, dict[str, Any]] = {}
+  swept = sweep(entries) if with_sweep else []
+  cases: dict[str, dict[str, Any]] = {s['name']: s for s in swept}
   attempts = 0
-  while len(cases) < n and attempts < 20 * n:
+  while len(cases) < n + len(swept) and attempts < 20 * n:
     entry = order[attempts % len(order)]
     attempts += 1
     wrappers = [w for w in WRAPPERS if not _meaningless(entry, w)]
-    # Half the cases alone, the rest spread over the wrappers.
     wrapper = 'alone' if rng.random() < 0.4 else rng.choice(wrappers)
     hyper = None
     params, grads = 'f32', 'normal'
@@ -168,28 +234,10 @@ def generate(entries: list[Any], n: int, seed: int) -> list[dict[str, Any]]:
       params = rng.choice(PARAMS_KINDS[1:])
     if 'grads' in axes:
       grads = rng.choice(GRADS_KINDS[1:])
-    jit_only = (entry.name in _JIT_ONLY_ENTRIES
-                or wrapper in _JIT_ONLY_WRAPPERS)
-    spec = {
-        'entry': entry.name,
-        'wrapper': wrapper,
-        'hyper': hyper,
-        'kwargs': dict(entry.kwargs),
-        'wrapped': {arg: [_public_name(m, a), kw]
-                    for arg, (m, a, kw) in entry.wrapped.items()},
-        'extra': sorted(entry.extra_args),
-        'per_example': entry.per_example_grads,
-        'matrices_only': entry.matrices_only,
-        'params': params,
-        'grads': grads,
-        'jit': jit_only or rng.random() < 0.4,
-        'steps': STEPS,
-        'seed': rng.randrange(2**31),
-    }
-    if hyper is not None:
-      base = hypers[entry.name][hyper[0]]
-      spec['kwargs'][hyper[0]] = {'fuzz': hyper[1], 'base': base}
-    spec['name'] = _name(spec)
+    spec = _make_spec(entry, wrapper, hyper, params, grads,
+                      rng.random() < 0.4, rng.randrange(2**31),
+                      None if hyper is None
+                      else hypers[entry.name][hyper[0]])
     cases.setdefault(spec['name'], spec)
   return list(cases.values())
 

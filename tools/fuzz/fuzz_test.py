@@ -26,9 +26,9 @@ _ENTRIES = list(composition_registry.ENTRIES)
 
 
 def test_generation_is_reproducible_and_distinct():
-  a = fuzz_cases.generate(_ENTRIES, 150, seed=3)
-  b = fuzz_cases.generate(_ENTRIES, 150, seed=3)
-  c = fuzz_cases.generate(_ENTRIES, 150, seed=4)
+  a = fuzz_cases.generate(_ENTRIES, 150, seed=3, with_sweep=False)
+  b = fuzz_cases.generate(_ENTRIES, 150, seed=3, with_sweep=False)
+  c = fuzz_cases.generate(_ENTRIES, 150, seed=4, with_sweep=False)
   assert a == b
   assert [s['name'] for s in a] != [s['name'] for s in c]
   names = [s['name'] for s in a]
@@ -36,13 +36,34 @@ def test_generation_is_reproducible_and_distinct():
 
 
 def test_every_entry_and_wrapper_is_drawn():
-  specs = fuzz_cases.generate(_ENTRIES, 300, seed=1)
+  specs = fuzz_cases.generate(_ENTRIES, 300, seed=1, with_sweep=False)
   assert {s['entry'] for s in specs} == {e.name for e in _ENTRIES}
   assert {s['wrapper'] for s in specs} == set(fuzz_cases.WRAPPERS)
 
 
+def test_the_sweep_puts_every_entry_through_every_probe():
+  swept = fuzz_cases.sweep(_ENTRIES)
+  drawn = fuzz_cases.generate(_ENTRIES, 50, seed=1)
+  assert drawn[:len(swept)] == swept
+  assert len({s['name'] for s in drawn}) == len(swept) + 50
+  for entry in _ENTRIES:
+    mine = [s for s in swept if s['entry'] == entry.name]
+    assert {s['wrapper'] for s in mine} == {'alone'}
+    probes = set()
+    for s in mine:
+      probes |= {('grads', s['grads']), ('params', s['params'])}
+      if s['hyper'] is not None:
+        probes.add(('hyper', s['hyper'][1]))
+    expected = set(fuzz_cases.SWEEP)
+    if not fuzz_cases.fuzzable_hyperparameters(entry):
+      expected = {p for p in expected if p[0] != 'hyper'}
+    assert probes - {('grads', 'normal'), ('params', 'f32')} == expected
+  adam = [s for s in swept if s['entry'] == 'adam' and s['hyper']]
+  assert {s['hyper'][0] for s in adam} == {'learning_rate'}
+
+
 def test_meaningless_combinations_are_left_out():
-  specs = fuzz_cases.generate(_ENTRIES, 400, seed=2)
+  specs = fuzz_cases.generate(_ENTRIES, 400, seed=2, with_sweep=False)
   by_name = composition_registry.BY_NAME
   for s in specs:
     entry = by_name[s['entry']]

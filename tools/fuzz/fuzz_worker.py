@@ -28,6 +28,7 @@ side, and adds:
 from __future__ import annotations
 
 import argparse
+import dis
 import json
 import os
 import pathlib
@@ -77,14 +78,17 @@ def classify_exception(exc: BaseException,
     return 'clear'  # a chex assertion optax makes on purpose.
   if any(name in INTERNAL_TYPES for name in mro):
     return 'internal'
-  frames = traceback.extract_tb(exc.__traceback__)
-  if frames:
-    last = frames[-1]
-    if os.path.abspath(last.filename).startswith(optax_dir):
-      # Raised in optax: on purpose by a raise statement, or by Python's
-      # operators on a value optax did not expect.
-      if (last.line or '').lstrip().startswith('raise'):
-        return 'clear'
+  tb = exc.__traceback__
+  while tb is not None and tb.tb_next is not None:
+    tb = tb.tb_next
+  if tb is not None and os.path.abspath(
+      tb.tb_frame.f_code.co_filename).startswith(optax_dir):
+    # Raised in optax: on purpose by a raise statement, or by Python's
+    # operators on a value optax did not expect. The instruction tells them
+    # apart (the source on disk may have changed since it was imported).
+    code = tb.tb_frame.f_code.co_code
+    if dis.opname[code[tb.tb_lasti]] == 'RAISE_VARARGS':
+      return 'clear'
   if 'optax' in message or _KEY_PATH.search(message):
     return 'clear'
   return 'internal'
