@@ -72,6 +72,52 @@ def test_not_applicable_on_main():
   assert fork_config.is_main('main') and not fork_config.is_main('0.2.8')
 
 
+def test_not_applicable_by_backend():
+  # An entry scoped to backends applies on those only; an unknown backend
+  # (None) is not checked, as an unknown jax.
+  cpu_only = {'id': 'c', 'upstream': '0.2.8', 'backend': 'cpu'}
+  assert fork_config.not_applicable(cpu_only, '0.2.8', '0.10.2',
+                                    backend='cpu') is None
+  assert fork_config.not_applicable(cpu_only, '0.2.8', '0.10.2') is None
+  kind, message = fork_config.not_applicable(cpu_only, '0.2.8', '0.10.2',
+                                             backend='gpu')
+  assert kind == 'skipped' and 'cpu backend' in message and 'gpu' in message
+  listed = {'id': 'l', 'upstream': '0.2.8', 'backend': ['gpu', 'tpu']}
+  assert fork_config.not_applicable(listed, '0.2.8', '0.10.2',
+                                    backend='tpu') is None
+  kind, message = fork_config.not_applicable(listed, '0.2.8', '0.10.2',
+                                             backend='cpu')
+  assert kind == 'skipped' and 'gpu/tpu backend' in message
+  # Staleness comes first: a stale entry fails the lanes on every backend.
+  kind, _ = fork_config.not_applicable(cpu_only, '0.2.9', '0.10.2',
+                                       backend='gpu')
+  assert kind == 'stale'
+
+
+@pytest.mark.parametrize('value', ['GPU', 'cuda', [], ['cpu', 'metal'], 3])
+def test_entry_backends_rejects_unknown_names(value):
+  entry = {'id': 'x', 'upstream': '0.2.8', 'backend': value}
+  with pytest.raises(ValueError, match=r'fork_config: x: backend'):
+    fork_config.entry_backends(entry)
+  with pytest.raises(ValueError, match=r'fork_config: x: backend'):
+    fork_config.not_applicable(entry, '0.2.8', '0.10.2', backend='cpu')
+
+
+def test_entry_backends():
+  assert fork_config.entry_backends({'id': 'x'}) is None
+  assert fork_config.entry_backends({'backend': 'cpu'}) == ('cpu',)
+  assert fork_config.entry_backends(
+      {'backend': ['cpu', 'tpu']}) == ('cpu', 'tpu')
+
+
+def test_jax_backend_asks_the_interpreter():
+  # This interpreter's jax, asked in a subprocess, answers as it does here.
+  jax = pytest.importorskip('jax')
+  assert fork_config.jax_backend() == jax.default_backend()
+  with pytest.raises(SystemExit, match='cannot tell the jax backend'):
+    fork_config.jax_backend('/nonexistent/python3')
+
+
 def test_settings_need_the_table(tmp_path):
   pyproject = tmp_path / 'pyproject.toml'
   pyproject.write_text('[project]\nname = "optax"\n')
@@ -103,3 +149,4 @@ def test_every_deviation_names_the_configured_release():
     assert why is None, why
     if 'jax' in entry:
       fork_config.version_in_range('0.10.2', entry['jax'])  # Readable.
+    fork_config.entry_backends(entry)  # Raises if unreadable.

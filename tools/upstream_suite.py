@@ -15,8 +15,8 @@ the entries that apply are those naming main (see
 * a failing test that is not listed there fails the lane;
 * a listed test that now passes (a stale entry) fails the lane too, and so
   does an entry written against another upstream release (its ``upstream``
-  field); an entry whose ``jax`` range excludes the installed jax is skipped
-  and reported.
+  field); an entry whose ``jax`` range excludes the installed jax, or whose
+  ``backend`` excludes jax's default backend here, is skipped and reported.
 
 Usage::
 
@@ -149,11 +149,12 @@ def main() -> int:
   else:
     version = fork_config.upstream_version()
   jax_version = importlib.metadata.version('jax')
+  backend = fork_config.jax_backend()
   with open(args.deviations, 'rb') as f:
     entries = tomllib.load(f).get('upstream_suite', [])
   listed, stale_entries = {}, []
   for e in entries:
-    why = fork_config.not_applicable(e, version, jax_version)
+    why = fork_config.not_applicable(e, version, jax_version, backend=backend)
     if why is None:
       listed[e['id']] = e
     elif why[0] == 'stale':

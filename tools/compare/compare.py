@@ -440,7 +440,8 @@ def main(argv: list[str] | None = None) -> int:
   applicable = []
   for e in deviations:
     why = fork_config.not_applicable(e, upstream_version,
-                                     fork['meta'].get('jax_version'))
+                                     fork['meta'].get('jax_version'),
+                                     backend=fork['meta'].get('backend'))
     if why is None:
       applicable.append(e)
     elif why[0] == 'stale':
