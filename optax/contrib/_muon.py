@@ -41,7 +41,6 @@ from typing import Union
 import jax
 from jax import lax
 import jax.numpy as jnp
-import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import alias
@@ -168,9 +167,17 @@ def _check_preconditioning(fn: str, preconditioning: str) -> None:
 
 
 def _check_ns_steps(fn: str, ns_steps: Any) -> None:
-  # An array (or a tracer from inject_hyperparams) is not checked.
-  if isinstance(ns_steps, (bool, int, np.integer)):
+  """Raises unless ``ns_steps`` can count the Newton-Schulz iterations.
+
+  An integer array (possibly a tracer) passes whatever its value; a float
+  (2.5) would only fail inside the update's loop.
+  """
+  dtype = getattr(ns_steps, 'dtype', None)
+  if dtype is None or numerics.is_number(ns_steps):
     validation.check_non_negative_int(fn, 'ns_steps', ns_steps)
+  elif not jnp.issubdtype(dtype, jnp.integer):
+    raise TypeError(f'{fn}: ns_steps must be an integer, got an array of'
+                    f' dtype {dtype}')
 
 
 # ------------------------------------------------------------------------------

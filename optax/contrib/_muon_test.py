@@ -333,6 +333,26 @@ class ScaleByMuonTest(_AgainstFloat64):
     with self.assertRaisesRegex(ValueError, r'beta must be in \[0, 1\]'):
       _muon.scale_by_muon(beta=1.5)
 
+  @parameterized.parameters(2.5, np.float32(3.0), '3')
+  def test_ns_steps_not_an_integer_raises_when_built(self, ns_steps):
+    # Issue 31: only Python and NumPy integers were checked; 2.5 built, and
+    # the update failed in its loop ('lower and upper arguments to
+    # fori_loop must have equal types'), as upstream 0.2.8's does.
+    with self.assertRaisesRegex(
+        ValueError, '^muon: ns_steps must be a non-negative integer, got'):
+      _muon.muon(0.1, ns_steps=ns_steps)
+    with self.assertRaisesRegex(
+        ValueError,
+        '^scale_by_muon: ns_steps must be a non-negative integer, got'):
+      _muon.scale_by_muon(ns_steps=ns_steps)
+
+  def test_ns_steps_array_must_be_integer(self):
+    _muon.muon(0.1, ns_steps=jnp.asarray(3))
+    with self.assertRaisesRegex(
+        TypeError, '^muon: ns_steps must be an integer, got an array of'
+        ' dtype float32$'):
+      _muon.muon(0.1, ns_steps=jnp.asarray(3.0))
+
   @parameterized.named_parameters(
       ('beta', {'beta': float('nan')}, r'beta must be in \[0, 1\], got nan'),
       ('eps', {'eps': float('nan')}, r'eps must be non-negative, got nan'),
