@@ -163,6 +163,8 @@ def scale_by_learning_rate(
 
   .. seealso:: :func:`scale`, :func:`scale_by_schedule`
   """
+  validation.check_finite('scale_by_learning_rate', 'learning_rate',
+                          learning_rate)
   if learning_rate is None:
     return base.identity()
   sign = -1 if flip_sign else 1

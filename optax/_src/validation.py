@@ -20,10 +20,17 @@ tracers (``inject_hyperparams`` calls the factory again with traced values)
 and schedules pass through unchecked. Every comparison is written so that NaN
 fails it: ``not value >= 0`` rather than ``value < 0``.
 
+Every number check also checks the argument's type, also for arrays and
+tracers (their shapes are static): a string is never a number, and an
+argument that scales the updates as one factor (``learning_rate``,
+``max_learning_rate``) must be a scalar, a schedule or None. Such mistakes
+raise TypeError, bad values ValueError.
+
 The messages follow one pattern, ``'<function>: <argument> must be <what>,
 got <value>'``, so that a user sees which call and which argument to fix.
 """
 
+import numbers
 from typing import Any
 
 import jax.numpy as jnp
@@ -32,8 +39,103 @@ import numpy as np
 from optax._src import numerics
 
 
+# Arguments that multiply every update as one factor: an array of another
+# shape would broadcast against the updates (or fail deep inside the update).
+_SCALAR_ARGUMENTS = frozenset({'learning_rate', 'max_learning_rate'})
+
+
 def _fail(fn: str, name: str, expected: str, value: Any) -> None:
   raise ValueError(f'{fn}: {name} must be {expected}, got {value!r}')
+
+
+def _describe(value: Any) -> str:
+  """The type of ``value`` and its value or shape, for a TypeError."""
+  if value is None:
+    return 'None'
+  shape = getattr(value, 'shape', None)
+  if shape is not None and not isinstance(value, numbers.Number):
+    return f'an array of shape {tuple(shape)}'
+  return f'{type(value).__name__} {value!r}'
+
+
+def check_scalar_or_schedule(fn: str, name: str, value: Any, *,
+                             allow_none: bool = True) -> None:
+  """Raises a TypeError unless ``value`` can be a scalar hyperparameter.
+
+  Numbers, 0-d arrays (also traced ones: ``inject_hyperparams`` calls the
+  factory again with its hyperparameters as arrays) and schedules (callables)
+  pass, whatever their values.
+
+  Args:
+    fn: the public function being built, for the message (``'sgd'``).
+    name: the argument's name (``'learning_rate'``).
+    value: the argument.
+    allow_none: whether None is accepted (e.g. ``adafactor``, whose step is
+      not scaled without a learning rate).
+
+  Raises:
+    TypeError: for a string, an array that is not 0-d, a list or another
+      object that is neither a number nor a schedule, and for None unless
+      ``allow_none``.
+
+  Examples:
+    >>> from optax._src import validation
+    >>> validation.check_scalar_or_schedule('sgd', 'learning_rate', 0.01)
+    >>> validation.check_scalar_or_schedule(  # doctest: +ELLIPSIS
+    ...     'sgd', 'learning_rate', '0.01')
+    Traceback (most recent call last):
+    ...
+    TypeError: sgd: learning_rate must be a scalar number or a schedule, ...
+  """
+  if value is None:
+    if allow_none:
+      return
+  elif callable(value) or isinstance(value, numbers.Number):
+    return
+  elif not isinstance(value, (str, bytes)) and getattr(
+      value, 'shape', None) == ():
+    return
+  raise TypeError(f'{fn}: {name} must be a scalar number or a schedule, got'
+                  f' {_describe(value)}')
+
+
+def _check_type(fn: str, name: str, value: Any) -> None:
+  """The type check shared by the number checks (see the module docstring)."""
+  if name in _SCALAR_ARGUMENTS:
+    check_scalar_or_schedule(fn, name, value)
+  elif isinstance(value, (str, bytes)):
+    raise TypeError(f'{fn}: {name} must be a number, got {_describe(value)}')
+
+
+def check_learning_rate(fn: str, value: Any, *,
+                        name: str = 'learning_rate',
+                        allow_none: bool = False) -> None:
+  """Raises unless ``value`` is a usable learning rate.
+
+  A learning rate is a finite scalar number, a 0-d array or a schedule.
+
+  Args:
+    fn: the public function being built, for the message.
+    value: the learning rate.
+    name: the argument's name, for the message.
+    allow_none: whether None (no scaling) is accepted.
+
+  Raises:
+    TypeError: for a string, a non-scalar array, another object or, unless
+      ``allow_none``, None.
+    ValueError: for a NaN or infinite number.
+
+  Examples:
+    >>> from optax._src import validation
+    >>> validation.check_learning_rate('prodigy', 1.0)
+    >>> try:
+    ...   validation.check_learning_rate('prodigy', None)
+    ... except TypeError as e:
+    ...   print(e)
+    prodigy: learning_rate must be a scalar number or a schedule, got None
+  """
+  check_scalar_or_schedule(fn, name, value, allow_none=allow_none)
+  check_finite(fn, name, value)
 
 
 def check_non_negative(fn: str, name: str, value: Any) -> None:
@@ -42,10 +144,13 @@ def check_non_negative(fn: str, name: str, value: Any) -> None:
   Args:
     fn: the public function being built, for the message (``'adam'``).
     name: the argument's name (``'eps'``).
-    value: the argument; anything but a Python or NumPy number is accepted.
+    value: the argument; only Python and NumPy numbers have their value
+      checked, other values their type (see the module docstring).
 
   Raises:
     ValueError: for a negative number or NaN.
+    TypeError: for a string, or a value that cannot be a scalar for
+      ``learning_rate``-like arguments.
 
   Examples:
     >>> from optax._src import validation
@@ -55,6 +160,7 @@ def check_non_negative(fn: str, name: str, value: Any) -> None:
     ...
     ValueError: adam: eps must be non-negative, got -1.0
   """
+  _check_type(fn, name, value)
   if numerics.is_number(value) and not value >= 0:
     _fail(fn, name, 'non-negative', value)
 
@@ -65,11 +171,15 @@ def check_positive(fn: str, name: str, value: Any) -> None:
   Args:
     fn: the public function being built, for the message.
     name: the argument's name.
-    value: the argument; anything but a Python or NumPy number is accepted.
+    value: the argument; only Python and NumPy numbers have their value
+      checked, other values their type (see the module docstring).
 
   Raises:
     ValueError: for zero, a negative number or NaN.
+    TypeError: for a string, or a value that cannot be a scalar for
+      ``learning_rate``-like arguments.
   """
+  _check_type(fn, name, value)
   if numerics.is_number(value) and not value > 0:
     _fail(fn, name, 'positive', value)
 
@@ -80,11 +190,15 @@ def check_finite(fn: str, name: str, value: Any) -> None:
   Args:
     fn: the public function being built, for the message.
     name: the argument's name.
-    value: the argument; anything but a Python or NumPy number is accepted.
+    value: the argument; only Python and NumPy numbers have their value
+      checked, other values their type (see the module docstring).
 
   Raises:
     ValueError: for NaN, ``inf`` or ``-inf``.
+    TypeError: for a string, or a value that cannot be a scalar for
+      ``learning_rate``-like arguments.
   """
+  _check_type(fn, name, value)
   if numerics.is_number(value) and not np.isfinite(value):
     _fail(fn, name, 'finite', value)
 
@@ -96,12 +210,15 @@ def check_decay(fn: str, name: str, value: Any, *,
   Args:
     fn: the public function being built, for the message.
     name: the argument's name (``'b1'``).
-    value: the argument; anything but a Python or NumPy number is accepted.
+    value: the argument; only Python and NumPy numbers have their value
+      checked, other values their type (see the module docstring).
     closed: accept 1 as well, i.e. check ``[0, 1]`` (a rate of 1 keeps the
       first value forever, which some methods allow).
 
   Raises:
     ValueError: for a number outside the interval, or NaN.
+    TypeError: for a string, or a value that cannot be a scalar for
+      ``learning_rate``-like arguments.
 
   Examples:
     >>> from optax._src import validation
@@ -111,6 +228,7 @@ def check_decay(fn: str, name: str, value: Any, *,
     ...
     ValueError: adam: b1 must be in [0, 1), got 1.0
   """
+  _check_type(fn, name, value)
   if not numerics.is_number(value):
     return
   if closed and not 0 <= value <= 1:
@@ -149,7 +267,8 @@ def check_in_interval(fn: str, name: str, value: Any, low: float,
   Args:
     fn: the public function being built, for the message.
     name: the argument's name.
-    value: the argument; anything but a Python or NumPy number is accepted.
+    value: the argument; only Python and NumPy numbers have their value
+      checked, other values their type (see the module docstring).
     low: the lower end of the interval.
     high: the upper end of the interval.
     include_low: whether ``low`` itself is accepted.
@@ -159,6 +278,8 @@ def check_in_interval(fn: str, name: str, value: Any, low: float,
 
   Raises:
     ValueError: for a number outside the interval, or NaN.
+    TypeError: for a string, or a value that cannot be a scalar for
+      ``learning_rate``-like arguments.
 
   Examples:
     >>> from optax._src import validation
@@ -170,6 +291,7 @@ def check_in_interval(fn: str, name: str, value: Any, low: float,
     ...
     ValueError: f: factor must be in (0, 1), got 1.0
   """
+  _check_type(fn, name, value)
   if not numerics.is_number(value):
     return
   above = value >= low if include_low else value > low

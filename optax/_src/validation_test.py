@@ -14,14 +14,20 @@
 # ==============================================================================
 """Tests for `validation.py`."""
 
+import inspect
 import math
+import warnings
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import alias
+from optax._src import composition_registry
 from optax._src import validation
+from optax.schedules import _inject
 
 
 _NAN = float('nan')
@@ -113,6 +119,219 @@ class ChecksTest(parameterized.TestCase):
       validation.check_non_negative_int('f', 'k', 'a')
     with self.assertRaisesRegex(ValueError, 'got nan$'):
       validation.check_positive('f', 'x', _NAN)
+
+
+class TypeChecksTest(parameterized.TestCase):
+
+  @parameterized.parameters(
+      validation.check_non_negative, validation.check_positive,
+      validation.check_finite, validation.check_decay,
+      lambda fn, name, value: validation.check_in_interval(
+          fn, name, value, 0, 1))
+  def test_strings_raise_type_error_naming_the_argument(self, check):
+    # Issue 31: a string used to pass (it is not a Python number) and fail,
+    # if at all, deep inside the update.
+    for value in ('0.9', b'0.9'):
+      with self.assertRaisesRegex(
+          TypeError, r"^f: b1 must be a number, got (str|bytes) b?'0\.9'$"):
+        check('f', 'b1', value)
+
+  def test_scalar_or_schedule_accepts_scalars_and_schedules(self):
+    for value in (0.01, 1, np.float32(0.1), np.int32(2), jnp.asarray(0.1),
+                  np.asarray(0.1), jax.ShapeDtypeStruct((), jnp.float32),
+                  lambda count: 0.1, None, 1 + 2j):
+      validation.check_scalar_or_schedule('sgd', 'learning_rate', value)
+
+  @parameterized.parameters(
+      ('0.01', "str '0.01'"), (b'1', "bytes b'1'"),
+      (jnp.ones(3), r'an array of shape \(3,\)'),
+      (np.ones((1,)), r'an array of shape \(1,\)'), ([0.1], r'list \[0.1\]'),
+      ({'w': 0.1}, "dict {'w': 0.1}"))
+  def test_scalar_or_schedule_rejects(self, value, shown):
+    with self.assertRaisesRegex(
+        TypeError, '^sgd: learning_rate must be a scalar number or a'
+        f' schedule, got {shown}$'):
+      validation.check_scalar_or_schedule('sgd', 'learning_rate', value)
+
+  def test_scalar_or_schedule_none(self):
+    validation.check_scalar_or_schedule('f', 'lr', None, allow_none=True)
+    with self.assertRaisesRegex(TypeError, '^f: lr must be a scalar number or'
+                                ' a schedule, got None$'):
+      validation.check_scalar_or_schedule('f', 'lr', None, allow_none=False)
+
+  def test_traced_values_are_checked_by_shape_only(self):
+    # inject_hyperparams calls factories again with traced arrays.
+    def build(lr):
+      validation.check_learning_rate('f', lr)
+      validation.check_finite('f', 'learning_rate', lr)
+      return lr
+    self.assertTrue(np.isnan(jax.jit(build)(jnp.nan)))
+    with self.assertRaisesRegex(TypeError, r'an array of shape \(3,\)$'):
+      jax.jit(build)(jnp.ones(3))
+
+  def test_learning_rate_like_names_must_be_scalars_in_every_check(self):
+    for check in (validation.check_finite, validation.check_non_negative,
+                  validation.check_positive):
+      for name in ('learning_rate', 'max_learning_rate'):
+        with self.assertRaisesRegex(
+            TypeError, f'^g: {name} must be a scalar number or a schedule'):
+          check('g', name, jnp.full(3, 0.1))
+      # Other hyperparameters may be arrays (a tree-shaped weight decay).
+      check('g', 'weight_decay', jnp.full(3, 0.1))
+
+  @parameterized.parameters(math.nan, math.inf, -math.inf, np.float32('nan'))
+  def test_learning_rate_must_be_finite(self, value):
+    with self.assertRaisesRegex(
+        ValueError, '^prodigy: learning_rate must be finite, got'):
+      validation.check_learning_rate('prodigy', value)
+
+
+def _takes(entry, name):
+  return name in inspect.signature(entry.factory()).parameters
+
+
+# Every optimizer of the registry that takes a learning rate (or a cap on
+# it), with the name of that argument.
+_LEARNING_RATE_ENTRIES = [
+    (entry.name, entry, name)
+    for entry in composition_registry.ENTRIES
+    for name in ('learning_rate', 'max_learning_rate') if _takes(entry, name)]
+
+
+class RegistryLearningRateTest(parameterized.TestCase):
+  """Every optimizer checks its learning rate when built (issue 31)."""
+
+  def test_registry_has_learning_rates(self):
+    self.assertGreaterEqual(len(_LEARNING_RATE_ENTRIES), 50)
+
+  def _build(self, entry, name, value):
+    kwargs = entry.build_kwargs()
+    kwargs[name] = value
+    return entry.factory()(**kwargs)
+
+  @parameterized.named_parameters(_LEARNING_RATE_ENTRIES)
+  def test_string_is_a_type_error(self, entry, name):
+    with self.assertRaisesRegex(
+        TypeError, f'{name} must be a scalar number or a schedule, got str'
+        " '0.01'"):
+      self._build(entry, name, '0.01')
+
+  @parameterized.named_parameters(_LEARNING_RATE_ENTRIES)
+  def test_vector_is_a_type_error(self, entry, name):
+    with self.assertRaisesRegex(
+        TypeError, f'{name} must be a scalar number or a schedule, got an'
+        r' array of shape \(3,\)'):
+      self._build(entry, name, jnp.full(3, 0.01))
+
+  @parameterized.named_parameters(_LEARNING_RATE_ENTRIES)
+  def test_nan_is_a_value_error(self, entry, name):
+    with self.assertRaisesRegex(ValueError, f'{name} must be .*, got nan'):
+      self._build(entry, name, float('nan'))
+
+  @parameterized.named_parameters(_LEARNING_RATE_ENTRIES)
+  def test_nan_is_a_value_error_when_injected(self, entry, name):
+    if not entry.injectable:
+      self.skipTest(f'{entry.name} is not injectable')
+    kwargs = entry.build_kwargs()
+    kwargs[name] = float('nan')
+    with self.assertRaisesRegex(ValueError, f'{name} must be .*, got nan'):
+      _inject.inject_hyperparams(entry.factory())(**kwargs)
+
+  @parameterized.named_parameters(_LEARNING_RATE_ENTRIES)
+  def test_numbers_arrays_and_schedules_build(self, entry, name):
+    values = [0.01, 1, np.float32(0.01), jnp.asarray(0.01)]
+    # optimistic_adam takes no schedule, as upstream's.
+    if entry.name != 'optimistic_adam':
+      values.append(lambda count: 0.01)
+    for value in values:
+      self._build(entry, name, value)
+
+
+class LearningRateNoneAndInfTest(parameterized.TestCase):
+
+  @parameterized.parameters(
+      'contrib.dadapt_adamw', 'contrib.prodigy', 'contrib.schedule_free',
+      'contrib.schedule_free_adamw', 'contrib.schedule_free_sgd',
+      'contrib.madgrad', 'contrib.scale_by_madgrad', 'contrib.momo',
+      'contrib.momo_adam')
+  def test_none_is_a_type_error_when_built(self, name):
+    # Upstream 0.2.8 builds these with learning_rate=None and fails in the
+    # first update (TypeError); they have no meaning without a rate.
+    entry = composition_registry.BY_NAME[name]
+    kwargs = entry.build_kwargs()
+    kwargs['learning_rate'] = None
+    with self.assertRaisesRegex(
+        TypeError, f'^{name.split(".")[-1]}: learning_rate must be a scalar'
+        ' number or a schedule, got None$'):
+      entry.factory()(**kwargs)
+
+  @parameterized.parameters(
+      'contrib.dadapt_adamw', 'contrib.prodigy', 'contrib.schedule_free_adamw',
+      'contrib.schedule_free_sgd', 'scale_by_learning_rate', 'adamw', 'sgd')
+  def test_inf_is_a_value_error_plain_and_injected(self, name):
+    entry = composition_registry.BY_NAME[name]
+    kwargs = entry.build_kwargs()
+    kwargs['learning_rate'] = math.inf
+    for factory in (entry.factory(),
+                    _inject.inject_hyperparams(entry.factory())):
+      with self.assertRaisesRegex(
+          ValueError, 'learning_rate must be finite, got inf'):
+        factory(**kwargs)
+
+
+class InjectedValidationTest(absltest.TestCase):
+  """inject_hyperparams builds the factory once to validate (issue 31)."""
+
+  def test_bad_values_raise_when_built_not_in_init(self):
+    inject = _inject.inject_hyperparams
+    with self.assertRaisesRegex(
+        TypeError, "^sgd: learning_rate must be a scalar number or a"
+        " schedule, got str '0.01'$"):
+      inject(alias.sgd)(learning_rate='0.01')
+    with self.assertRaisesRegex(
+        TypeError, r'^sgd: learning_rate .* got an array of shape \(3,\)$'):
+      inject(alias.sgd)(learning_rate=jnp.ones(3))
+    with self.assertRaisesRegex(
+        ValueError, '^adamw: learning_rate must be finite, got nan$'):
+      inject(alias.adamw)(learning_rate=math.nan)
+    with self.assertRaisesRegex(ValueError, r'b1 must be in \[0, 1\)'):
+      inject(alias.adam)(learning_rate=0.1, b1=1.5)
+
+  def test_traced_hyperparameters_build_under_jit(self):
+    params = jnp.array([1.0, -2.0])
+
+    @jax.jit
+    def step(lr, b1):
+      tx = _inject.inject_hyperparams(alias.adam)(learning_rate=lr, b1=b1)
+      return tx.update(params, tx.init(params))[0]
+
+    plain = alias.adam(0.1, b1=0.5)
+    expected, _ = plain.update(params, plain.init(params))
+    np.testing.assert_allclose(step(0.1, 0.5), expected, rtol=1e-6)
+
+  def test_schedules_and_arrays_build(self):
+    params = jnp.zeros(2)
+    for lr in (lambda count: 0.1 / (count + 1), jnp.asarray(0.1),
+               np.float32(0.1), 1):
+      tx = _inject.inject_hyperparams(alias.adam)(learning_rate=lr, b1=0.9)
+      tx.update(jnp.ones(2), tx.init(params))
+    # A factory that takes no schedule gets an array for the scheduled
+    # argument, also in the check when built.
+    with warnings.catch_warnings():
+      warnings.simplefilter('ignore', DeprecationWarning)
+      tx = _inject.inject_hyperparams(alias.optimistic_adam)(
+          learning_rate=lambda count: 0.1)
+      tx.update(jnp.ones(2), tx.init(params))
+
+  def test_deprecated_factory_warns_in_init_not_when_built(self):
+    with warnings.catch_warnings(record=True) as caught:
+      warnings.simplefilter('always')
+      tx = _inject.inject_hyperparams(alias.optimistic_adam)(
+          learning_rate=0.1)
+      self.assertEqual([str(w.message) for w in caught], [])
+      tx.init(jnp.zeros(2))
+    self.assertIn('`optimistic_adam` is deprecated',
+                  [str(w.message) for w in caught][0])
 
 
 class MissingParamsTest(absltest.TestCase):

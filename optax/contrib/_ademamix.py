@@ -222,6 +222,7 @@ def ademamix(
 
   .. seealso:: :func:`scale_by_ademamix`, :func:`simplified_ademamix`
   """
+  validation.check_learning_rate('ademamix', learning_rate, allow_none=True)
   return _combining.chain(
       scale_by_ademamix(b1=b1, b2=b2, b3=b3, alpha=alpha, eps=eps,
                         eps_root=eps_root, mu_dtype=mu_dtype),
@@ -392,6 +393,8 @@ def simplified_ademamix(
 
   .. seealso:: :func:`scale_by_simplified_ademamix`, :func:`ademamix`
   """
+  validation.check_learning_rate('simplified_ademamix', learning_rate,
+                                  allow_none=True)
   return _combining.chain(
       scale_by_simplified_ademamix(b1=b1, b2=b2, alpha=alpha, eps=eps,
                                    eps_root=eps_root),

@@ -215,6 +215,7 @@ def adopt(
 
   .. seealso:: :func:`scale_by_adopt`
   """
+  validation.check_learning_rate('adopt', learning_rate, allow_none=True)
   return _combining.chain(
       scale_by_adopt(b1=b1, b2=b2, eps=eps, mu_dtype=mu_dtype,
                      nesterov=nesterov, use_clipping=use_clipping,

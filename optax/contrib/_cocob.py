@@ -191,6 +191,7 @@ def cocob(
 
   .. seealso:: :func:`scale_by_cocob`
   """
+  validation.check_learning_rate('cocob', learning_rate, allow_none=True)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate, flip_sign=False),

@@ -95,8 +95,11 @@ def dadapt_adamw(
 
   Raises:
     ValueError: if Python-number ``betas`` are outside [0, 1), ``eps`` is
-      negative or ``estim_lr0`` is not positive; in ``update``, if
-      ``params`` is None.
+      negative, ``estim_lr0`` is not positive or ``learning_rate`` is not
+      finite; in ``update``, if ``params`` is None or the updates are
+      shaped unlike the state.
+    TypeError: if ``learning_rate`` is not a number, a 0-d array or a
+      schedule (None included).
 
   Examples:
     >>> import jax.numpy as jnp
@@ -116,6 +119,7 @@ def dadapt_adamw(
   .. seealso:: :func:`prodigy`
   """
   fn = 'dadapt_adamw'
+  validation.check_learning_rate(fn, learning_rate)
   if not isinstance(betas, (tuple, list)) or len(betas) != 2:
     raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
   b1, b2 = betas

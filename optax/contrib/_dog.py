@@ -195,6 +195,7 @@ def dog(
         f' {_INIT_STEP_TYPES}, got {init_step!r}')
   validation.check_positive(fn, 'init_step[1]', init_step[1])
   validation.check_non_negative(fn, 'eps', eps)
+  validation.check_learning_rate('dog', learning_rate, allow_none=True)
   if weight_decay is None:
     decay = base.identity()
   else:
@@ -319,6 +320,7 @@ def dowg(
   fn = 'dowg'
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'init_estim_sq_dist', init_estim_sq_dist)
+  validation.check_learning_rate('dowg', learning_rate, allow_none=True)
   if weight_decay is None:
     decay = base.identity()
   else:

@@ -29,6 +29,7 @@ import jax.numpy as jnp
 from optax._src import base
 from optax._src import numerics
 from optax._src import transform
+from optax._src import validation
 from optax.contrib import _matrix_helpers
 from optax.transforms import _adding
 from optax.transforms import _combining
@@ -366,6 +367,7 @@ def galore(
     Zhao et al., `GaLore: Memory-Efficient LLM Training by Gradient
     Low-Rank Projection <https://arxiv.org/abs/2403.03507>`_, 2024.
   """
+  validation.check_learning_rate('galore', learning_rate, allow_none=True)
   return _combining.chain(
       scale_by_galore(rank=rank, update_proj_gap=update_proj_gap,
                       scale=scale, base_optimizer=base_optimizer,

@@ -99,6 +99,7 @@ def scale_by_madgrad(
   .. seealso:: :func:`madgrad`
   """
   fn = 'scale_by_madgrad'
+  validation.check_learning_rate(fn, learning_rate)
   validation.check_decay(fn, 'momentum', momentum, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
 
@@ -185,6 +186,7 @@ def madgrad(
 
   .. seealso:: :func:`scale_by_madgrad`
   """
+  validation.check_learning_rate('madgrad', learning_rate)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay),
       scale_by_madgrad(learning_rate, momentum=momentum, eps=eps),

@@ -172,6 +172,7 @@ def momo(
   .. seealso:: :func:`momo_adam`, :func:`optax.polyak_sgd`
   """
   fn = 'momo'
+  validation.check_learning_rate(fn, learning_rate)
   validation.check_decay(fn, 'beta', beta, closed=True)
 
   def init_fn(params):
@@ -332,6 +333,7 @@ def momo_adam(
   .. seealso:: :func:`momo`, :func:`optax.adam`
   """
   fn = 'momo_adam'
+  validation.check_learning_rate(fn, learning_rate)
   validation.check_decay(fn, 'b1', b1)
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)

@@ -253,6 +253,7 @@ def dpsgd(
     Abadi et al., `Deep Learning with Differential Privacy
     <https://arxiv.org/abs/1607.00133>`_, 2016.
   """
+  validation.check_learning_rate('dpsgd', learning_rate, allow_none=True)
   make_key = _key_maker('dpsgd', key, seed)
   if momentum is None:
     momentum_tx = base.identity()

@@ -153,8 +153,12 @@ def prodigy(
   Raises:
     ValueError: if Python-number ``betas`` or ``beta3`` are out of range,
       ``eps`` or ``estim_lr_coef`` is negative or ``estim_lr0`` is not
-      positive; in ``update``, if ``params`` is None or if
-      ``weight_decay_mask`` does not match the params' structure.
+      positive, or a Python-number ``learning_rate`` is not finite; in
+      ``update``, if ``params`` is None, if ``weight_decay_mask`` does not
+      match the params' structure or if the updates are shaped unlike the
+      state.
+    TypeError: if ``learning_rate`` is not a number, a 0-d array or a
+      schedule (None included).
 
   Examples:
     >>> import jax.numpy as jnp
@@ -174,6 +178,7 @@ def prodigy(
   .. seealso:: :func:`dadapt_adamw`
   """
   fn = 'prodigy'
+  validation.check_learning_rate(fn, learning_rate)
   if not isinstance(betas, (tuple, list)) or len(betas) != 2:
     raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
   b1, b2 = betas

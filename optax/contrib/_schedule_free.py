@@ -170,8 +170,11 @@ def schedule_free(
     the base optimizer.
 
   Raises:
-    ValueError: if a Python-number ``b1`` is outside (0, 1] or
-      ``weight_lr_power`` is negative; in ``update``, without params.
+    ValueError: if a Python-number ``b1`` is outside (0, 1],
+      ``weight_lr_power`` is negative or ``learning_rate`` is not finite;
+      in ``update``, without params.
+    TypeError: if ``learning_rate`` is not a number, a 0-d array or a
+      schedule (None included).
 
   Examples:
     >>> import jax
@@ -194,6 +197,7 @@ def schedule_free(
   .. seealso:: :func:`schedule_free_adamw`, :func:`schedule_free_sgd`
   """
   fn = 'schedule_free'
+  validation.check_learning_rate(fn, learning_rate)
   validation.check_in_interval(
       fn, 'b1', b1, 0, 1, include_low=False,
       hint='with b1 = 0 the averaged iterate could not be recovered from the'
@@ -327,6 +331,7 @@ def schedule_free_sgd(
   """
   fn = 'schedule_free_sgd'
   validation.check_non_negative(fn, 'learning_rate', learning_rate)
+  validation.check_learning_rate(fn, learning_rate)
   if weight_decay is not None:
     validation.check_non_negative(fn, 'weight_decay', weight_decay)
   learning_rate = _warmup(learning_rate, warmup_steps)
@@ -397,6 +402,7 @@ def schedule_free_adamw(
   """
   fn = 'schedule_free_adamw'
   validation.check_non_negative(fn, 'learning_rate', learning_rate)
+  validation.check_learning_rate(fn, learning_rate)
   validation.check_non_negative(fn, 'weight_decay', weight_decay)
   learning_rate = _warmup(learning_rate, warmup_steps)
   optimizer = _combining.chain(

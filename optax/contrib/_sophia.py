@@ -354,6 +354,7 @@ def sophia(
     raise ValueError(
         f'{fn}: hessian_diagonal_fn must be a GradientTransformation, got'
         f' {type(hessian_diagonal_fn).__name__}')
+  validation.check_learning_rate('sophia', learning_rate, allow_none=True)
   return _combining.chain(
       _scale_by_sophia(
           b1=b1, b2=b2, eps=eps, gamma=gamma, clip_threshold=clip_threshold,

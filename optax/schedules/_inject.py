@@ -337,6 +337,34 @@ class _Arguments(NamedTuple):
   injected: dict[str, tuple[str, Any]]
 
 
+def _check_with_factory(inner_factory: Callable[..., Any],
+                        arguments: _Arguments) -> None:
+  """Calls the factory once as a plain call would, so that it checks them.
+
+  Later calls (in ``init`` and ``update``) give the factory arrays, often
+  traced, whose values it cannot check: a NaN learning rate would build.
+  Here it gets the numbers and arrays as given, so it raises what the
+  plain factory raises for them, when the optimizer is built. A schedule,
+  whose value is only known in ``init``, is replaced by a 0-d NumPy float,
+  as the factory gets a 0-d array in its place then (so a factory that
+  takes no schedule, such as ``optimistic_adam``, is not given one).
+
+  Args:
+    inner_factory: the wrapped factory.
+    arguments: the sorted arguments of this call.
+
+  Raises:
+    What the factory raises for these arguments (ValueError or TypeError,
+    typically).
+  """
+  given = {name: np.zeros((), np.float32) if how == _SCHEDULE else value
+           for name, (how, value) in arguments.injected.items()}
+  with warnings.catch_warnings():
+    # A deprecated factory warns in init, as it did before this call.
+    warnings.simplefilter('ignore')
+    inner_factory(*arguments.positional, **arguments.static, **given)
+
+
 def _inject(
     fn_name: str,
     inner_factory: Callable[..., base.GradientTransformation],
@@ -400,6 +428,7 @@ def _inject(
       *args, **kwargs
   ) -> base.GradientTransformationExtraArgs:
     arguments = sort_arguments(args, kwargs)
+    _check_with_factory(inner_factory, arguments)
     schedules = {name: value for name, (how, value)
                  in arguments.injected.items() if how == _SCHEDULE}
 
