@@ -442,6 +442,8 @@ def start(side: Side, files: Sequence[str], source: pathlib.Path,
           work: pathlib.Path) -> subprocess.Popen[str]:
   """Starts pytest on ``files`` (under ``source``) in ``work/<side>``."""
   root = work / side.name
+  if root.exists():  # A kept folder of an earlier run.
+    shutil.rmtree(root)
   root.mkdir(parents=True)
   _copy_tests(files, source, root)
   env = {k: v for k, v in os.environ.items()
