@@ -330,7 +330,10 @@ def scale_by_rss(
 
     def leaf(g, s):
       x, s, e = moments.lift(g, s, epsilon)
-      return jnp.where(s > 0, x * jax.lax.rsqrt(s + e), 0).astype(g.dtype)
+      # The selection is of the factor, not of the product: a NaN gradient
+      # (its sum NaN, so not > 0) still gives a NaN update, as upstream's.
+      factor = jnp.where(s > 0, jax.lax.rsqrt(s + e), 0)
+      return (x * factor).astype(g.dtype)
 
     new_updates = jax.tree.map(leaf, updates, sums)
     return new_updates, ScaleByRssState(sum_of_squares=sums)
@@ -450,7 +453,9 @@ def scale_by_sm3(
       c, b, g2, previous, x, e = moments.lift(
           coeff, beta2, numerics.abs_sq(g), previous, g, epsilon)
       a = c * g2 + b * previous
-      scaled = jnp.where(a > 0, x * jax.lax.rsqrt(a + e), 0)
+      # A NaN gradient makes a NaN, not > 0: selecting the factor (not the
+      # product) keeps the NaN in the update, as upstream's does.
+      scaled = x * jnp.where(a > 0, jax.lax.rsqrt(a + e), 0)
       if ndim < 2:
         new_acc = [a.astype(acc[0].dtype)]
       else:

@@ -1007,6 +1007,36 @@ def _radam_makers():
 class RegressionTest(parameterized.TestCase):
   """Upstream issues that must stay fixed."""
 
+  @parameterized.parameters(
+      ('scale_by_rss', lambda: transform.scale_by_rss()),
+      ('scale_by_sm3', lambda: transform.scale_by_sm3()),
+      ('adagrad', lambda: alias.adagrad(0.1)),
+      ('sm3', lambda: alias.sm3(0.1)),
+  )
+  def test_nan_gradient_gives_nan_update(self, name, make):
+    # The accumulator of a NaN coordinate is NaN, which is not > 0: the
+    # fork selected 0 for the whole product and hid the NaN (adagrad gave
+    # [-0., -0.0953]); upstream 0.2.8 gives NaN there. The other
+    # coordinate is untouched: its update is finite and nonzero.
+    del name
+    tx = make()
+    params = jnp.array([1.0, 2.0])
+    grads = jnp.array([jnp.nan, 1.0])
+    updates, _ = tx.update(grads, tx.init(params), params)
+    self.assertTrue(np.isnan(updates[0]))
+    self.assertTrue(np.isfinite(updates[1]))
+    self.assertNotEqual(float(updates[1]), 0.0)
+
+  @parameterized.parameters(transform.scale_by_rss, transform.scale_by_sm3)
+  def test_zero_accumulator_still_gives_zero(self, make):
+    # The guard itself stays: a coordinate whose gradients were all zero
+    # (eps 0, so the root is 0) gets a zero update, not 0 / 0.
+    kwargs = ({'initial_accumulator_value': 0.0, 'eps': 0.0}
+              if make is transform.scale_by_rss else {'eps': 0.0, 'b1': 0.0})
+    tx = make(**kwargs)
+    updates, _ = tx.update(jnp.array([0.0, 2.0]), tx.init(jnp.zeros(2)))
+    np.testing.assert_array_equal(updates, [0.0, 1.0])
+
   @parameterized.parameters(True, False)
   def test_stddev_bias_corrected_first_step_is_finite(self, eps_in_sqrt):
     # Step 1 with initial_scale=0: the bias-corrected variance is exactly 0
