@@ -24,9 +24,10 @@ died) or ``n/a``. The lane fails on these rules:
 * ``dtype-shape``: a step of the fork returns updates whose tree, shapes or
   dtypes are not the params' (a silent change);
 * ``nonfinite``: upstream's result is finite and the fork's is not;
-* ``rejects``: upstream's result is finite and the fork raises (a clear
-  error where upstream computes something: a deliberate rejection must be
-  ledgered);
+* ``rejects-hyperparameter``, ``rejects-input``: upstream's result is
+  finite and the fork raises a clear error, when the optimizer is built or
+  later (in init or a step) respectively: a deliberate rejection of what
+  upstream computes with must be ledgered;
 * ``hides``: the case gives a non-finite gradient or hyperparameter,
   upstream's result is non-finite and the fork's is finite (a NaN hidden
   from the user).
@@ -76,7 +77,8 @@ import fork_config  # noqa: E402
 import fuzz_cases  # noqa: E402
 # pylint: enable=wrong-import-position
 
-RULES = ('internal', 'dtype-shape', 'nonfinite', 'rejects', 'hides')
+RULES = ('internal', 'dtype-shape', 'nonfinite', 'rejects-hyperparameter',
+         'rejects-input', 'hides')
 CLASSES = ('finite', 'nonfinite', 'clear', 'internal', 'timeout', 'crash',
            'n/a')
 _ERRORS = ('clear', 'internal', 'timeout', 'crash')
@@ -118,7 +120,9 @@ def broken_rules(spec: dict[str, Any], fork: dict[str, Any],
   if uc == 'finite' and fc == 'nonfinite':
     out.append(('nonfinite', 'upstream finite, fork non-finite'))
   if uc == 'finite' and fc == 'clear':
-    out.append(('rejects', f'upstream finite, fork {error_text(fork)}'))
+    stage = fork.get('error', {}).get('stage')
+    rule = 'rejects-hyperparameter' if stage == 'build' else 'rejects-input'
+    out.append((rule, f'upstream finite, fork {error_text(fork)}'))
   if uc == 'nonfinite' and fc == 'finite' and _odd_inputs(spec):
     out.append(('hides', 'upstream non-finite, fork finite on non-finite '
                 'input'))
@@ -355,7 +359,9 @@ def compare_runs(specs: list[dict[str, Any]],
   if by_feature:
     print('failures by odd input (a case counts under each of its odd '
           'inputs):')
-    print(f'  {"input":<34}' + ''.join(f'{r:>12}' for r in RULES))
+    short = [r.replace('rejects-hyperparameter', 'rej-hyper').replace(
+        'rejects-input', 'rej-input') for r in RULES]
+    print(f'  {"input":<34}' + ''.join(f'{r:>12}' for r in short))
     for feature, c in sorted(by_feature.items()):
       print(f'  {feature:<34}' + ''.join(f'{c[r]:>12}' for r in RULES))
   stale = [p for p in used if matched[p] and not used[p]]

@@ -177,8 +177,12 @@ def test_classify_exception(tmp_path):
   assert fuzz_worker.classify_exception(attribute, optax_dir) == 'internal'
   jax_error = _raise_in(outside, 'jnp.ones(3) + jnp.ones(4)', TypeError)
   assert fuzz_worker.classify_exception(jax_error, optax_dir) == 'internal'
+  # A key path in a message raised outside optax (jax's cond and tree_map
+  # errors name theirs) is no optax context.
   named = _raise_in(outside, "raise ValueError(\"at ['w']: shapes differ\")")
-  assert fuzz_worker.classify_exception(named, optax_dir) == 'clear'
+  assert fuzz_worker.classify_exception(named, optax_dir) == 'internal'
+  chex = _raise_in(outside, "raise AssertionError('[Chex] rank 2 expected')")
+  assert fuzz_worker.classify_exception(chex, optax_dir) == 'clear'
 
 
 def _record(*leaves, treedef='PyTreeDef({...})'):
@@ -212,8 +216,11 @@ def test_run_case_classes():
   assert bad['class'] == 'n/a'
 
 
-def _rec(cls, mismatch=()):
-  return {'class': cls, 'mismatch': list(mismatch)}
+def _rec(cls, mismatch=(), stage=None):
+  rec = {'class': cls, 'mismatch': list(mismatch)}
+  if stage is not None:
+    rec['error'] = {'stage': stage, 'type': 'ValueError', 'message': 'm'}
+  return rec
 
 
 @pytest.mark.parametrize('spec,fork,upstream,rules', [
@@ -222,7 +229,10 @@ def _rec(cls, mismatch=()):
     (_spec(), _rec('timeout'), _rec('finite'), ['internal']),
     (_spec(), _rec('finite', ['x']), _rec('finite'), ['dtype-shape']),
     (_spec(), _rec('nonfinite'), _rec('finite'), ['nonfinite']),
-    (_spec(), _rec('clear'), _rec('finite'), ['rejects']),
+    (_spec(), _rec('clear', stage='build'), _rec('finite'),
+     ['rejects-hyperparameter']),
+    (_spec(), _rec('clear', stage='step0'), _rec('finite'),
+     ['rejects-input']),
     # A clear error where upstream is non-finite or raises: an improvement.
     (_spec(), _rec('clear'), _rec('nonfinite'), []),
     (_spec(), _rec('finite'), _rec('internal'), []),
@@ -238,16 +248,18 @@ def test_deviations_list_and_go_stale(capsys):
   specs = [dict(_spec(), name='adam/a/h:lr=neg'),
            dict(_spec(), name='adam/b/h:lr=neg'),
            dict(_spec(), name='sgd/c/h:default')]
-  fork = {0: _rec('clear'), 1: _rec('finite'), 2: _rec('clear')}
+  fork = {0: _rec('clear', stage='build'), 1: _rec('finite'),
+          2: _rec('clear', stage='build')}
   upstream = {0: _rec('finite'), 1: _rec('finite'), 2: _rec('finite')}
-  entries = [{'id': ['adam/*/h:lr=neg'], 'differs': ['rejects']},
+  entries = [{'id': ['adam/*/h:lr=neg'],
+              'differs': ['rejects-hyperparameter']},
              {'id': ['sgd/*'], 'differs': ['nonfinite']},
-             {'id': ['lion/*'], 'differs': ['rejects']}]
+             {'id': ['lion/*'], 'differs': ['rejects-input']}]
   result = fuzz.compare_runs(specs, fork, upstream, entries)
   assert [n for n, _, _ in result['listed']] == ['adam/a/h:lr=neg']
   # sgd's rejection is not the rule its entry allows.
   assert [(n, r) for n, r, _ in result['failed']] == [
-      ('sgd/c/h:default', 'rejects')]
+      ('sgd/c/h:default', 'rejects-hyperparameter')]
   assert result['stale'] == ['sgd/*']
   assert result['unused'] == ['lion/*']
   assert result['counts']['fork']['clear'] == 2
@@ -257,10 +269,10 @@ def test_deviations_list_and_go_stale(capsys):
 def test_load_deviations(tmp_path):
   path = tmp_path / 'd.toml'
   path.write_text('[[fuzz]]\nid = "a/*"\nfix = "x"\nupstream = "0.2.8"\n'
-                  'reason = "r"\ndiffers = "rejects"\n')
+                  'reason = "r"\ndiffers = "rejects-input"\n')
   assert fuzz.load_deviations(str(path)) == [
       {'id': ['a/*'], 'fix': 'x', 'upstream': '0.2.8', 'reason': 'r',
-       'differs': ['rejects']}]
+       'differs': ['rejects-input']}]
   path.write_text('[[fuzz]]\nid = "a/*"\nfix = "x"\nreason = "r"\n'
                   'differs = ["values"]\n')
   with pytest.raises(ValueError, match='differs must be among'):

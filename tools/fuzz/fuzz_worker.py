@@ -15,12 +15,13 @@ step, ``params``, ``state``, ``warnings``, ``error``), made by its
 ``record_tree``, so that compare.py's oracle can hold two records side by
 side, and adds:
 
-* ``class``: ``finite``, ``nonfinite``, ``clear`` (an exception raised by
-  optax on purpose, or one whose message gives an optax context: a key path
-  or optax's name), ``internal`` (any other exception: ``AttributeError``,
+* ``class``: ``finite``, ``nonfinite``, ``clear`` (an exception that
+  optax's code raises on purpose: a ``raise`` statement in optax, or a
+  chex assertion), ``internal`` (any other exception: ``AttributeError``,
   ``IndexError`` and the like wherever raised, an error of Python's
-  operators inside optax code, an error from jax or NumPy without optax
-  context), or ``n/a`` (this side's factory lacks an argument of the case);
+  operators inside optax code, an error raised inside jax or NumPy, even
+  one naming a key path of jax's own), or ``n/a`` (this side's factory
+  lacks an argument of the case);
 * ``mismatch``: where the updates of a step that returned differ from the
   params in tree structure, shape or dtype (a silent change).
 """
@@ -33,7 +34,6 @@ import json
 import os
 import pathlib
 import pickle
-import re
 import sys
 import traceback
 from typing import Any
@@ -56,7 +56,6 @@ INTERNAL_TYPES = ('AttributeError', 'IndexError', 'KeyError', 'NameError',
                   'UnboundLocalError', 'ZeroDivisionError', 'AssertionError',
                   'RecursionError', 'OverflowError', 'SystemError',
                   'NotImplementedError')
-_KEY_PATH = re.compile(r"\[['\"][^'\"]*['\"]\]|\.(?:fast|slow)\b")
 _OPTAX_DIR = os.path.dirname(os.path.abspath(optax.__file__)) + os.sep
 
 
@@ -73,8 +72,7 @@ def classify_exception(exc: BaseException,
     ``'clear'`` or ``'internal'``.
   """
   mro = [c.__name__ for c in type(exc).__mro__]
-  message = str(exc) + ' '.join(getattr(exc, '__notes__', []) or [])
-  if message.startswith('[Chex]'):
+  if str(exc).startswith('[Chex]'):
     return 'clear'  # a chex assertion optax makes on purpose.
   if any(name in INTERNAL_TYPES for name in mro):
     return 'internal'
@@ -89,8 +87,9 @@ def classify_exception(exc: BaseException,
     code = tb.tb_frame.f_code.co_code
     if dis.opname[code[tb.tb_lasti]] == 'RAISE_VARARGS':
       return 'clear'
-  if 'optax' in message or _KEY_PATH.search(message):
-    return 'clear'
+  # Raised elsewhere (jax, NumPy, Python): jax's own messages may name a
+  # key path (a cond's branches, a tree_map's structures) without telling
+  # which optax function or argument is at fault.
   return 'internal'
 
 
