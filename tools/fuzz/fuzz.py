@@ -23,6 +23,9 @@ died) or ``n/a``. The lane fails on these rules:
 * ``internal``: the fork raises an internal error, times out or crashes;
 * ``dtype-shape``: a step of the fork returns updates whose tree, shapes or
   dtypes are not the params' (a silent change);
+* ``accepts-mismatch``: the gradients' tree or shapes are not the params'
+  and the fork returns updates shaped as the params, without an error (a
+  mismatch broadcast or dropped silently);
 * ``nonfinite``: upstream's result is finite and the fork's is not;
 * ``rejects-hyperparameter``, ``rejects-input``: upstream's result is
   finite and the fork raises a clear error, when the optimizer is built or
@@ -77,8 +80,8 @@ import fork_config  # noqa: E402
 import fuzz_cases  # noqa: E402
 # pylint: enable=wrong-import-position
 
-RULES = ('internal', 'dtype-shape', 'nonfinite', 'rejects-hyperparameter',
-         'rejects-input', 'hides')
+RULES = ('internal', 'dtype-shape', 'accepts-mismatch', 'nonfinite',
+         'rejects-hyperparameter', 'rejects-input', 'hides')
 CLASSES = ('finite', 'nonfinite', 'clear', 'internal', 'timeout', 'crash',
            'n/a')
 _ERRORS = ('clear', 'internal', 'timeout', 'crash')
@@ -117,6 +120,10 @@ def broken_rules(spec: dict[str, Any], fork: dict[str, Any],
     out.append(('internal', f'fork {fc}: {error_text(fork)}'))
   if fork.get('mismatch'):
     out.append(('dtype-shape', '; '.join(fork['mismatch'][:3])))
+  elif spec['grads'] in fuzz_cases.MISMATCHED_GRADS and fc in (
+      'finite', 'nonfinite'):
+    out.append(('accepts-mismatch', f'gradients {spec["grads"]}, the fork '
+                'returns updates shaped as the params without an error'))
   if uc == 'finite' and fc == 'nonfinite':
     out.append(('nonfinite', 'upstream finite, fork non-finite'))
   if uc == 'finite' and fc == 'clear':
@@ -359,11 +366,11 @@ def compare_runs(specs: list[dict[str, Any]],
   if by_feature:
     print('failures by odd input (a case counts under each of its odd '
           'inputs):')
-    short = [r.replace('rejects-hyperparameter', 'rej-hyper').replace(
-        'rejects-input', 'rej-input') for r in RULES]
-    print(f'  {"input":<34}' + ''.join(f'{r:>12}' for r in short))
+    short = ('internal', 'dtype-shape', 'accepts', 'nonfinite', 'rej-hyper',
+             'rej-input', 'hides')
+    print(f'  {"input":<30}' + ''.join(f'{r:>11}' for r in short))
     for feature, c in sorted(by_feature.items()):
-      print(f'  {feature:<34}' + ''.join(f'{c[r]:>12}' for r in RULES))
+      print(f'  {feature:<30}' + ''.join(f'{c[r]:>11}' for r in RULES))
   stale = [p for p in used if matched[p] and not used[p]]
   unused = [p for p in used if not matched[p]]
   for p in stale:

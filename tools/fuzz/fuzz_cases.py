@@ -48,6 +48,8 @@ GRADS_KINDS = ('normal', 'zeros', 'nan', 'inf', 'ninf', 'all_nan', 'huge',
                'denormal', 'extra_key', 'missing_key', 'transposed',
                'broadcast', 'wrong_dtype', 'float0', 'int')
 NON_FINITE_GRADS = ('nan', 'inf', 'ninf', 'all_nan')
+# Gradient trees whose structure or shapes are not the params'.
+MISMATCHED_GRADS = ('extra_key', 'missing_key', 'transposed', 'broadcast')
 
 # Wrappers around an entry's optimizer (those of the composition test).
 WRAPPERS = ('alone', 'multisteps', 'inject_hyperparams', 'masked',
