@@ -40,9 +40,11 @@ upstream raises, is an improvement, not a failure. A case that breaks a rule
 on purpose is listed in ``deviations.toml`` as a ``[[fuzz]]`` entry: ``id``
 (an ``fnmatch`` pattern of case names, or a list), ``fix`` (the ledger id),
 ``upstream`` (the release it was checked against, see tools/fork_config.py),
-``reason`` and ``differs`` (the rules it allows). An entry whose pattern
-matches cases of the run none of which breaks a rule it allows is stale and
-fails the lane; one that matches no case of the run is reported.
+``reason`` and ``differs`` (the rules it allows). An entry whose patterns
+match cases of the run none of which breaks a rule it allows is stale and
+fails the lane; one that matches no case of the run is reported. (Staleness
+is judged per entry, not per pattern: a drawn run may not hit every pattern
+of an entry.)
 
 The last line is ``fuzz: N cases, F failed, L listed, S stale entries``;
 the exit status is 1 if F + S > 0.
@@ -319,8 +321,10 @@ def compare_runs(specs: list[dict[str, Any]],
   import compare  # pylint: disable=import-outside-toplevel
   counts = {'fork': collections.Counter(), 'upstream': collections.Counter()}
   failed, listed = [], []
-  used = {p: False for e in deviations for p in e['id']}
-  matched = {p: False for p in used}
+  # Per entry (by its position): whether a case matched it, and whether it
+  # allowed a broken rule.
+  used = [False] * len(deviations)
+  matched = [False] * len(deviations)
   value_diffs = 0
   for i, spec in enumerate(specs):
     name = spec['name']
@@ -335,17 +339,15 @@ def compare_runs(specs: list[dict[str, Any]],
         warnings.simplefilter('ignore')  # complex leaves compared as real.
         value_diffs += bool(compare.compare_case(name, f, u))
     allowed = set()
-    for e in deviations:
-      for p in e['id']:
-        if fnmatch.fnmatchcase(name, p):
-          matched[p] = True
-          allowed |= {(r, p) for r in e['differs']}
-          break
+    for k, e in enumerate(deviations):
+      if any(fnmatch.fnmatchcase(name, p) for p in e['id']):
+        matched[k] = True
+        allowed |= {(r, k) for r in e['differs']}
     for rule, detail in broken_rules(spec, f, u):
-      allowing = [p for r, p in allowed if r == rule]
+      allowing = [k for r, k in allowed if r == rule]
       if allowing:
-        for p in allowing:
-          used[p] = True
+        for k in allowing:
+          used[k] = True
         listed.append((name, rule, detail))
       else:
         failed.append((name, rule, detail))
@@ -371,13 +373,15 @@ def compare_runs(specs: list[dict[str, Any]],
     print(f'  {"input":<30}' + ''.join(f'{r:>11}' for r in short))
     for feature, c in sorted(by_feature.items()):
       print(f'  {feature:<30}' + ''.join(f'{c[r]:>11}' for r in RULES))
-  stale = [p for p in used if matched[p] and not used[p]]
-  unused = [p for p in used if not matched[p]]
-  for p in stale:
-    print(f'STALE [[fuzz]] {p}: its cases ran and none breaks a rule it '
+  stale = [deviations[k]['id'] for k in range(len(deviations))
+           if matched[k] and not used[k]]
+  unused = [deviations[k]['id'] for k in range(len(deviations))
+            if not matched[k]]
+  for ids in stale:
+    print(f'STALE [[fuzz]] {ids}: its cases ran and none breaks a rule it '
           'allows; remove it from the deviations file')
-  for p in unused:
-    print(f'[[fuzz]] {p}: no case of this run matches it')
+  for ids in unused:
+    print(f'[[fuzz]] {ids}: no case of this run matches it')
   return {'failed': failed, 'listed': listed, 'stale': stale,
           'unused': unused, 'counts': counts, 'value_diffs': value_diffs}
 

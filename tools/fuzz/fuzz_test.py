@@ -266,10 +266,15 @@ def test_deviations_list_and_go_stale(capsys):
   # sgd's rejection is not the rule its entry allows.
   assert [(n, r) for n, r, _ in result['failed']] == [
       ('sgd/c/h:default', 'rejects-hyperparameter')]
-  assert result['stale'] == ['sgd/*']
-  assert result['unused'] == ['lion/*']
+  assert result['stale'] == [['sgd/*']]
+  assert result['unused'] == [['lion/*']]
   assert result['counts']['fork']['clear'] == 2
-  assert 'STALE [[fuzz]] sgd/*' in capsys.readouterr().out
+  assert "STALE [[fuzz]] ['sgd/*']" in capsys.readouterr().out
+  # An entry is used when any of its patterns allows a broken rule.
+  entries = [{'id': ['adam/a/*', 'adam/b/*'],
+              'differs': ['rejects-hyperparameter']}]
+  result = fuzz.compare_runs(specs, fork, upstream, entries)
+  assert not result['stale'] and not result['unused']
 
 
 def test_load_deviations(tmp_path):
