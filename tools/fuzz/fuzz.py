@@ -193,6 +193,15 @@ class Side:
     with open(self.log, 'w', encoding='utf-8') as log:
       while start < n:
         start = self._run_from(start, n, log)
+    (self.work / f'{self.label}.lost.json').write_text(
+        json.dumps(self.lost), encoding='utf-8')
+
+  def load_lost(self) -> None:
+    """Reads the lost cases of an earlier run in the same folder."""
+    path = self.work / f'{self.label}.lost.json'
+    if path.exists():
+      self.lost = {int(k): v for k, v in json.loads(
+          path.read_text(encoding='utf-8')).items()}
 
   def _run_from(self, start: int, n: int, log) -> int:
     cmd = [self.python, str(self.worker), '--cases',
@@ -386,42 +395,8 @@ def compare_runs(specs: list[dict[str, Any]],
           'unused': unused, 'counts': counts, 'value_diffs': value_diffs}
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-  """Command line entry point."""
-  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument('--upstream-python', required=True)
-  parser.add_argument('--fork-python', default=sys.executable)
-  parser.add_argument('--cases', type=int, default=200,
-                      help='drawn cases, besides the sweep\'s')
-  parser.add_argument('--no-sweep', action='store_true',
-                      help='only the drawn cases (no sweep of every entry '
-                      'with each odd input)')
-  parser.add_argument('--seed', type=int, default=20261127)
-  parser.add_argument('--timeout', type=float, default=60.0,
-                      help='seconds a case may take on one side')
-  parser.add_argument('--only', default=None,
-                      help='run only the drawn cases matching this glob')
-  parser.add_argument('--deviations', default=str(REPO / 'deviations.toml'))
-  parser.add_argument('--keep', default=None,
-                      help='keep the cases, records and logs in this folder')
-  parser.add_argument('--verbose', action='store_true')
-  args = parser.parse_args(argv)
-
-  start = time.monotonic()
-  upstream_version = fork_config.upstream_version()
-  specs = fuzz_cases.generate(_registry_entries(), args.cases, args.seed,
-                              with_sweep=not args.no_sweep)
-  if args.only:
-    specs = [s for s in specs if fnmatch.fnmatchcase(s['name'], args.only)]
-  deviations = []
-  stale_entries = 0
-  for e in load_deviations(args.deviations):
-    why = fork_config.not_applicable(e, upstream_version, None)
-    if why is None:
-      deviations.append(e)
-    elif why[0] == 'stale':
-      stale_entries += 1
-      print(f'STALE [[fuzz]] {why[1]}')
+def _run_both(specs: list[dict[str, Any]], args: argparse.Namespace):
+  """Runs the cases on both sides at once; returns their (meta, records)."""
   if args.keep:
     work = pathlib.Path(args.keep).resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -442,11 +417,67 @@ def main(argv: Optional[list[str]] = None) -> int:
       t.start()
     for t in threads:
       t.join()
-    (fork_meta, fork), (up_meta, upstream) = (sides['fork'].records(),
-                                              sides['upstream'].records())
+    return sides['fork'].records(), sides['upstream'].records()
   finally:
     if not args.keep:
       shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+  """Command line entry point."""
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument('--upstream-python',
+                      help='an interpreter with upstream optax installed')
+  parser.add_argument('--fork-python', default=sys.executable)
+  parser.add_argument('--cases', type=int, default=200,
+                      help='drawn cases, besides the sweep\'s')
+  parser.add_argument('--no-sweep', action='store_true',
+                      help='only the drawn cases (no sweep of every entry '
+                      'with each odd input)')
+  parser.add_argument('--seed', type=int, default=20261127)
+  parser.add_argument('--timeout', type=float, default=60.0,
+                      help='seconds a case may take on one side')
+  parser.add_argument('--only', default=None,
+                      help='run only the drawn cases matching this glob')
+  parser.add_argument('--deviations', default=str(REPO / 'deviations.toml'))
+  parser.add_argument('--keep', default=None,
+                      help='keep the cases, records and logs in this folder')
+  parser.add_argument('--rejudge', default=None, metavar='DIR',
+                      help='judge the cases and records kept in DIR by an '
+                      'earlier --keep run again (after editing the '
+                      'deviations), without running anything')
+  parser.add_argument('--verbose', action='store_true')
+  args = parser.parse_args(argv)
+  if not args.upstream_python and not args.rejudge:
+    parser.error('--upstream-python is required (unless --rejudge)')
+
+  start = time.monotonic()
+  upstream_version = fork_config.upstream_version()
+  specs = [] if args.rejudge else fuzz_cases.generate(
+      _registry_entries(), args.cases, args.seed,
+      with_sweep=not args.no_sweep)
+  if args.only:
+    specs = [s for s in specs if fnmatch.fnmatchcase(s['name'], args.only)]
+  deviations = []
+  stale_entries = 0
+  for e in load_deviations(args.deviations):
+    why = fork_config.not_applicable(e, upstream_version, None)
+    if why is None:
+      deviations.append(e)
+    elif why[0] == 'stale':
+      stale_entries += 1
+      print(f'STALE [[fuzz]] {why[1]}')
+  if args.rejudge:
+    work = pathlib.Path(args.rejudge).resolve()
+    specs = json.loads((work / 'cases.json').read_text(encoding='utf-8'))
+    sides = {label: Side(label, '', work / 'cases.json', work, 0, False)
+             for label in ('fork', 'upstream')}
+    for side in sides.values():
+      side.load_lost()
+    (fork_meta, fork), (up_meta, upstream) = (sides['fork'].records(),
+                                              sides['upstream'].records())
+  else:
+    (fork_meta, fork), (up_meta, upstream) = _run_both(specs, args)
   print(f'fuzz: seed {args.seed}, {len(specs)} cases; fork optax '
         f'{fork_meta.get("optax_version")} ({fork_meta.get("optax_file")}), '
         f'upstream optax {up_meta.get("optax_version")} '
