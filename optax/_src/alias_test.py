@@ -749,5 +749,41 @@ class GradientDtypeTest(parameterized.TestCase):
                                   np.float32([-1 / 6, -0.5]))
 
 
+class PythonNumberLeafTest(parameterized.TestCase):
+  """A Python-number leaf in the params is a float32 scalar param."""
+
+  @parameterized.parameters(
+      # (factory, first update of 'f' = 1.5 and of 'w' = 1 with g = p):
+      # -lr * (1 + wd * p) for adamw (Adam's first step is sign(g)) and
+      # lion (whose step is sign(g) too), wd 1e-4 and 1e-3 by default.
+      ('adamw', lambda: alias.adamw(0.1), -0.1 * (1 + 1.5e-4),
+       -0.1 * (1 + 1e-4)),
+      ('lion', lambda: alias.lion(0.1), -0.1 * (1 + 1.5e-3),
+       -0.1 * (1 + 1e-3)),
+      ('inject_adamw',
+       lambda: _inject.inject_hyperparams(alias.adamw)(0.1),
+       -0.1 * (1 + 1.5e-4), -0.1 * (1 + 1e-4)),
+  )
+  def test_python_float_param_regression(self, name, make, f_update,
+                                         w_update):
+    # The fork raised AttributeError ('float' object has no attribute
+    # 'dtype'); upstream 0.2.8 accepts such a leaf.
+    del name
+    opt = make()
+    params = {'w': jnp.ones(3), 'f': 1.5}
+    updates, state = opt.update(params, opt.init(params), params)
+    self.assertEqual(updates['f'].dtype, jnp.float32)
+    np.testing.assert_allclose(updates['f'], f_update, rtol=1e-6)
+    np.testing.assert_allclose(updates['w'], np.full(3, w_update),
+                               rtol=1e-6)
+    # The same as with the number given as a float32 array.
+    as_array = {'w': params['w'], 'f': jnp.float32(1.5)}
+    expected, _ = opt.update(as_array, opt.init(as_array), as_array)
+    np.testing.assert_array_equal(updates['f'], expected['f'])
+    np.testing.assert_array_equal(updates['w'], expected['w'])
+    updates, _ = opt.update(params, state, params)  # A second step runs.
+    self.assertTrue(np.isfinite(updates['f']))
+
+
 if __name__ == '__main__':
   absltest.main()

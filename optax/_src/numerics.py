@@ -241,6 +241,12 @@ def _is_none(x: Any) -> bool:
   return x is None
 
 
+def _is_number_leaf(x: Any) -> bool:
+  """Whether a leaf is a Python (or NumPy scalar) number, bools included."""
+  return isinstance(x, (numbers.Number, np.generic)) and not isinstance(
+      x, (jax.Array, np.ndarray))
+
+
 def _leaf_dtype(x: Any) -> Optional[np.dtype]:
   """The dtype of an array leaf; None for None and for Python numbers."""
   if isinstance(x, (jax.Array, np.ndarray, np.generic)):
@@ -272,8 +278,9 @@ def _update_dtype_cached(g_dtype: np.dtype, p_dtype: Optional[np.dtype],
   return None
 
 
-def as_updates(updates: Any, params: Optional[Any] = None) -> Any:
-  """Gradients in the dtype that the transformations of this library expect.
+def as_updates(updates: Any, params: Optional[Any] = None
+               ) -> tuple[Any, Any]:
+  """Gradients and params as the transformations of this library take them.
 
   The rule: updates are in the params' floating dtype whatever the
   gradients' dtype. A gradient leaf is cast to its param's dtype when it is
@@ -282,20 +289,23 @@ def as_updates(updates: Any, params: Optional[Any] = None) -> Any:
   (none given, or an integer param) becomes :func:`hyperparameter_dtype`.
   A gradient wider than its param (float32 on bfloat16 params) is kept, so
   that :func:`optax.apply_updates` rounds its sum with the param once.
-  Every decision is made in Python while tracing; ordinary gradients,
-  arrays of their params' dtypes, are returned as they are.
+  Python-number leaves of both trees (``{'w': w, 'scale': 1.5}``) become
+  arrays, the gradients then following the same rule. Every decision is
+  made in Python while tracing; ordinary gradients and params, arrays with
+  the gradients in their params' dtypes, are returned as they are.
 
   Args:
     updates: the gradients (a pytree; None leaves pass through).
     params: the params, or None when the caller has not given them.
 
   Returns:
-    The gradients, cast where the rule says so.
+    ``(updates, params)``: the gradients, cast where the rule says so, and
+    the params with their Python numbers made arrays.
 
   Examples:
     >>> import jax.numpy as jnp
     >>> from optax._src import numerics
-    >>> numerics.as_updates(jnp.array([3, -2]), jnp.ones(2))
+    >>> numerics.as_updates(jnp.array([3, -2]), jnp.ones(2))[0]
     Array([ 3., -2.], dtype=float32)
   """
   g_leaves, treedef = jax.tree.flatten(updates, is_leaf=_is_none)
@@ -306,9 +316,17 @@ def as_updates(updates: Any, params: Optional[Any] = None) -> Any:
       # Mismatched trees: the transformations raise their own errors
       # (naming the key path); the gradients are prepared on their own.
       p_leaves = None
+    elif any(_is_number_leaf(p) for p in p_leaves):
+      p_leaves = [jnp.asarray(p) if _is_number_leaf(p) else p
+                  for p in p_leaves]
+      params = treedef.unflatten(p_leaves)
   changed = False
   new_leaves = list(g_leaves)
   for i, g in enumerate(g_leaves):
+    if _is_number_leaf(g):
+      g = jnp.asarray(g)
+      new_leaves[i] = g
+      changed = True
     g_dtype = _leaf_dtype(g)
     if g_dtype is None:
       continue  # None, or not an array: left to the transformations.
@@ -317,7 +335,9 @@ def as_updates(updates: Any, params: Optional[Any] = None) -> Any:
     if target is not None:
       new_leaves[i] = cast(as_array(g), target)
       changed = True
-  return treedef.unflatten(new_leaves) if changed else updates
+  if changed:
+    updates = treedef.unflatten(new_leaves)
+  return updates, params
 
 
 def explicit_spec(x: Any) -> Optional[jax.sharding.PartitionSpec]:

@@ -88,6 +88,8 @@ def add_decayed_weights(
   def add_leaf(g, p, decay, decays):
     if g is None:
       return None
+    # Python-number leaves (a scalar kept with the weights) are arrays here.
+    g, p = numerics.as_array(g), numerics.as_array(p)
     dtype = numerics.promote_dtypes(g.dtype, p.dtype, decay.dtype)
     g_d, p_d = numerics.cast(g, dtype), numerics.cast(p, dtype)
     decay_d, = decays.get(dtype, p_d)

@@ -46,6 +46,17 @@ def _grads():
 class AddDecayedWeightsTest(parameterized.TestCase):
   """Tests for add_decayed_weights."""
 
+  def test_python_number_param(self):
+    # A Python float in the params raised AttributeError ('float' object
+    # has no attribute 'dtype'); it is a float32 scalar param.
+    tx = _adding.add_decayed_weights(0.5)
+    params = {'w': jnp.ones(2), 'f': 2.0}
+    updates, _ = tx.update({'w': jnp.zeros(2), 'f': jnp.float32(1.0)},
+                           tx.init(params), params)
+    self.assertEqual(updates['f'].dtype, jnp.float32)
+    self.assertEqual(float(updates['f']), 2.0)
+    np.testing.assert_array_equal(updates['w'], [0.5, 0.5])
+
   @parameterized.parameters(False, True)
   def test_values(self, use_jit):
     params, grads = _params(), _grads()

@@ -88,7 +88,7 @@ def chain(
           f' {len(transforms)} transformations. Remedy: build the state'
           ' with the init of this same chain.'
       )
-    updates = numerics.as_updates(updates, params)
+    updates, params = numerics.as_updates(updates, params)
     new_state = []
     for member, member_state in zip(transforms, state):
       updates, member_state = member.update(
@@ -157,7 +157,7 @@ def named_chain(
     )
 
   def update_fn(updates, state, params=None, **extra_args):
-    updates = numerics.as_updates(updates, params)
+    updates, params = numerics.as_updates(updates, params)
     new_state = collections.OrderedDict()
     for name, t in transforms:
       updates, new_state[name] = t.update(
