@@ -720,6 +720,8 @@ def scale_by_novograd(
     nu = jax.tree.map(new_nu, updates, state.nu)
 
     def new_mu(g, m, v, p):
+      if g is None:  # A None leaf of the params: it passes through.
+        return None
       x, v, e_root, e = moments.lift(g, v, epsilon_root, epsilon)
       step = x / (jnp.sqrt(v + e_root) + e)
       if p is not None:

@@ -69,6 +69,23 @@ class ValidationTest(parameterized.TestCase):
       adam_family.scale_by_amsgrad(b1=1.0)
 
 
+class NovogradNoneLeafTest(parameterized.TestCase):
+
+  @parameterized.parameters(0.0, 0.1)
+  def test_none_leaf_passes_through(self, weight_decay):
+    # The momentum's per-leaf step read None as an array ('None is not a
+    # valid value for jnp.array'); upstream 0.2.8 passes None through.
+    tx = adam_family.scale_by_novograd(weight_decay=weight_decay)
+    params = {'w': jnp.array([3.0, -4.0]), 'n': None}
+    updates, state = tx.update(params, tx.init(params), params)
+    self.assertIsNone(updates['n'])
+    self.assertIsNone(state.mu['n'])
+    # First step: g / ||g|| + weight_decay * p, with ||g|| = 5.
+    np.testing.assert_allclose(
+        updates['w'], np.array([0.6, -0.8]) * (1 + 5 * weight_decay),
+        rtol=1e-6)
+
+
 class NovogradScalarStatisticsTest(parameterized.TestCase):
   """NovoGrad's per-leaf nu is float32 (float64 under x64)."""
 

@@ -785,5 +785,33 @@ class PythonNumberLeafTest(parameterized.TestCase):
     self.assertTrue(np.isfinite(updates['f']))
 
 
+class NoneLeafTest(parameterized.TestCase):
+  """None leaves of the params (and gradients) pass through every alias."""
+
+  @parameterized.parameters(*_NAMES)
+  def test_none_leaf_passes_through(self, name):
+    # novograd raised 'None is not a valid value for jnp.array'; upstream
+    # 0.2.8 passes None leaves through. The other leaf's update is the one
+    # it gets without the None leaf.
+    opt = _build(name)
+    params = {'x': jnp.array([0.5, 1.5, -1.0, 2.0]), 'n': None}
+    alone = {'x': params['x']}
+
+    def fun(p):
+      return _quadratic({'x': p['x']})
+
+    def two_steps(params):
+      state = opt.init(params)
+      for _ in range(2):
+        value, grads = jax.value_and_grad(fun)(params)
+        updates, state = opt.update(grads, state, params, value=value,
+                                    grad=grads, value_fn=fun)
+      return updates
+
+    updates = two_steps(params)
+    self.assertIsNone(updates['n'])
+    np.testing.assert_array_equal(updates['x'], two_steps(alone)['x'])
+
+
 if __name__ == '__main__':
   absltest.main()
