@@ -35,6 +35,7 @@ import scipy.optimize
 from optax._src import alias
 from optax._src import base
 from optax._src import linesearch
+from optax._src import update as optax_update
 from optax.schedules import _inject
 
 
@@ -811,6 +812,48 @@ class NoneLeafTest(parameterized.TestCase):
     updates = two_steps(params)
     self.assertIsNone(updates['n'])
     np.testing.assert_array_equal(updates['x'], two_steps(alone)['x'])
+
+
+class Float0GradientTest(parameterized.TestCase):
+  """jax.grad(..., allow_int=True) gradients: integer leaves stay put."""
+
+  @parameterized.product(
+      name=('adam', 'adamw', 'sgd', 'lion', 'inject_adamw'),
+      use_jit=(False, True))
+  def test_float0_gradients(self, name, use_jit):
+    # Run eagerly every optimizer failed with 'dtype=float0 is not a valid
+    # dtype for JAX type promotion' (upstream 0.2.8 fails too, with numpy's
+    # ufunc error), and adamw and lion under jit too. Now the integer leaf
+    # gets zero updates (even under weight decay) and the float leaf the
+    # updates it gets on its own.
+    opt = {
+        'adam': lambda: alias.adam(0.1),
+        'adamw': lambda: alias.adamw(0.1, weight_decay=0.5),
+        'sgd': lambda: alias.sgd(0.1, momentum=0.9),
+        'lion': lambda: alias.lion(0.1),
+        'inject_adamw': lambda: _inject.inject_hyperparams(alias.adamw)(0.1),
+    }[name]()
+
+    def loss(p):
+      return jnp.sum((p['w'] - 1.0) ** 2) * p['i'].sum().astype(jnp.float32)
+
+    params = {'w': jnp.array([0.5, 2.0]), 'i': jnp.array([1, 2], jnp.int32)}
+
+    def step(params, state):
+      grads = jax.grad(loss, allow_int=True)(params)
+      updates, state = opt.update(grads, state, params)
+      return optax_update.apply_updates(params, updates), updates, state
+
+    if use_jit:
+      step = jax.jit(step)
+    new_params, updates, _ = step(params, opt.init(params))
+    np.testing.assert_array_equal(updates['i'], [0, 0])
+    np.testing.assert_array_equal(new_params['i'], params['i'])
+    self.assertEqual(new_params['i'].dtype, jnp.int32)
+    alone = {'w': params['w']}
+    grads = {'w': jax.grad(loss, allow_int=True)(params)['w']}
+    expected, _ = opt.update(grads, opt.init(alone), alone)
+    np.testing.assert_allclose(updates['w'], expected['w'], rtol=1e-6)
 
 
 if __name__ == '__main__':

@@ -19,7 +19,7 @@ import contextlib
 import functools
 import numbers
 import threading
-from typing import Any, Callable, Iterator, Optional, Union
+from typing import Any, Callable, Iterator, NamedTuple, Optional, Union
 
 import jax
 import jax.numpy as jnp
@@ -237,6 +237,34 @@ class ScalarsByDtype:
     return lifted + self.get(dtype, lifted[0])
 
 
+class Float0Leaves(NamedTuple):
+  """Where :func:`as_updates` found ``float0`` gradients.
+
+  Attributes:
+    treedef: the structure of the updates (None leaves are leaves).
+    positions: the indices of the ``float0`` leaves in the flat list.
+  """
+
+  treedef: Any
+  positions: tuple[int, ...]
+
+  def zero(self, updates: Any) -> Any:
+    """``updates`` with zeros (of each leaf's dtype) at the float0 places.
+
+    Args:
+      updates: the updates a transformation returned for the gradients
+        that :func:`as_updates` prepared.
+
+    Returns:
+      The same tree, with those leaves zero whatever the transformation
+      computed for them (weight decay, say, on an integer param).
+    """
+    leaves = self.treedef.flatten_up_to(updates)
+    for i in self.positions:
+      leaves[i] = jnp.zeros_like(leaves[i])
+    return self.treedef.unflatten(leaves)
+
+
 def _is_none(x: Any) -> bool:
   return x is None
 
@@ -266,8 +294,9 @@ def _update_dtype_cached(g_dtype: np.dtype, p_dtype: Optional[np.dtype],
                          x64: bool) -> Optional[np.dtype]:
   del x64  # Part of the cache key: it decides hyperparameter_dtype().
   p_floating = p_dtype is not None and jnp.issubdtype(p_dtype, jnp.inexact)
-  if not jnp.issubdtype(g_dtype, jnp.inexact):
-    # Integer or boolean gradients: no transformation can return
+  if (g_dtype == jax.dtypes.float0
+      or not jnp.issubdtype(g_dtype, jnp.inexact)):
+    # Integer, boolean or float0 gradients: no transformation can return
     # meaningful updates in such a dtype (0.9 * 3 would truncate to 2).
     return p_dtype if p_floating else hyperparameter_dtype()
   if p_floating and g_dtype != p_dtype and promote_dtypes(
@@ -279,7 +308,7 @@ def _update_dtype_cached(g_dtype: np.dtype, p_dtype: Optional[np.dtype],
 
 
 def as_updates(updates: Any, params: Optional[Any] = None
-               ) -> tuple[Any, Any]:
+               ) -> tuple[Any, Any, Optional[Float0Leaves]]:
   """Gradients and params as the transformations of this library take them.
 
   The rule: updates are in the params' floating dtype whatever the
@@ -287,6 +316,9 @@ def as_updates(updates: Any, params: Optional[Any] = None
   an integer or boolean leaf or a narrower floating one (bfloat16 or
   float16 on float32 params); such a gradient that meets no floating param
   (none given, or an integer param) becomes :func:`hyperparameter_dtype`.
+  A ``float0`` gradient (what ``jax.grad(..., allow_int=True)`` gives for
+  an integer param) becomes zeros of that dtype, and the caller zeroes the
+  final updates of those leaves (see :class:`Float0Leaves`).
   A gradient wider than its param (float32 on bfloat16 params) is kept, so
   that :func:`optax.apply_updates` rounds its sum with the param once.
   Python-number leaves of both trees (``{'w': w, 'scale': 1.5}``) become
@@ -299,8 +331,9 @@ def as_updates(updates: Any, params: Optional[Any] = None
     params: the params, or None when the caller has not given them.
 
   Returns:
-    ``(updates, params)``: the gradients, cast where the rule says so, and
-    the params with their Python numbers made arrays.
+    ``(updates, params, float0_leaves)``: the gradients, cast where the
+    rule says so, the params with their Python numbers made arrays, and
+    None when no gradient was ``float0``, else where they were.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -321,6 +354,7 @@ def as_updates(updates: Any, params: Optional[Any] = None
                   for p in p_leaves]
       params = treedef.unflatten(p_leaves)
   changed = False
+  float0_positions = []
   new_leaves = list(g_leaves)
   for i, g in enumerate(g_leaves):
     if _is_number_leaf(g):
@@ -332,12 +366,19 @@ def as_updates(updates: Any, params: Optional[Any] = None
       continue  # None, or not an array: left to the transformations.
     p_dtype = None if p_leaves is None else _leaf_dtype(p_leaves[i])
     target = _update_dtype(g_dtype, p_dtype)
-    if target is not None:
+    if target is None:
+      continue
+    changed = True
+    if g_dtype == jax.dtypes.float0:
+      float0_positions.append(i)
+      new_leaves[i] = jnp.zeros(np.shape(g), target)
+    else:
       new_leaves[i] = cast(as_array(g), target)
-      changed = True
   if changed:
     updates = treedef.unflatten(new_leaves)
-  return updates, params
+  float0 = (Float0Leaves(treedef, tuple(float0_positions))
+            if float0_positions else None)
+  return updates, params, float0
 
 
 def explicit_spec(x: Any) -> Optional[jax.sharding.PartitionSpec]:

@@ -490,7 +490,7 @@ class AsUpdatesTest(parameterized.TestCase):
   def test_narrow_gradients_take_the_params_dtype(self, dtype):
     grads = {'a': jnp.array([1, 0], dtype), 'b': None}
     params = {'a': jnp.zeros(2, jnp.float32), 'b': None}
-    out, _ = numerics.as_updates(grads, params)
+    out, *_ = numerics.as_updates(grads, params)
     self.assertIsNone(out['b'])
     self.assertEqual(out['a'].dtype, jnp.float32)
     np.testing.assert_array_equal(out['a'], [1.0, 0.0])
@@ -498,7 +498,7 @@ class AsUpdatesTest(parameterized.TestCase):
   def test_ordinary_gradients_are_returned_as_they_are(self):
     grads = {'a': jnp.ones(2), 'b': jnp.ones(3, jnp.bfloat16)}
     params = {'a': jnp.zeros(2), 'b': jnp.zeros(3, jnp.bfloat16)}
-    out, out_params = numerics.as_updates(grads, params)
+    out, out_params, _ = numerics.as_updates(grads, params)
     self.assertIs(out, grads)
     self.assertIs(out_params, params)
     self.assertIs(numerics.as_updates(grads)[0], grads)
@@ -510,16 +510,16 @@ class AsUpdatesTest(parameterized.TestCase):
 
   def test_integer_gradients_without_floating_params(self):
     for params in (None, jnp.zeros(2, jnp.int32)):
-      out, _ = numerics.as_updates(jnp.array([2, -1]), params)
+      out, *_ = numerics.as_updates(jnp.array([2, -1]), params)
       self.assertEqual(out.dtype, numerics.hyperparameter_dtype())
 
   def test_mismatched_trees_leave_errors_to_the_transformations(self):
     grads = {'a': jnp.array([1, 2])}
-    out, _ = numerics.as_updates(grads, {'b': jnp.zeros(2, jnp.bfloat16)})
+    out, *_ = numerics.as_updates(grads, {'b': jnp.zeros(2, jnp.bfloat16)})
     self.assertEqual(out['a'].dtype, jnp.float32)
 
   def test_under_jit(self):
-    out, _ = jax.jit(numerics.as_updates)(jnp.array([1, 2], jnp.int8),
+    out, *_ = jax.jit(numerics.as_updates)(jnp.array([1, 2], jnp.int8),
                                           jnp.zeros(2, jnp.float16))
     self.assertEqual(out.dtype, jnp.float16)
 
@@ -529,7 +529,7 @@ class AsUpdatesTest(parameterized.TestCase):
     # the gradients: arrays, the gradient in its param's dtype.
     params = {'w': jnp.ones(2, jnp.bfloat16), 'f': 1.5, 'i': 2}
     grads = {'w': jnp.ones(2, jnp.bfloat16), 'f': 0.5, 'i': 1}
-    out, out_params = numerics.as_updates(grads, params)
+    out, out_params, _ = numerics.as_updates(grads, params)
     self.assertIs(out['w'], grads['w'])
     self.assertIs(out_params['w'], params['w'])
     self.assertEqual(out_params['f'].dtype, jnp.float32)
@@ -537,6 +537,23 @@ class AsUpdatesTest(parameterized.TestCase):
     self.assertEqual(float(out['f']), 0.5)
     self.assertEqual(out['i'].dtype, numerics.hyperparameter_dtype())
     self.assertEqual(float(out['i']), 1.0)
+
+
+  def test_float0_gradients_become_zeros(self):
+    params = {'i': jnp.array([1, 2]), 'w': jnp.ones(2), 'n': None}
+    grads = jax.grad(lambda p: jnp.sum(p['w'] ** 2), allow_int=True)(params)
+    self.assertEqual(grads['i'].dtype, jax.dtypes.float0)
+    out, _, float0 = numerics.as_updates(grads, params)
+    self.assertIs(out['w'], grads['w'])
+    self.assertEqual(out['i'].dtype, numerics.hyperparameter_dtype())
+    np.testing.assert_array_equal(out['i'], [0.0, 0.0])
+    # The final updates of those leaves are zeroed (a weight decay of an
+    # integer param would not be zero), the others kept.
+    final = float0.zero({'i': jnp.array([0.5, 1.0]), 'w': out['w'],
+                         'n': None})
+    np.testing.assert_array_equal(final['i'], [0.0, 0.0])
+    self.assertIs(final['w'], out['w'])
+    self.assertIsNone(numerics.as_updates(out, params)[2])
 
 
 if __name__ == '__main__':

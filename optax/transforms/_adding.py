@@ -138,6 +138,24 @@ def add_decayed_weights(
   return tx
 
 
+def _is_floating(x: Any) -> bool:
+  """Whether a leaf (an array or a Python number) has a floating dtype."""
+  dtype = x.dtype if hasattr(x, 'dtype') else jnp.result_type(x)
+  return dtype != jax.dtypes.float0 and jnp.issubdtype(dtype, jnp.inexact)
+
+
+def _raise_not_floating(fn: str, updates: base.Updates) -> None:
+  """Raises a TypeError naming the first leaf that is not floating."""
+  for path, g in jax.tree_util.tree_flatten_with_path(updates)[0]:
+    if not _is_floating(g):
+      dtype = g.dtype if hasattr(g, 'dtype') else jnp.result_type(g)
+      raise TypeError(
+          f'{fn}: noise is added to floating updates, but the update at'
+          f' {jax.tree_util.keystr(path)} has dtype {dtype}. Remedy: pass'
+          ' floating updates (an optimizer chain casts integer gradients'
+          ' to the params\' floating dtype), or mask out that leaf.')
+
+
 class AddNoiseState(NamedTuple):
   """State of :func:`add_noise`.
 
@@ -244,6 +262,8 @@ def add_noise(
   def update_fn(updates, state, params=None):
     del params
     leaves, treedef = jax.tree.flatten(updates)
+    if not all(_is_floating(g) for g in leaves):
+      _raise_not_floating('add_noise', updates)
     next_key, sample_key = jax.random.split(state.rng_key)
     keys = jax.random.split(sample_key, len(leaves))
     count = numerics.safe_increment(state.count)

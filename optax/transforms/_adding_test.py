@@ -270,5 +270,18 @@ class AddNoiseTest(parameterized.TestCase):
     self.assertEqual(caught[0].filename, __file__)
 
 
+class AddNoiseDtypeTest(absltest.TestCase):
+
+  def test_integer_leaf_error_names_the_key_path(self):
+    # Upstream 0.2.8 and the fork raised jax.random.normal's ValueError
+    # ('dtype argument to `normal` must be a float or complex dtype'),
+    # which names no leaf.
+    tx = _adding.add_noise(0.1, 0.5, key=0)
+    updates = {'w': jnp.ones(2), 'layer': {'count': jnp.array([1, 2])}}
+    with self.assertRaisesRegex(
+        TypeError, r"add_noise: .*\['layer'\]\['count'\] has dtype int32"):
+      tx.update(updates, tx.init(updates))
+
+
 if __name__ == '__main__':
   absltest.main()

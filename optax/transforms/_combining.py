@@ -88,13 +88,15 @@ def chain(
           f' {len(transforms)} transformations. Remedy: build the state'
           ' with the init of this same chain.'
       )
-    updates, params = numerics.as_updates(updates, params)
+    updates, params, float0 = numerics.as_updates(updates, params)
     new_state = []
     for member, member_state in zip(transforms, state):
       updates, member_state = member.update(
           updates, member_state, params, **extra_args
       )
       new_state.append(member_state)
+    if float0 is not None:
+      updates = float0.zero(updates)
     return updates, tuple(new_state)
 
   return base.GradientTransformationExtraArgs(init_fn, update_fn)
@@ -157,12 +159,14 @@ def named_chain(
     )
 
   def update_fn(updates, state, params=None, **extra_args):
-    updates, params = numerics.as_updates(updates, params)
+    updates, params, float0 = numerics.as_updates(updates, params)
     new_state = collections.OrderedDict()
     for name, t in transforms:
       updates, new_state[name] = t.update(
           updates, state[name], params, **extra_args
       )
+    if float0 is not None:
+      updates = float0.zero(updates)
     return updates, new_state
 
   return base.GradientTransformationExtraArgs(init_fn, update_fn)
