@@ -379,9 +379,9 @@ def compare_runs(specs: list[dict[str, Any]],
           'inputs):')
     short = ('internal', 'dtype-shape', 'accepts', 'nonfinite', 'rej-hyper',
              'rej-input', 'hides')
-    print(f'  {"input":<30}' + ''.join(f'{r:>11}' for r in short))
+    print(f'  {"input":<30}' + ''.join(f'{r:>12}' for r in short))
     for feature, c in sorted(by_feature.items()):
-      print(f'  {feature:<30}' + ''.join(f'{c[r]:>11}' for r in RULES))
+      print(f'  {feature:<30}' + ''.join(f'{c[r]:>12}' for r in RULES))
   stale = [deviations[k]['id'] for k in range(len(deviations))
            if matched[k] and not used[k]]
   unused = [deviations[k]['id'] for k in range(len(deviations))
