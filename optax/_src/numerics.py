@@ -269,24 +269,26 @@ def _is_none(x: Any) -> bool:
   return x is None
 
 
+# The exact types of Python-number leaves (bool is a leaf type of its own).
+_PYTHON_NUMBERS = frozenset((bool, int, float, complex))
+
+
 def _is_number_leaf(x: Any) -> bool:
-  """Whether a leaf is a Python (or NumPy scalar) number, bools included."""
-  return isinstance(x, (numbers.Number, np.generic)) and not isinstance(
-      x, (jax.Array, np.ndarray))
+  """Whether a leaf is a Python number (NumPy scalars have a dtype)."""
+  return type(x) in _PYTHON_NUMBERS  # Exact types: no ABC check per leaf.
 
 
 def _leaf_dtype(x: Any) -> Optional[np.dtype]:
-  """The dtype of an array leaf; None for None and for Python numbers."""
-  if isinstance(x, (jax.Array, np.ndarray, np.generic)):
-    return x.dtype
-  return None
+  """The dtype of an array-like leaf (or ShapeDtypeStruct); else None."""
+  if x is None:
+    return None
+  return getattr(x, 'dtype', None)
 
 
-def _update_dtype(g_dtype: np.dtype,
-                  p_dtype: Optional[np.dtype]) -> Optional[np.dtype]:
-  """The dtype a gradient leaf is cast to; None when it is kept as it is."""
-  return _update_dtype_cached(g_dtype, p_dtype,
-                              bool(jax.config.jax_enable_x64))
+# Floating dtypes that a gradient in its param's dtype keeps (a fast path).
+_FLOATING_KEEP = frozenset(np.dtype(d) for d in (
+    np.float16, np.float32, np.float64, jnp.bfloat16, np.complex64,
+    np.complex128))
 
 
 @functools.lru_cache(maxsize=256)
@@ -356,6 +358,7 @@ def as_updates(updates: Any, params: Optional[Any] = None
   changed = False
   float0_positions = []
   new_leaves = list(g_leaves)
+  x64 = bool(jax.config.jax_enable_x64)
   for i, g in enumerate(g_leaves):
     if _is_number_leaf(g):
       g = jnp.asarray(g)
@@ -365,7 +368,9 @@ def as_updates(updates: Any, params: Optional[Any] = None
     if g_dtype is None:
       continue  # None, or not an array: left to the transformations.
     p_dtype = None if p_leaves is None else _leaf_dtype(p_leaves[i])
-    target = _update_dtype(g_dtype, p_dtype)
+    if g_dtype == p_dtype and g_dtype in _FLOATING_KEEP:
+      continue  # The common case, decided without a call.
+    target = _update_dtype_cached(g_dtype, p_dtype, x64)
     if target is None:
       continue
     changed = True
