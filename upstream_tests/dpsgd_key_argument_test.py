@@ -35,7 +35,8 @@ class DpsgdKeyArgumentTest(parameterized.TestCase):
       warnings.simplefilter('always')
       tx = optax.contrib.dpsgd(0.1, 1.0, 0.5, 3)
     self.assertEqual(
-        [w for w in caught if issubclass(w.category, DeprecationWarning)], [])
+        [str(w.message) for w in caught
+         if issubclass(w.category, DeprecationWarning)], [])
     by_key = optax.contrib.dpsgd(0.1, 1.0, 0.5, jax.random.key(3))
     params = {'w': jnp.zeros(4)}
     grads = {'w': jnp.ones((2, 4))}

@@ -19,6 +19,9 @@ The onecycle schedules on a vector of step counts raise a broadcasting
 ``projection_box`` / ``projection_hypercube`` with scalar bounds on a dict
 tree raise a pytree structure ``ValueError``; ``unitwise_clip`` with a
 scalar ``max_norm`` and ``tree_norm(ord='fro')`` raise ``ValueError``.
+A Python-number leaf in the params is accepted by most aliases upstream, but
+``fromage``, ``lamb``, ``lars`` (``AttributeError``) and ``adagrad``,
+``yogi`` (``ValueError``) raise.
 """
 
 from absl.testing import absltest
@@ -67,6 +70,22 @@ class InputsUpstreamRejectsTest(parameterized.TestCase):
     tree = {'a': jnp.array([[3.0, 0.0], [0.0, 4.0]]), 'b': jnp.array([12.0])}
     np.testing.assert_allclose(
         optax.tree_utils.tree_norm(tree, ord='fro'), 13.0, rtol=1e-6)
+
+
+  @parameterized.parameters('fromage', 'lamb', 'lars', 'adagrad', 'yogi')
+  def test_python_number_leaf(self, name):
+    tx = getattr(optax, name)(0.1)
+
+    def first_update(params):
+      updates, _ = tx.update(params, tx.init(params), params)
+      return updates
+
+    got = first_update({'w': jnp.ones(3), 'f': 1.5})
+    # A Python float is a float32 scalar.
+    expected = first_update({'w': jnp.ones(3), 'f': jnp.float32(1.5)})
+    self.assertEqual(got['f'].dtype, jnp.float32)
+    np.testing.assert_allclose(got['f'], expected['f'], rtol=1e-6)
+    np.testing.assert_allclose(got['w'], expected['w'], rtol=1e-6)
 
 
 if __name__ == '__main__':
