@@ -180,6 +180,7 @@ class Side:
     self.timeout = timeout
     self.verbose = verbose
     self.lost: dict[int, str] = {}  # case index -> 'timeout' or 'crash'
+    self.failure: Optional[str] = None  # why the side stopped early
 
   def _env(self) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
@@ -191,8 +192,12 @@ class Side:
     """Runs cases 0..n-1, restarting the worker after a lost case."""
     start = 0
     with open(self.log, 'w', encoding='utf-8') as log:
-      while start < n:
-        start = self._run_from(start, n, log)
+      try:
+        while start < n:
+          start = self._run_from(start, n, log)
+      except RuntimeError as exc:
+        self.failure = str(exc)
+        return
     (self.work / f'{self.label}.lost.json').write_text(
         json.dumps(self.lost), encoding='utf-8')
 
@@ -220,15 +225,19 @@ class Side:
     threading.Thread(target=read, daemon=True).start()
     current, began = None, time.monotonic()
     while True:
-      limit = None if current is None else max(
-          0.0, self.timeout - (time.monotonic() - began))
+      # Between cases (the worker starting, a record being written) the
+      # limit is ten times a case's.
+      allowed = self.timeout * (1 if current is not None else 10)
+      limit = max(0.0, allowed - (time.monotonic() - began))
       try:
-        line = lines.get(timeout=limit if limit is not None else 600)
+        line = lines.get(timeout=limit)
       except queue.Empty:
-        if current is None:
-          continue
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        if current is None:
+          raise RuntimeError(
+              f'fuzz: {self.label} worker silent for {allowed:.0f}s '
+              f'between cases; see {self.log}') from None
         self.lost[current] = 'timeout'
         print(f'fuzz: {self.label}: case {current} ran past '
               f'{self.timeout:.0f}s', flush=True)
@@ -248,7 +257,7 @@ class Side:
       if word == 'BEGIN':
         current, began = int(rest), time.monotonic()
       elif word == 'END':
-        current = None
+        current, began = None, time.monotonic()
         if self.verbose:
           print(f'{self.label}: {rest}', flush=True)
 
@@ -417,6 +426,9 @@ def _run_both(specs: list[dict[str, Any]], args: argparse.Namespace):
       t.start()
     for t in threads:
       t.join()
+    for side in sides.values():
+      if side.failure:
+        raise SystemExit(side.failure)
     return sides['fork'].records(), sides['upstream'].records()
   finally:
     if not args.keep:
