@@ -6,13 +6,15 @@
 Usage (with the fork's interpreter, which reads the composition registry)::
 
   python tools/fuzz/fuzz.py --upstream-python UPSTREAM_PY \\
-      [--cases N] [--seed S] [--timeout SECONDS] [--only GLOB] \\
-      [--deviations deviations.toml] [--keep DIR] [--verbose]
+      [--cases N] [--seed S] [--no-sweep] [--timeout SECONDS] \\
+      [--only GLOB] [--deviations deviations.toml] [--keep DIR] \\
+      [--rejudge DIR] [--verbose]
 
-It draws ``N`` cases (tools/fuzz/fuzz_cases.py: every optimizer of
-``optax._src.composition_registry`` in the wrappers of the composition
+It makes the cases of tools/fuzz/fuzz_cases.py: a sweep of every optimizer
+of ``optax._src.composition_registry`` alone with ten odd inputs each, and
+``N`` drawn ones (default 200, seeded) in the wrappers of the composition
 test, with odd hyperparameters, params trees and gradients, jitted or
-eager, a few steps each), runs them under upstream Optax and under the fork
+eager, three steps each. It runs them under upstream Optax and under the fork
 (tools/fuzz/fuzz_worker.py, each interpreter in its own process, both at
 once, with its current directory outside the repository), with a time limit
 per case, and compares the outcomes. Each side's outcome is one class:

@@ -5,8 +5,9 @@
 A case is a plain dictionary (JSON), made once by :func:`generate` in the
 orchestrator (tools/fuzz/fuzz.py, the fork's interpreter, which reads the
 composition registry and the factories' signatures) and rebuilt by
-:func:`build_case` in each worker, under upstream Optax and under the fork,
-from the public API only (``optax.adam``, ``optax.contrib.muon``, ...), so
+:func:`build_transformation`, :func:`make_params` and :func:`make_grads` in
+each worker, under upstream Optax and under the fork, from the public API
+only (``optax.adam``, ``optax.contrib.muon``, ...), so
 this module imports unchanged on both sides. Keys of a case:
 
 * ``name``: ``entry/wrapper/h:hyper/p:params/g:grads/mode``, e.g.
