@@ -4,12 +4,20 @@
 #
 #   ./test.sh            everything: lint, actionlint, the fork's own tests,
 #                        upstream's test-suite against the wheel, the
-#                        live comparison with upstream, docs
+#                        live comparison with upstream, docs; then the own
+#                        tests and upstream's suite again on the newest jax
 #   ./test.sh --no-docs  skip the documentation build
 #
 # Environment: PYTHON (default python3), PYTEST_ARGS (extra pytest args),
 # OPTAX_TEST_FULL=1 for the exhaustive composition suite and the tests marked
 # slow.
+#
+# The newest jax lane: the newest jax on the package registry often needs a
+# newer Python than PYTHON (jax 0.12 needs 3.12), so the fork's own tests and
+# upstream's suite run a second time in a virtualenv of the newest CPython
+# >= 3.12 found (python3.1x on PATH, pyenv's versions), with the newest jax
+# the registry offers for it. NEWEST_PYTHON=PATH chooses the interpreter;
+# OPTAX_TEST_NEWEST=0 skips the lane (else finding no such Python fails).
 #
 # The upstream release compared against is `upstream` of [tool.optax-fork] in
 # pyproject.toml (read by tools/fork_config.py), the one place that names it.
@@ -34,6 +42,53 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/optax-test.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 step() { printf '\n=== %s (%ss)\n' "$1" "$SECONDS"; }
 
+# The newest CPython >= 3.12 here: NEWEST_PYTHON, else the newest of
+# python3.1x on PATH and pyenv's installed versions that runs (a pyenv shim
+# of a version not selected fails, and is passed over).
+newest_python() {
+  if [ -n "${NEWEST_PYTHON:-}" ]; then
+    echo "$NEWEST_PYTHON"
+    return
+  fi
+  local candidates=() c version best="" best_version=""
+  for c in python3.15 python3.14 python3.13 python3.12; do
+    command -v "$c" >/dev/null && candidates+=("$(command -v "$c")")
+  done
+  for c in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/*/bin/python3; do
+    [ -x "$c" ] && candidates+=("$c")
+  done
+  for c in "${candidates[@]}"; do
+    version="$("$c" -c 'import sys, sysconfig
+ok = (sys.implementation.name == "cpython" and sys.version_info >= (3, 12)
+      and not sysconfig.get_config_var("Py_GIL_DISABLED"))
+print("%d.%d.%d" % sys.version_info[:3] if ok else "")' 2>/dev/null)" \
+        || continue
+    [ -n "$version" ] || continue
+    if [ -z "$best" ] || [ "$(printf '%s\n%s\n' "$best_version" "$version" \
+        | sort -V | tail -n 1)" != "$best_version" ]; then
+      best="$c"
+      best_version="$version"
+    fi
+  done
+  echo "$best"
+}
+
+newest_lane=1
+case "${OPTAX_TEST_NEWEST:-1}" in
+  0) newest_lane=0 ;;
+esac
+newest_py=""
+if [ "$newest_lane" = 1 ]; then
+  newest_py="$(newest_python)"
+  if [ -z "$newest_py" ]; then
+    echo "test.sh: no CPython >= 3.12 found (python3.1x on PATH, pyenv's" \
+        "versions) for the newest jax lane: set NEWEST_PYTHON=PATH, or" \
+        "OPTAX_TEST_NEWEST=0 to test without the newest jax" >&2
+    exit 1
+  fi
+fi
+tested=()
+
 step "virtualenv in $work"
 "$python" -m venv "$work/venv"
 venv_py="$work/venv/bin/python"
@@ -47,6 +102,26 @@ echo "built $(basename "$wheel")"
 
 step "install the wheel with the test, lint and docs extras"
 "$venv_py" -m pip install -q "${wheel}[test,lint,docs,examples]"
+
+if [ "$newest_lane" = 1 ]; then
+  step "the newest jax's virtualenv ($newest_py), installed in the \
+background"
+  newest_venv_py="$work/newest/bin/python"
+  (
+    set -e
+    "$newest_py" -m venv "$work/newest"
+    "$newest_venv_py" -m pip install -q --upgrade pip
+    newest_jax="$("$newest_venv_py" -m pip index versions jax 2>/dev/null \
+        | sed -n 's/^jax (\(.*\))$/\1/p')"
+    if [ -z "$newest_jax" ]; then
+      echo "pip index versions jax named no version" >&2
+      exit 1
+    fi
+    "$newest_venv_py" -m pip install -q "${wheel}[test,examples]" \
+        "jax==$newest_jax"
+  ) >"$work/newest_setup.log" 2>&1 &
+  newest_setup=$!
+fi
 
 step "upstream optax $upstream_version in its own virtualenv (the \
 comparison's oracle), installed in the background while the linters run"
@@ -136,6 +211,54 @@ step "upstream $upstream_version's test-suite against the installed wheel"
     --wheel "$(ls "$work"/upstream_dist/optax-"$upstream_version"-*.whl)" \
     --keep "$work/upstream_suite"
 
+if [ "$newest_lane" = 1 ]; then
+  step "wait for the newest jax's virtualenv"
+  if ! wait "$newest_setup"; then
+    cat "$work/newest_setup.log" >&2
+    echo "test.sh: installing the newest jax with $newest_py failed" >&2
+    exit 1
+  fi
+  newest_version="$("$newest_venv_py" -c 'import jax, jaxlib, platform
+print(f"jax {jax.__version__} (jaxlib {jaxlib.__version__}) on Python"
+      f" {platform.python_version()}")')"
+  echo "newest jax lane: $newest_version, $newest_py"
+  if [ "$("$newest_venv_py" -c 'import jax; print(jax.__version__)')" \
+      = "$jax_version" ]; then
+    echo "jax $jax_version is the newest: tested above, the lane is skipped"
+    tested+=("(no newest jax lane: jax $jax_version, tested above, is the \
+newest for $newest_version)")
+    newest_lane=0
+  fi
+fi
+if [ "$newest_lane" = 1 ]; then
+  step "pytest on the newest jax: $newest_version"
+  mkdir -p "$work/newest_gallery"
+  set +e
+  # shellcheck disable=SC2086
+  OPTAX_GALLERY_DIR="$work/newest_gallery" "$newest_venv_py" -m pytest \
+      -n auto -q -p no:cacheprovider -rfE --durations=5 "${markers[@]}" \
+      --pyargs optax ${PYTEST_ARGS:-} >"$work/pytest_newest.log" 2>&1
+  rc=$?
+  set -e
+  grep -vE '^[.sxXuFE]+ *(\[ *[0-9]+%\])?$' "$work/pytest_newest.log" \
+      | tail -n 40 || true
+  newest_summary="$(grep -E '(passed|failed|error|no tests ran)' \
+      "$work/pytest_newest.log" | tail -n 1 || true)"
+  echo "pytest summary ($newest_version): ${newest_summary:-<none>}"
+  if [ "$rc" -ne 0 ]; then
+    echo "test.sh: pytest on $newest_version failed with exit code $rc" >&2
+    exit "$rc"
+  fi
+  step "upstream $upstream_version's test-suite on the newest jax: \
+$newest_version"
+  "$newest_venv_py" "$here/tools/upstream_suite.py" \
+      --deviations "$here/deviations.toml" \
+      --wheel "$(ls "$work"/upstream_dist/optax-"$upstream_version"-*.whl)" \
+      --keep "$work/upstream_suite_newest"
+  tested+=("$newest_version: the own tests, upstream $upstream_version's \
+suite")
+fi
+
 step "live comparison with upstream $upstream_version"
 bash "$here/tools/compare/run.sh" "$venv_py" "$upstream_py"
 
@@ -160,3 +283,16 @@ fi
 
 step "done"
 echo "$summary"
+main_lane="lint, the own tests, upstream $upstream_version's suite, the live \
+comparison"
+[ "$build_docs" = 1 ] && main_lane+=", docs"
+echo "jax versions tested:"
+echo "  jax $jax_version (jaxlib $("$venv_py" -c 'import jaxlib
+print(jaxlib.__version__)')) on Python $("$venv_py" -c 'import platform
+print(platform.python_version())'): $main_lane"
+for line in ${tested[@]+"${tested[@]}"}; do
+  echo "  $line"
+done
+case "${OPTAX_TEST_NEWEST:-1}" in
+  0) echo "  (no newest jax lane: OPTAX_TEST_NEWEST=0)" ;;
+esac
