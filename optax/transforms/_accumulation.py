@@ -546,9 +546,13 @@ class MultiSteps:
       **extra_args: forwarded to the inner optimizer's update.
 
     Returns:
-      The updates (zeros except on the steps where the inner optimizer runs),
-      of the dtype of ``updates``, and the new state.
+      The updates (zeros except on the steps where the inner optimizer
+      runs), in the dtypes the inner optimizer alone returns for these
+      gradients (see ``optax._src.numerics.as_updates``), and the new state.
     """
+    # The gradients as the inner optimizer (a chain) would take them, so
+    # that the updates have the dtypes the inner optimizer alone returns.
+    updates, params, float0 = numerics.as_updates(updates, params)
     tree_structure.check_like_updates(
         'MultiSteps', updates, state.acc_grads, state_name='the accumulator',
         remedy=_MULTI_STEPS_REMEDY)
@@ -624,6 +628,8 @@ class MultiSteps:
         emit, zero, jnp.where(skip, mini_step, new_mini_step))
     gradient_step = jnp.where(
         emit, numerics.safe_increment(gradient_step), gradient_step)
+    if float0 is not None:
+      new_updates = float0.zero(new_updates)
     return new_updates, MultiStepsState(
         mini_step=mini_step,
         gradient_step=gradient_step,

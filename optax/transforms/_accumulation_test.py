@@ -480,9 +480,48 @@ class MultiStepsTest(parameterized.TestCase):
       ms = box[0]
       _run(ms, _grads(3), params, jit=True)
 
+  @parameterized.product(
+      grad_dtype=(jnp.float32, jnp.float16, jnp.bfloat16, jnp.int32),
+      param_dtype=(jnp.float32, jnp.float16, jnp.bfloat16),
+      jit=(False, True))
+  def test_updates_have_the_inner_optimizers_dtypes(
+      self, grad_dtype, param_dtype, jit):
+    # MultiSteps returns, on every mini-step, updates of the dtypes that its
+    # inner optimizer alone returns for the same gradients and params (as
+    # upstream main's test_multi_steps_mixed_precision asks): float16 or
+    # int32 gradients on float32 params give float32 updates both ways.
+    params = {'w': jnp.ones((3, 2), param_dtype), 'b': jnp.ones(2, param_dtype)}
+    grads = jax.tree.map(lambda p: (2 * jnp.ones_like(p)).astype(grad_dtype),
+                         params)
+    inner = alias.adam(_LR)
+    ms = _accumulation.MultiSteps(alias.adam(_LR), 2)
+    inner_update = jax.jit(inner.update) if jit else inner.update
+    ms_update = jax.jit(ms.update) if jit else ms.update
+    want, _ = inner_update(grads, inner.init(params), params)
+    state = ms.init(params)
+    for _ in range(3):  # Accumulating, emitting, accumulating.
+      got, state = ms_update(grads, state, params)
+      for name in params:
+        self.assertEqual(got[name].dtype, want[name].dtype, msg=name)
+
+  def test_float0_gradients_give_zero_updates(self):
+    # jax.grad(..., allow_int=True) gives float0 gradients for integer
+    # params: those leaves get zero updates, the others those of adam.
+    params = {'w': jnp.array([1.0, -2.0]), 'n': jnp.array([3, 4])}
+
+    def loss(p):
+      return jnp.sum(p['w'] ** 2) + 0.0 * jnp.sum(p['n'])
+
+    grads = jax.grad(loss, allow_int=True)(params)
+    self.assertEqual(grads['n'].dtype, jax.dtypes.float0)
+    ms = _accumulation.MultiSteps(alias.adam(_LR), 1)
+    updates, _ = ms.update(grads, ms.init(params), params)
+    np.testing.assert_array_equal(updates['n'], np.zeros(2))
+    # Adam's first step: -lr * sign(g) for g = 2 w = (2, -4).
+    np.testing.assert_allclose(updates['w'], [-_LR, _LR], rtol=1e-5)
+
 
 _NUM_DEVICES = 8
-
 
 def _sharded(mesh, tree):
   """Places every leaf of ``tree`` on ``mesh``, split over both axes."""
