@@ -4,13 +4,18 @@
 #
 #   ./test.sh            everything: lint, actionlint, the fork's own tests,
 #                        upstream's test-suite against the wheel, the
-#                        live comparison with upstream, docs; then the own
-#                        tests and upstream's suite again on the newest jax
+#                        live comparison with upstream, the fix ledger's
+#                        reproducers on upstream and on the fork, docs;
+#                        then the own tests and upstream's suite again on
+#                        the newest jax
 #   ./test.sh --no-docs  skip the documentation build
 #
 # Environment: PYTHON (default python3), PYTEST_ARGS (extra pytest args),
 # OPTAX_TEST_FULL=1 for the exhaustive composition suite and the tests marked
-# slow.
+# slow. OPTAX_UPSTREAM_TREE=PATH, a source checkout of upstream main (a
+# clone of google-deepmind/optax): the fix ledger, upstream main's tests and
+# the live comparison also run against it (OPTAX_UPSTREAM_LABEL=main@COMMIT
+# names its commit when PATH is not the top of a git checkout).
 #
 # The newest jax lane: the newest jax on the package registry often needs a
 # newer Python than PYTHON (jax 0.12 needs 3.12), so the fork's own tests and
@@ -132,14 +137,14 @@ upstream_py="$work/upstream/bin/python"
   "$python" -m venv "$work/upstream"
   "$upstream_py" -m pip install -q --upgrade pip
   "$upstream_py" -m pip install -q "optax==$upstream_version" \
-      "jax==$jax_version" "jaxlib==$jax_version" orbax-checkpoint
+      "jax==$jax_version" "jaxlib==$jax_version" orbax-checkpoint pytest
   "$venv_py" -m pip download -q --no-deps --only-binary=:all: \
       "optax==$upstream_version" -d "$work/upstream_dist"
 ) >"$work/upstream_setup.log" 2>&1 &
 upstream_setup=$!
 
 lint_paths=()
-for path in optax examples benchmarks tools docs/conf.py; do
+for path in optax examples benchmarks tools upstream_tests docs/conf.py; do
   [ -e "$here/$path" ] && lint_paths+=("$path")
 done
 
@@ -161,9 +166,13 @@ else
   exit 1
 fi
 
-step "tools' own tests (the upstream setting, deviations.toml's fields, the bit-identical check)"
+step "tools' own tests (the upstream setting, deviations.toml's fields, the \
+bit-identical check, the fix ledger and its documents, the status lane, the \
+fuzz lane)"
 (cd "$here" && "$venv_py" -m pytest -q -p no:cacheprovider \
-    tools/fork_config_test.py tools/compare/compare_test.py)
+    tools/fork_config_test.py tools/compare/compare_test.py \
+    tools/ledger_test.py tools/upstream_status_test.py \
+    tools/fuzz/fuzz_test.py)
 
 step "wait for the upstream virtualenv"
 if ! wait "$upstream_setup"; then
@@ -262,6 +271,38 @@ fi
 step "live comparison with upstream $upstream_version"
 bash "$here/tools/compare/run.sh" "$venv_py" "$upstream_py"
 
+step "fix ledger: each fix's reproducer (upstream_tests/) on upstream \
+$upstream_version and on the fork, against ledger.toml's status"
+(cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
+    --ledger "$here/ledger.toml" --upstream-python "$upstream_py")
+
+if [ -n "${OPTAX_UPSTREAM_TREE:-}" ]; then
+  tree="$(cd "$OPTAX_UPSTREAM_TREE" && pwd)"
+  tree_label=()
+  if [ -n "${OPTAX_UPSTREAM_LABEL:-}" ]; then
+    tree_label=(--upstream-label "$OPTAX_UPSTREAM_LABEL")
+  fi
+  tree_rc=0
+  step "fix ledger against upstream main ($tree)"
+  (cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
+      --ledger "$here/ledger.toml" --upstream-tree "$tree" \
+      ${tree_label[@]+"${tree_label[@]}"}) || tree_rc=1
+  step "upstream main's test-suite against the installed wheel ($tree)"
+  "$venv_py" "$here/tools/upstream_suite.py" \
+      --deviations "$here/deviations.toml" --upstream-tree "$tree" \
+      ${tree_label[@]+"${tree_label[@]}"} \
+      --keep "$work/upstream_suite_main" || tree_rc=1
+  step "live comparison with upstream main ($tree)"
+  bash "$here/tools/compare/run.sh" "$venv_py" --upstream-tree "$tree" \
+      ${tree_label[@]+"${tree_label[@]}"} || tree_rc=1
+  if [ "$tree_rc" -ne 0 ]; then
+    echo "test.sh: a lane against upstream main ($tree) failed" >&2
+    exit 1
+  fi
+  tested+=("upstream main at $tree: the fix ledger, its test-suite, the \
+live comparison (with jax $jax_version)")
+fi
+
 if [ "$build_docs" = 1 ]; then
   # Both are single-threaded: the Sphinx build runs beside the check.
   step "docs: sphinx with warnings as errors (in the background); every \
@@ -284,7 +325,7 @@ fi
 step "done"
 echo "$summary"
 main_lane="lint, the own tests, upstream $upstream_version's suite, the live \
-comparison"
+comparison, the fix ledger"
 [ "$build_docs" = 1 ] && main_lane+=", docs"
 echo "jax versions tested:"
 echo "  jax $jax_version (jaxlib $("$venv_py" -c 'import jaxlib
