@@ -12,7 +12,8 @@ Python containers and NumPy arrays of standard dtypes (bfloat16 is stored
 widened to float32, PRNG keys as their key data), so reading it needs NumPy
 only. Layout::
 
-  {'meta': {'optax_version', 'optax_file', 'jax_version', 'python'},
+  {'meta': {'optax_version', 'optax_file', 'jax_version', 'backend',
+            'python'},
    'cases': {name: record}}
 
 A record of an optimizer case holds ``init_state``, ``updates`` (one tree per
@@ -223,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.verbose:
       print(f'{time.time() - t0:6.2f}s {case.name}', flush=True)
   meta = {'optax_version': optax.__version__, 'optax_file': optax.__file__,
-          'jax_version': jax.__version__, 'python': sys.version.split()[0],
+          'jax_version': jax.__version__, 'backend': jax.default_backend(),
+          'python': sys.version.split()[0],
           'seconds': round(time.time() - start, 1)}
   with open(args.out, 'wb') as f:
     pickle.dump({'meta': meta, 'cases': results}, f)
