@@ -386,6 +386,91 @@ def as_updates(updates: Any, params: Optional[Any] = None
   return updates, params, float0
 
 
+def as_params(params: Any) -> Any:
+  """``params`` with its Python-number leaves made arrays (else as given).
+
+  ``{'w': w, 'scale': 1.5}`` is a valid params tree (``apply_updates``
+  adds an array update to the number); a transformation's ``init`` builds
+  its state from arrays, so the numbers are made arrays first, as
+  :func:`as_updates` makes them when ``update`` is called.
+
+  Args:
+    params: a pytree (None leaves pass through), or None.
+
+  Returns:
+    The same tree, with ``jnp.asarray`` of each Python-number leaf.
+  """
+  if params is None:
+    return None
+  leaves, treedef = jax.tree.flatten(params, is_leaf=_is_none)
+  if not any(_is_number_leaf(p) for p in leaves):
+    return params
+  return treedef.unflatten(
+      [jnp.asarray(p) if _is_number_leaf(p) else p for p in leaves])
+
+
+def _check_shapes_like_params(fn: str, updates: Any, params: Any) -> None:
+  """Raises when an array update's shape differs from its param's."""
+  g_leaves, treedef = jax.tree.flatten(updates, is_leaf=_is_none)
+  p_leaves, p_def = jax.tree.flatten(params, is_leaf=_is_none)
+  if p_def != treedef:
+    return  # The transformation's own structure checks say where.
+  for index, (g, p) in enumerate(zip(g_leaves, p_leaves)):
+    if g is None or p is None:
+      continue
+    g_shape, p_shape = np.shape(g), np.shape(p)
+    if g_shape != p_shape:
+      path, _ = jax.tree_util.tree_flatten_with_path(
+          updates, is_leaf=_is_none)[0][index]
+      where = jax.tree_util.keystr(path) or 'the root'
+      raise ValueError(
+          f'{fn}: at {where} the gradient has shape'
+          f' {g_shape} but the param has shape {p_shape}. Remedy: give'
+          ' gradients shaped as the params (a gradient is never broadcast'
+          ' to its param).')
+
+
+def preparing_inputs(
+    fn: str, tx: base.GradientTransformation
+) -> base.GradientTransformation:
+  """``tx``, taking its gradients and params as :func:`chain` gives them.
+
+  The same rule as inside ``optax.chain`` (see :func:`as_updates`), for a
+  transformation used on its own: integer, boolean and narrower floating
+  gradients are cast to the params' floating dtype (or
+  :func:`hyperparameter_dtype` when there are no params), ``float0``
+  gradients give zero updates, Python-number leaves are made arrays (in
+  ``init`` too, see :func:`as_params`), and, when params are given, a
+  gradient shaped otherwise than its param is an error naming its key path.
+  Every decision is made in Python while tracing; gradients already in the
+  params' dtypes and shapes reach ``tx`` as they are.
+
+  Args:
+    fn: the public name of the transformation, for error messages.
+    tx: the transformation.
+
+  Returns:
+    A transformation of ``tx``'s class (a GradientTransformationExtraArgs
+    forwards the extra keyword arguments of ``update``) and state.
+  """
+
+  def init_fn(params):
+    return tx.init(as_params(params))
+
+  def update_fn(updates, state, params=None, **extra_args):
+    updates, params, float0 = as_updates(updates, params)
+    if params is not None:
+      _check_shapes_like_params(fn, updates, params)
+    updates, state = tx.update(updates, state, params, **extra_args)
+    if float0 is not None:
+      updates = float0.zero(updates)
+    return updates, state
+
+  if isinstance(tx, base.GradientTransformationExtraArgs):
+    return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return base.GradientTransformation(init_fn, update_fn)
+
+
 def explicit_spec(x: Any) -> Optional[jax.sharding.PartitionSpec]:
   """The partition spec of ``x`` when it is sharded in its type, else None.
 
