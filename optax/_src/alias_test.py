@@ -341,9 +341,16 @@ class MismatchedGradientsTest(parameterized.TestCase):
     state = opt.init(params)
     update = jax.jit(opt.update) if use_jit else opt.update
     # Both shapes and the key path are named (factored optimizers name the
-    # state leaf, whose shape follows from the update's).
+    # state leaf, whose shape follows from the update's): against the state
+    # when no params are given, against the params when they are.
     with self.assertRaisesRegex(
         ValueError, r"(at \['a'\] the update has shape \(4,\) but the"
+        r' optimizer state has shape \(3,\))|(state leaf at \S*\[\'a\'\] has'
+        r' shape \(3,\), but updates like these need \(4,\))'):
+      update({'a': jnp.ones(4), 'b': jnp.ones(2)}, state)
+    with self.assertRaisesRegex(
+        ValueError, r"(at \['a'\] the gradient has shape \(4,\) but the param"
+        r" has shape \(3,\))|(at \['a'\] the update has shape \(4,\) but the"
         r' optimizer state has shape \(3,\))|(state leaf at \S*\[\'a\'\] has'
         r' shape \(3,\), but updates like these need \(4,\))'):
       update({'a': jnp.ones(4), 'b': jnp.ones(2)}, state, params)

@@ -15,11 +15,9 @@
 """Numerically safe helpers: norms with finite gradients, saturating counters.
 """
 
-import contextlib
 import functools
 import numbers
-import threading
-from typing import Any, Callable, Iterator, NamedTuple, Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
 import jax
 import jax.numpy as jnp
@@ -165,11 +163,11 @@ class ScalarsByDtype:
   Casting the same hyperparameter again for every leaf adds an equation per
   leaf to the traced program (and Python work to trace it); this keeps one
   cast per distinct dtype. Given a traced leaf, it also keeps one broadcast
-  per distinct ``(dtype, shape)``: a scalar that is not a compile-time constant
-  (a hyperparameter behind its optimization barrier, a bias correction) is
-  otherwise broadcast again in every leaf's arithmetic, and XLA has to
-  compile, then merge, one broadcast per leaf and per scalar. Use it within
-  one trace only.
+  per distinct ``(dtype, shape)``: a scalar that is not a compile-time
+  constant (an injected hyperparameter, a bias correction) is otherwise
+  broadcast again in every leaf's arithmetic, and XLA has to compile, then
+  merge, one broadcast per leaf and per scalar. Use it within one trace
+  only.
 
   Examples:
     >>> import jax
@@ -409,8 +407,20 @@ def as_params(params: Any) -> Any:
       [jnp.asarray(p) if _is_number_leaf(p) else p for p in leaves])
 
 
-def _check_shapes_like_params(fn: str, updates: Any, params: Any) -> None:
-  """Raises when an array update's shape differs from its param's."""
+def check_shapes_like_params(fn: str, updates: Any, params: Any) -> None:
+  """Raises when an array gradient's shape differs from its param's.
+
+  Runs while tracing (shapes are static). Trees of different structures
+  are left to the transformations' own checks, which name the key path.
+
+  Args:
+    fn: the public name of the caller, for the message.
+    updates: the gradients (None leaves allowed).
+    params: the params (None leaves allowed).
+
+  Raises:
+    ValueError: naming the key path and both shapes.
+  """
   g_leaves, treedef = jax.tree.flatten(updates, is_leaf=_is_none)
   p_leaves, p_def = jax.tree.flatten(params, is_leaf=_is_none)
   if p_def != treedef:
@@ -431,7 +441,7 @@ def _check_shapes_like_params(fn: str, updates: Any, params: Any) -> None:
 
 
 def preparing_inputs(
-    fn: str, tx: base.GradientTransformation
+    fn: str, tx: base.GradientTransformation, *, check_shapes: bool = True
 ) -> base.GradientTransformation:
   """``tx``, taking its gradients and params as :func:`chain` gives them.
 
@@ -448,6 +458,9 @@ def preparing_inputs(
   Args:
     fn: the public name of the transformation, for error messages.
     tx: the transformation.
+    check_shapes: whether to check the gradients' shapes against the
+      params'; False for a transformation that takes per-example gradients
+      (a leading batch axis) with the params.
 
   Returns:
     A transformation of ``tx``'s class (a GradientTransformationExtraArgs
@@ -459,8 +472,8 @@ def preparing_inputs(
 
   def update_fn(updates, state, params=None, **extra_args):
     updates, params, float0 = as_updates(updates, params)
-    if params is not None:
-      _check_shapes_like_params(fn, updates, params)
+    if check_shapes and params is not None:
+      check_shapes_like_params(fn, updates, params)
     updates, state = tx.update(updates, state, params, **extra_args)
     if float0 is not None:
       updates = float0.zero(updates)
@@ -615,8 +628,18 @@ def hyperparameter_dtype() -> jnp.dtype:
   return jnp.result_type(float)
 
 
+def _number_in_hyperparameter_dtype(value: Any) -> np.ndarray:
+  """A Python number as a NumPy scalar of :func:`hyperparameter_dtype`."""
+  return np.asarray(value, dtype=hyperparameter_dtype())
+
+
 def as_hyperparameter(value: base.Numeric) -> jax.Array:
   """Turns a Python number or a scalar array into a hyperparameter array.
+
+  A Python number is rounded to :func:`hyperparameter_dtype` in NumPy, so
+  that under ``jit`` XLA sees a constant of those bits (and folds it into
+  each leaf's fused computation, as it does with upstream's numbers); an
+  injected value is the same float32 number, held in the state.
 
   Args:
     value: a Python number, a NumPy or JAX scalar (possibly traced).
@@ -625,17 +648,8 @@ def as_hyperparameter(value: base.Numeric) -> jax.Array:
     ``value`` as an array of :func:`hyperparameter_dtype`.
   """
   if is_number(value):
-    hoisted = _hoisted_hyperparameter('value', value)
-    if hoisted is not None:
-      return hoisted
-  array = jnp.asarray(value, dtype=hyperparameter_dtype())
-  if is_number(value):
-    # Under jit a Python number would be a compile-time constant, and XLA
-    # rewrites arithmetic around constants (reassociating products,
-    # specializing powers) in ways it cannot for an injected runtime value;
-    # the barrier keeps the two computations the same, bit for bit.
-    array = jax.lax.optimization_barrier(array)
-  return array
+    return jnp.asarray(_number_in_hyperparameter_dtype(value))
+  return jnp.asarray(value, dtype=hyperparameter_dtype())
 
 
 def as_hyperparameter_unless(
@@ -644,10 +658,9 @@ def as_hyperparameter_unless(
 
   A term that is a literal zero (``eps_root`` under a square root) or a
   factor that is a literal one (``max_norm=1.0``) changes no bit where it is
-  applied, so the caller leaves the operation out, as XLA does with such a
-  constant in upstream's code. Behind the optimization barrier of
-  :func:`as_hyperparameter` the constant is not folded, and XLA would
-  compute ``x + 0`` or ``x * 1`` in the fused computation of every leaf.
+  applied, so the caller leaves the operation out, in the program as traced
+  (XLA would fold such a constant too, but only after the trace has paid
+  for the operation on every leaf).
 
   Args:
     value: a Python number, a NumPy or JAX scalar (possibly traced).
@@ -667,10 +680,10 @@ def hyperparameter_and_complement(
   """``as_hyperparameter(value)`` and ``1 - as_hyperparameter(value)``.
 
   The complement is computed in :func:`hyperparameter_dtype`, from the
-  array, so its bits are those an injected array gives. For a Python number
-  it is computed before the optimization barrier rather than after it: XLA
-  then sees one constant instead of a subtraction that it would copy into
-  the fused computation of every leaf that uses it.
+  rounded value, so its bits are those an injected array gives. For a
+  Python number both are computed in NumPy, while tracing: XLA sees two
+  constants, and no subtraction is left for the fused computation of each
+  leaf.
 
   Args:
     value: a Python number, a NumPy or JAX scalar (possibly traced).
@@ -679,114 +692,11 @@ def hyperparameter_and_complement(
     The pair ``(value, 1 - value)`` as arrays of :func:`hyperparameter_dtype`.
   """
   if is_number(value):
-    hoisted = _hoisted_hyperparameter('complement', value)
-    if hoisted is not None:
-      return hoisted
+    number = _number_in_hyperparameter_dtype(value)
+    complement = np.asarray(number.dtype.type(1) - number, number.dtype)
+    return jnp.asarray(number), jnp.asarray(complement)
   array = jnp.asarray(value, dtype=hyperparameter_dtype())
-  complement = 1 - array
-  if is_number(value):
-    array, complement = jax.lax.optimization_barrier((array, complement))
-  return array, complement
-
-
-class _Hoisting(threading.local):
-  """Per thread: the frames of :func:`cond_with_hyperparameters_outside`.
-
-  A frame is a list (recording the Python-number hyperparameters asked
-  for) or a dict (from such a number's key to the arrays made for it).
-  """
-
-  def __init__(self):
-    super().__init__()
-    self.frames: list[Union[list[Any], dict[Any, Any]]] = []
-
-
-_HOISTING = _Hoisting()
-
-
-def _hyperparameter_key(kind: str, value: Any) -> tuple[str, str, bytes]:
-  dtype = np.dtype(hyperparameter_dtype())
-  return kind, dtype.str, np.asarray(value, dtype).tobytes()
-
-
-def _hoisted_hyperparameter(kind: str, value: Any) -> Any:
-  """The array made outside the conditional being traced, if any."""
-  if not _HOISTING.frames:
-    return None
-  frame = _HOISTING.frames[-1]
-  if isinstance(frame, list):
-    frame.append((kind, value))
-    return None
-  return frame.get(_hyperparameter_key(kind, value))
-
-
-@contextlib.contextmanager
-def _frame(frame: Union[list[Any], dict[Any, Any]]) -> Iterator[None]:
-  _HOISTING.frames.append(frame)
-  try:
-    yield
-  finally:
-    _HOISTING.frames.pop()
-
-
-def cond_with_hyperparameters_outside(
-    pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any],
-    *operands: Any, recorded: Optional[list[Any]] = None) -> Any:
-  """``lax.cond``, with the branches' constant hyperparameters made outside.
-
-  The optimization barrier of :func:`as_hyperparameter` is an operation
-  that XLA never moves out of a conditional's branch, and a branch holding
-  one is never turned into a select: XLA:GPU does turn a conditional
-  whose branches are elementwise (an Adam update) into a select that fuses
-  with its consumers, which saves a buffer the size of the params. So the
-  Python-number hyperparameters of the branches are made here, behind
-  their barriers, before the conditional, which takes them as operands:
-  the same values, as opaque to XLA as before. Outside a trace (the
-  operands and the predicate concrete) this is ``lax.cond`` itself.
-
-  Args:
-    pred: the scalar boolean predicate.
-    true_fn: the branch taken when ``pred`` is true.
-    false_fn: the other branch.
-    *operands: the operands of both branches.
-    recorded: the hyperparameters the branches ask for, as recorded by
-      tracing them under :func:`recording_hyperparameters`; when None,
-      ``true_fn`` is traced once more (abstractly) to record them.
-
-  Returns:
-    What the branch taken returns.
-  """
-  if not isinstance(pred, jax.core.Tracer):
-    return jax.lax.cond(pred, true_fn, false_fn, *operands)
-  if recorded is None:
-    with recording_hyperparameters() as recorded:
-      jax.eval_shape(true_fn, *operands)
-  made = {}
-  for kind, value in recorded:
-    key = _hyperparameter_key(kind, value)
-    if key not in made:
-      maker = (as_hyperparameter if kind == 'value'
-               else hyperparameter_and_complement)
-      made[key] = maker(value)
-  if not all(isinstance(x, jax.core.Tracer) for x in jax.tree.leaves(made)):
-    # Made outside any trace (under an eager vmap, say): a concrete array
-    # closed over by a branch would be a constant there, open to XLA.
-    return jax.lax.cond(pred, true_fn, false_fn, *operands)
-  with _frame(made):
-    return jax.lax.cond(pred, true_fn, false_fn, *operands)
-
-
-@contextlib.contextmanager
-def recording_hyperparameters() -> Iterator[list[Any]]:
-  """Records the Python-number hyperparameters that the code inside asks for.
-
-  Yields:
-    The list to which ``(kind, value)`` pairs are appended, for
-    :func:`cond_with_hyperparameters_outside`.
-  """
-  recorded: list[Any] = []
-  with _frame(recorded):
-    yield recorded
+  return array, 1 - array
 
 
 def real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:

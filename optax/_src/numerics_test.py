@@ -21,7 +21,6 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import numerics
-from optax._src import test_utils
 from optax._src import utils
 
 
@@ -348,14 +347,17 @@ class ComplementTest(absltest.TestCase):
                          np.float32(value).tobytes())
         self.assertEqual(np.asarray(got[1]).tobytes(), expected.tobytes())
 
-  def test_number_is_derived_before_the_barrier(self):
+  def test_number_gives_constants_and_no_equation(self):
     jaxpr = jax.make_jaxpr(
         lambda: numerics.hyperparameter_and_complement(0.9))()
-    # The subtraction of constants feeds the barrier, so XLA folds it into
-    # one constant; after it, nothing is left to copy into each leaf.
-    self.assertEqual([e.primitive.name for e in jaxpr.eqns],
-                     ['sub', 'optimization_barrier'])
-    self.assertIs(jaxpr.eqns[1].invars[1], jaxpr.eqns[0].outvars[0])
+    # Both values are computed in NumPy while tracing: the program holds
+    # two float32 constants, nothing for XLA to copy into each leaf.
+    self.assertEqual(jaxpr.eqns, [])
+    self.assertEqual(
+        [np.asarray(c).tobytes() for c in jaxpr.consts] or
+        [np.asarray(v.val).tobytes() for v in jaxpr.jaxpr.outvars],
+        [np.float32(0.9).tobytes(),
+         (np.float32(1) - np.float32(0.9)).tobytes()])
 
   def test_traced_value_is_derived_in_the_program(self):
     jaxpr = jax.make_jaxpr(numerics.hyperparameter_and_complement)(
@@ -368,98 +370,42 @@ class ComplementTest(absltest.TestCase):
       self.assertEqual([x.dtype for x in got], [jnp.float64] * 2)
 
 
-def _fresh(fn):
-  """A new function calling ``fn``, as the library's branches are.
+class ConstantHyperparameterTest(parameterized.TestCase):
+  """A Python-number hyperparameter is a constant that XLA folds."""
 
-  ``lax.cond`` caches the jaxpr of a branch by the function's identity, so
-  a branch function reused across traces would not be traced again.
+  @parameterized.parameters('value', 'complement')
+  def test_compiled_kernel_reads_no_runtime_scalar(self, kind):
+    def step(x):
+      if kind == 'value':
+        b = numerics.as_hyperparameter(0.9)
+        return x * b + x * x
+      b, c = numerics.hyperparameter_and_complement(0.9)
+      return b * x + c * x * x
 
-  Args:
-    fn: a function.
+    x = jnp.linspace(-1.0, 1.0, 64, dtype=jnp.float32)
+    # Compiled as XLA:GPU compiles (barriers kept through fusion): any
+    # barrier left around the number would make it a runtime operand.
+    hlo = jax.jit(step).lower(x).compile(compiler_options={
+        'xla_disable_hlo_passes': 'cse_barrier_expander'}).as_text()
+    self.assertNotIn('opt-barrier', hlo)
+    fused_operands = [
+        line for line in hlo.splitlines()
+        if ' fusion(' in line and 'f32[]' in line.split('fusion(')[1]]
+    self.assertEqual(fused_operands, [])
+    want = (np.float32(0.9) * np.asarray(x) + np.asarray(x) ** 2
+            if kind == 'value' else
+            np.float32(0.9) * np.asarray(x)
+            + (np.float32(1) - np.float32(0.9)) * np.asarray(x) ** 2)
+    np.testing.assert_allclose(jax.jit(step)(x), want, rtol=1e-6)
 
-  Returns:
-    A new function object with the behaviour of ``fn``.
-  """
-  def call(*args):
-    return fn(*args)
-  return call
-
-
-class CondWithHyperparametersOutsideTest(absltest.TestCase):
-  """Tests of cond_with_hyperparameters_outside."""
-
-  @staticmethod
-  def _branch(x):
-    b = numerics.as_hyperparameter(0.9)
-    b2, c2 = numerics.hyperparameter_and_complement(0.999)
-    return x * b + c2 * x * x / b2
-
-  def test_barriers_move_before_the_conditional(self):
-    def plain(pred, x):
-      return jax.lax.cond(pred, _fresh(self._branch), lambda x: x, x)
-
-    def hoisted(pred, x):
-      return numerics.cond_with_hyperparameters_outside(
-          pred, _fresh(self._branch), lambda x: x, x)
-
-    args = (True, jnp.arange(3.0))
-    plain_jaxpr = jax.make_jaxpr(plain)(*args).jaxpr
-    self.assertEqual(test_utils.barriers_in_conditionals(plain_jaxpr), [2])
-    jaxpr = jax.make_jaxpr(hoisted)(*args).jaxpr
-    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
-    self.assertEqual(
-        [e.primitive.name for e in jaxpr.eqns].count('optimization_barrier'),
-        2)
-    for pred in (True, False):
-      self.assertEqual(
-          np.asarray(jax.jit(hoisted)(pred, args[1])).tobytes(),
-          np.asarray(jax.jit(plain)(pred, args[1])).tobytes())
-
-  def test_values_are_those_of_as_hyperparameter(self):
-    def hoisted(x):
-      return numerics.cond_with_hyperparameters_outside(
-          x[0] > 0, self._branch, lambda x: x, x)
-
-    x = jnp.asarray([0.5, 2.0, -3.0])
-    want = self._branch(x)  # Eager: each barrier on its own constant.
-    self.assertEqual(np.asarray(jax.jit(hoisted)(x)).tobytes(),
-                     np.asarray(want).tobytes())
-
-  def test_eager_is_lax_cond(self):
-    x = jnp.asarray([0.5, 2.0])
-    got = numerics.cond_with_hyperparameters_outside(
-        True, self._branch, lambda x: x, x)
-    self.assertEqual(np.asarray(got).tobytes(),
-                     np.asarray(self._branch(x)).tobytes())
-
-  def test_nested_conditionals_hold_no_barrier(self):
-    def outer_branch(x):
-      inner = numerics.cond_with_hyperparameters_outside(
-          x[0] > 1, _fresh(self._branch), lambda x: -x, x)
-      return inner * numerics.as_hyperparameter(0.5)
-
-    def fn(pred, x):
-      return numerics.cond_with_hyperparameters_outside(
-          pred, outer_branch, lambda x: x, x)
-
-    jaxpr = jax.make_jaxpr(fn)(True, jnp.arange(3.0)).jaxpr
-    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0, 0])
-    def reference(pred, x):  # Barriers inside the branches.
-      def outer(x):
-        inner = jax.lax.cond(x[0] > 1, _fresh(self._branch), lambda x: -x, x)
-        return inner * numerics.as_hyperparameter(0.5)
-      return jax.lax.cond(pred, outer, lambda x: x, x)
-
-    for x in ([2.0, 3.0, 4.0], [0.5, 3.0, 4.0]):
-      x = jnp.asarray(x)
-      self.assertEqual(np.asarray(jax.jit(fn)(True, x)).tobytes(),
-                       np.asarray(jax.jit(reference)(True, x)).tobytes())
-
-  def test_recording_collects_the_numbers_asked_for(self):
-    with numerics.recording_hyperparameters() as recorded:
-      jax.eval_shape(self._branch, jnp.zeros(2))
-      numerics.as_hyperparameter(jnp.float32(3.0))  # An array: no barrier.
-    self.assertEqual(recorded, [('value', 0.9), ('complement', 0.999)])
+  def test_eager_number_and_array_give_the_same_bits(self):
+    x = jnp.linspace(-1.0, 1.0, 16, dtype=jnp.float32)
+    for value in (0.9, 0.999, 1e-8):
+      b, c = numerics.hyperparameter_and_complement(value)
+      rb, rc = numerics.hyperparameter_and_complement(
+          jnp.asarray(value, jnp.float32))
+      self.assertEqual(np.asarray(b * x + c * x * x).tobytes(),
+                       np.asarray(rb * x + rc * x * x).tobytes())
 
 
 class RealVdotTest(absltest.TestCase):

@@ -663,17 +663,14 @@ def process(
     if ready is None:
       updates, post_state = run_post(operands)
     else:
-      with numerics.recording_hyperparameters() as recorded:
-        shapes = jax.eval_shape(run_post, operands)[0]
+      shapes = jax.eval_shape(run_post, operands)[0]
 
       def skip_post(operands):
         return (jax.tree.map(jnp.zeros_like, shapes),
                 operands[1])
 
-      # The post-processor's constant hyperparameters are made before the
-      # conditional, whose branches then hold no optimization barrier.
-      updates, post_state = numerics.cond_with_hyperparameters_outside(
-          ready, run_post, skip_post, operands, recorded=recorded)
+      updates, post_state = jax.lax.cond(
+          ready, run_post, skip_post, operands)
     return updates, (pre_state, agg_state, post_state)
 
   if isinstance(aggregator, Aggregator):

@@ -409,13 +409,13 @@ class MultiSteps:
   unchanged, so no second copy of it (nor of the inner optimizer's
   temporaries) is materialized, unlike computing both branches and selecting.
   The accumulator is updated outside the conditional, in place. The inner
-  optimizer's constant hyperparameters are made before the conditional,
-  behind their optimization barriers, so that where its update is
-  elementwise XLA:GPU can still turn the conditional into a select fused
-  with the rest of the step, as it does for upstream's (no buffer for the
-  updates). Donate the state to the jitted step (``donate_argnums``) to
-  let XLA update it in place; ``benchmarks/multisteps_memory.py`` prints
-  the compiled memory of such a step.
+  optimizer's constant hyperparameters are constants of the branch, so
+  that where its update is elementwise XLA:GPU can turn the conditional
+  into a select fused with the rest of the step, as it does for upstream's
+  (no buffer for the updates). Donate the state to the jitted step
+  (``donate_argnums``) to let XLA update it in place;
+  ``benchmarks/multisteps_memory.py`` prints the compiled memory of such a
+  step.
 
   Both branches of the conditional return the same types by construction:
   the inner state keeps the dtypes given by ``init`` (an inner optimizer
@@ -608,9 +608,8 @@ class MultiSteps:
     # conditional's own copy of ``emit``: that data dependency orders the
     # pass after the conditional (which reads the old accumulator), so XLA
     # need not copy the old accumulator to keep it alive for the latter.
-    new_updates, inner_opt_state, emitted = (
-        numerics.cond_with_hyperparameters_outside(
-            emit, emit_fn, accumulate_fn, state.inner_opt_state))
+    new_updates, inner_opt_state, emitted = jax.lax.cond(
+        emit, emit_fn, accumulate_fn, state.inner_opt_state)
 
     def next_acc(g, a):
       # Reset by selection, never by multiplying by zero: a NaN of this

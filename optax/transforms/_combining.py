@@ -79,6 +79,7 @@ def chain(
   transforms = tuple(base.with_extra_args_support(t) for t in args)
 
   def init_fn(params):
+    params = numerics.as_params(params)
     return tuple(t.init(params) for t in transforms)
 
   def update_fn(updates, state, params=None, **extra_args):
@@ -154,6 +155,7 @@ def named_chain(
   ]
 
   def init_fn(params):
+    params = numerics.as_params(params)
     return collections.OrderedDict(
         (name, t.init(params)) for name, t in transforms
     )

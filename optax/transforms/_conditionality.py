@@ -68,8 +68,7 @@ def _cond_update(pred, inner, updates, inner_state, params, extra_args,
   def apply(_):
     return inner.update(updates, inner_state, params, **extra_args)
 
-  with numerics.recording_hyperparameters() as recorded:
-    out_updates_spec, out_state_spec = jax.eval_shape(apply, None)
+  out_updates_spec, out_state_spec = jax.eval_shape(apply, None)
 
   def skip(_):
     same_state = jax.tree.map(
@@ -78,8 +77,7 @@ def _cond_update(pred, inner, updates, inner_state, params, extra_args,
         inner_state, out_state_spec)
     return skip_updates_fn(updates, out_updates_spec), same_state
 
-  return numerics.cond_with_hyperparameters_outside(
-      pred, apply, skip, None, recorded=recorded)
+  return jax.lax.cond(pred, apply, skip, None)
 
 
 def _zeros_like_spec(updates, spec):
