@@ -689,14 +689,20 @@ def scale_by_novograd(
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
   no_decay = numerics.is_number(weight_decay) and weight_decay == 0
 
+  def zero_nu(p):
+    wide = numerics.hyperparameter_dtype()
+    if not jnp.issubdtype(p.dtype, jnp.inexact):
+      # An integer param's gradients are made float32 (float64 under x64)
+      # before they get here (numerics.as_updates).
+      return jnp.zeros([], wide)
+    return jnp.zeros([], numerics.promote_dtypes(jnp.finfo(p.dtype).dtype,
+                                                 wide))
+
   def init_fn(params):
     return ScaleByNovogradState(
         count=jnp.zeros([], jnp.int32),
         mu=otu.tree_zeros_like(params, dtype=mu_dtype),
-        nu=jax.tree.map(
-            lambda p: jnp.zeros([], numerics.promote_dtypes(
-                jnp.finfo(p.dtype).dtype, numerics.hyperparameter_dtype())),
-            params))
+        nu=jax.tree.map(zero_nu, params))
 
   def update_fn(updates, state, params=None):
     tree_structure.check_like_updates(

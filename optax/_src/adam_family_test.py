@@ -125,5 +125,18 @@ class NovogradScalarStatisticsTest(parameterized.TestCase):
       test_utils.assert_trees_all_equal_dtypes(updates, params)
 
 
+class NovogradIntegerParamTest(parameterized.TestCase):
+
+  def test_init_on_integer_leaf(self):
+    # jnp.finfo of the int32 leaf raised 'data type int32 not inexact'; its
+    # gradients are made float32, so its nu is float32 as the others'.
+    tx = adam_family.scale_by_novograd()
+    state = tx.init({'w': jnp.ones(3), 'i': jnp.arange(3, dtype=jnp.int32)})
+    self.assertEqual(state.nu['i'].dtype, jnp.float32)
+    self.assertEqual(state.nu['i'].shape, ())
+    with utils.x64_precision(True):
+      state = tx.init({'i': jnp.arange(3, dtype=jnp.int32)})
+      self.assertEqual(state.nu['i'].dtype, jnp.float64)
+
 if __name__ == '__main__':
   absltest.main()
