@@ -19,6 +19,9 @@ Adamax, AMSGrad, Adan, AdaBelief, NovoGrad (layer-wise second moments), RAdam
 and Yogi. The helpers they share (bias corrections, the Adam ratio, NAdam's
 look-ahead moment, dtype lifting) live in :mod:`optax._src.moments`.
 
+A hyperparameter that is not a scalar (a vector ``b1``, say) is a TypeError
+naming the function and the argument when the transformation is built.
+
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
 """
@@ -38,6 +41,24 @@ from optax._src import utils
 from optax._src import validation
 
 _hp = numerics.as_hyperparameter  # Shorthand.
+
+
+def _check_scalars(fn: str, **values: Any) -> None:
+  """Raises TypeError for a hyperparameter that is not a scalar.
+
+  A vector (or another non-0-d array) would broadcast against the updates
+  or fail inside ``update`` without naming the argument; 0-d arrays and
+  tracers (``inject_hyperparams``) pass.
+
+  Args:
+    fn: the public name of the factory, for the message.
+    **values: the hyperparameters by name.
+
+  Raises:
+    TypeError: naming ``fn`` and the first argument that is not a scalar.
+  """
+  for name, value in values.items():
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
 
 class ScaleByAdamState(NamedTuple):
@@ -96,6 +117,8 @@ def scale_by_adam(
     A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1) or
       ``eps`` or ``eps_root`` is negative.
 
@@ -121,6 +144,7 @@ def scale_by_adam(
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
+  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     mu = otu.tree_zeros_like(params, dtype=mu_dtype)
@@ -221,6 +245,8 @@ def scale_by_adamax(
     holds the infinity norm).
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for a Python-number ``b1`` outside [0, 1), ``b2`` outside
       [0, 1] or a negative ``eps``.
 
@@ -241,6 +267,7 @@ def scale_by_adamax(
   validation.check_decay(fn, 'b1', b1)
   validation.check_decay(fn, 'b2', b2, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
+  _check_scalars(fn, b1=b1, b2=b2, eps=eps)
 
   def init_fn(params):
     return ScaleByAdamState(
@@ -322,6 +349,8 @@ def scale_by_amsgrad(
     A ``GradientTransformation`` whose state is a ``ScaleByAmsgradState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number decay rates outside [0, 1) (or [0, 1] when
       the matching bias correction is off) or negative ``eps``/``eps_root``.
 
@@ -344,6 +373,7 @@ def scale_by_amsgrad(
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
+  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByAmsgradState(
@@ -432,6 +462,8 @@ def scale_by_adan(
     A ``GradientTransformation`` whose state is a ``ScaleByAdanState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number decay rates outside [0, 1) or negative
       ``eps``/``eps_root``.
 
@@ -455,6 +487,7 @@ def scale_by_adan(
   validation.check_decay(fn, 'b3', b3)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
+  _check_scalars(fn, b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByAdanState(
@@ -557,6 +590,8 @@ def scale_by_belief(
     A ``GradientTransformation`` whose state is a ``ScaleByBeliefState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number decay rates outside [0, 1) or negative
       ``eps``/``eps_root``.
 
@@ -579,6 +614,7 @@ def scale_by_belief(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
+  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByBeliefState(
@@ -663,6 +699,8 @@ def scale_by_novograd(
     A ``GradientTransformation`` whose state is a ``ScaleByNovogradState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number decay rates outside [0, 1] or negative
       ``eps``/``eps_root``.
 
@@ -688,6 +726,8 @@ def scale_by_novograd(
   validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
   no_decay = numerics.is_number(weight_decay) and weight_decay == 0
+  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+                 weight_decay=weight_decay)
 
   def zero_nu(p):
     wide = numerics.hyperparameter_dtype()
@@ -789,6 +829,8 @@ def scale_by_radam(
     A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number decay rates outside [0, 1) or negative
       ``eps``/``eps_root``.
 
@@ -810,6 +852,8 @@ def scale_by_radam(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
+  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+                 threshold=threshold)
 
   def init_fn(params):
     return ScaleByAdamState(
@@ -879,6 +923,8 @@ def scale_by_yogi(
     A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number decay rates outside [0, 1) or negative
       ``eps``/``eps_root``.
 
@@ -902,6 +948,8 @@ def scale_by_yogi(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
+  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+                 initial_accumulator_value=initial_accumulator_value)
 
   def init_fn(params):
     return ScaleByAdamState(

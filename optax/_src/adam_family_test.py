@@ -19,6 +19,8 @@ upstream names in `transform_test.py`; this file covers the validation that
 the family shares through `validation.py`.
 """
 
+import inspect
+
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax
@@ -28,6 +30,7 @@ import numpy as np
 from optax._src import adam_family
 from optax._src import test_utils
 from optax._src import utils
+from optax.schedules import _inject
 
 _NAN = float('nan')
 
@@ -123,6 +126,54 @@ class NovogradScalarStatisticsTest(parameterized.TestCase):
       updates, new_state = jax.jit(tx.update)(params, state)
       test_utils.assert_trees_all_equal_dtypes(new_state, state)
       test_utils.assert_trees_all_equal_dtypes(updates, params)
+
+
+# Every public transformation of adam_family.py, by the name its errors use.
+_TRANSFORMATIONS = (
+    ('scale_by_adam', adam_family.scale_by_adam),
+    ('scale_by_adamax', adam_family.scale_by_adamax),
+    ('scale_by_amsgrad', adam_family.scale_by_amsgrad),
+    ('scale_by_adan', adam_family.scale_by_adan),
+    ('scale_by_belief', adam_family.scale_by_belief),
+    ('scale_by_novograd', adam_family.scale_by_novograd),
+    ('scale_by_radam', adam_family.scale_by_radam),
+    ('scale_by_yogi', adam_family.scale_by_yogi),
+)
+
+
+def _float_hyperparameters(transformations):
+  """Each transformation with each of its float-valued arguments."""
+  return [dict(testcase_name=f'{name}_{arg}', name=name, factory=factory,
+               arg=arg)
+          for name, factory in transformations
+          for arg, p in inspect.signature(factory).parameters.items()
+          if isinstance(p.default, float)]
+
+
+class HyperparameterTypeTest(parameterized.TestCase):
+  """A vector hyperparameter is a TypeError naming it when built.
+
+  At e2abe64 it was accepted, and the update broadcast it against the
+  leaves or failed inside jax ('add got incompatible shapes').
+  """
+
+  @parameterized.named_parameters(
+      _float_hyperparameters(_TRANSFORMATIONS))
+  def test_vector_hyperparameter_type_error(self, name, factory, arg):
+    with self.assertRaisesRegex(
+        TypeError, rf'^{name}: {arg} must be a scalar number .* got an'
+        r' array of shape \(2,\)'):
+      factory(**{arg: jnp.full(2, 0.5)})
+    # A 0-d array, as inject_hyperparams gives, is a scalar.
+    factory(**{arg: jnp.asarray(0.5)})
+
+  def test_vector_under_inject_hyperparams(self):
+    # inject_hyperparams builds the inner transformation with its arrays
+    # (at e2abe64: 'Incompatible types for broadcasting' in init).
+    with self.assertRaisesRegex(
+        TypeError, '^scale_by_yogi: initial_accumulator_value '):
+      _inject.inject_hyperparams(adam_family.scale_by_yogi)(
+          initial_accumulator_value=jnp.ones(2))
 
 
 class NovogradIntegerParamTest(parameterized.TestCase):

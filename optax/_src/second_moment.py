@@ -18,11 +18,14 @@ RMSProp (:func:`scale_by_rms`) and its centered form (:func:`scale_by_stddev`),
 Adagrad (:func:`scale_by_rss`), its memory-efficient cover SM3
 (:func:`scale_by_sm3`), and Adadelta (:func:`scale_by_adadelta`).
 
+A hyperparameter that is not a scalar (a vector ``b1``, say) is a TypeError
+naming the function and the argument when the transformation is built.
+
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
 """
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -36,6 +39,24 @@ from optax._src import utils
 from optax._src import validation
 
 _hp = numerics.as_hyperparameter  # Shorthand.
+
+
+def _check_scalars(fn: str, **values: Any) -> None:
+  """Raises TypeError for a hyperparameter that is not a scalar.
+
+  A vector (or another non-0-d array) would broadcast against the updates
+  or fail inside ``update`` without naming the argument; 0-d arrays and
+  tracers (``inject_hyperparams``) pass.
+
+  Args:
+    fn: the public name of the factory, for the message.
+    **values: the hyperparameters by name.
+
+  Raises:
+    TypeError: naming ``fn`` and the first argument that is not a scalar.
+  """
+  for name, value in values.items():
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
 
 class ScaleByRmsState(NamedTuple):
@@ -103,6 +124,8 @@ def scale_by_rms(
     (``ScaleByRmsWithCountState`` with bias correction).
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for a Python-number ``decay`` out of range or negative
       ``eps`` or ``initial_scale``.
 
@@ -124,6 +147,7 @@ def scale_by_rms(
   validation.check_decay(fn, 'decay', decay, closed=not bias_correction)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'initial_scale', initial_scale)
+  _check_scalars(fn, decay=decay, eps=eps, initial_scale=initial_scale)
 
   def init_fn(params):
     nu = otu.tree_full_like(params, initial_scale)
@@ -208,6 +232,8 @@ def scale_by_stddev(
     (``ScaleByRStdDevWithCountState`` with bias correction).
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for a Python-number ``decay`` out of range or negative
       ``eps`` or ``initial_scale``.
 
@@ -228,6 +254,7 @@ def scale_by_stddev(
   validation.check_decay(fn, 'decay', decay, closed=not bias_correction)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'initial_scale', initial_scale)
+  _check_scalars(fn, decay=decay, eps=eps, initial_scale=initial_scale)
 
   def init_fn(params):
     mu = otu.tree_zeros_like(params)
@@ -293,6 +320,8 @@ def scale_by_rss(
     A ``GradientTransformation`` whose state is a ``ScaleByRssState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number negative ``initial_accumulator_value`` or
       ``eps``.
 
@@ -314,6 +343,8 @@ def scale_by_rss(
   validation.check_non_negative(fn, 'initial_accumulator_value',
                       initial_accumulator_value)
   validation.check_non_negative(fn, 'eps', eps)
+  _check_scalars(fn, initial_accumulator_value=initial_accumulator_value,
+                 eps=eps)
 
   def init_fn(params):
     return ScaleByRssState(
@@ -397,6 +428,8 @@ def scale_by_sm3(
     A ``GradientTransformation`` whose state is a ``ScaleBySM3State``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number decay rates outside [0, 1], a negative
       ``eps``, or (in ``init``) complex params.
 
@@ -417,6 +450,7 @@ def scale_by_sm3(
   validation.check_decay(fn, 'b1', b1, closed=True)
   validation.check_decay(fn, 'b2', b2, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
+  _check_scalars(fn, b1=b1, b2=b2, eps=eps)
 
   def accumulators(p):
     if p.ndim == 0:
@@ -508,6 +542,8 @@ def scale_by_adadelta(
     A ``GradientTransformation`` whose state is a ``ScaleByAdaDeltaState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for a Python-number ``rho`` outside [0, 1] or a negative
       ``eps``.
 
@@ -527,6 +563,7 @@ def scale_by_adadelta(
   fn = 'scale_by_adadelta'
   validation.check_decay(fn, 'rho', rho, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
+  _check_scalars(fn, rho=rho, eps=eps)
 
   def init_fn(params):
     return ScaleByAdaDeltaState(

@@ -18,6 +18,9 @@
 interpolated momentum) and :func:`scale_by_rprop` (per-coordinate step sizes
 that grow or shrink with sign agreement).
 
+A hyperparameter that is not a scalar (a vector ``b1``, say) is a TypeError
+naming the function and the argument when the transformation is built.
+
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
 """
@@ -36,6 +39,24 @@ from optax._src import utils
 from optax._src import validation
 
 _hp = numerics.as_hyperparameter  # Shorthand.
+
+
+def _check_scalars(fn: str, **values: Any) -> None:
+  """Raises TypeError for a hyperparameter that is not a scalar.
+
+  A vector (or another non-0-d array) would broadcast against the updates
+  or fail inside ``update`` without naming the argument; 0-d arrays and
+  tracers (``inject_hyperparams``) pass.
+
+  Args:
+    fn: the public name of the factory, for the message.
+    **values: the hyperparameters by name.
+
+  Raises:
+    TypeError: naming ``fn`` and the first argument that is not a scalar.
+  """
+  for name, value in values.items():
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
 
 def scale_by_sign() -> base.GradientTransformation:
@@ -120,6 +141,8 @@ def scale_by_lion(
     A ``GradientTransformation`` whose state is a ``ScaleByLionState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number decay rates outside [0, 1]; an unknown
       ``mode`` is reported by ``update``.
 
@@ -143,6 +166,7 @@ def scale_by_lion(
   validation.check_decay(fn, 'b1', b1, closed=True)
   validation.check_decay(fn, 'b2', b2, closed=True)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
+  _check_scalars(fn, b1=b1, b2=b2, smooth_beta=smooth_beta)
 
   def init_fn(params):
     return ScaleByLionState(
@@ -235,6 +259,8 @@ def scale_by_rprop(
     A ``GradientTransformation`` whose state is a ``ScaleByRpropState``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: for Python-number negative ``learning_rate``, ``eta_minus``,
       ``eta_plus`` or ``min_step_size``, or ``min_step_size >
       max_step_size``.
@@ -267,6 +293,9 @@ def scale_by_rprop(
     raise ValueError(
         f'{fn}: min_step_size must not exceed max_step_size, got'
         f' {min_step_size} > {max_step_size}')
+  _check_scalars(fn, learning_rate=learning_rate, eta_minus=eta_minus,
+                 eta_plus=eta_plus, min_step_size=min_step_size,
+                 max_step_size=max_step_size)
 
   def init_fn(params):
     return ScaleByRpropState(
