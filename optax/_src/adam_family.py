@@ -19,8 +19,13 @@ Adamax, AMSGrad, Adan, AdaBelief, NovoGrad (layer-wise second moments), RAdam
 and Yogi. The helpers they share (bias corrections, the Adam ratio, NAdam's
 look-ahead moment, dtype lifting) live in :mod:`optax._src.moments`.
 
-A hyperparameter that is not a scalar (a vector ``b1``, say) is a TypeError
-naming the function and the argument when the transformation is built.
+Each transformation, used on its own, takes its gradients and params as
+``optax.chain`` gives them (see :func:`optax._src.numerics.preparing_inputs`):
+integer, boolean and narrower floating gradients are cast to the params'
+dtype, float0 gradients give zero updates, Python-number leaves are made
+arrays, and a gradient shaped otherwise than its param is a ValueError naming
+its key path. A hyperparameter that is not a scalar (a vector ``b1``, say) is
+a TypeError naming the function and the argument when it is built.
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
@@ -177,7 +182,8 @@ def scale_by_adam(
         (epsilon,) if epsilon_root is None else (epsilon, epsilon_root))
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 def _adam_leaf(g, mu, nu, b1_pair, b2_pair, first_correction,
@@ -289,7 +295,8 @@ def scale_by_adamax(
     updates = jax.tree.map(direction, updates, mu, nu)
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByAmsgradState(NamedTuple):
@@ -404,7 +411,8 @@ def scale_by_amsgrad(
     return updates, ScaleByAmsgradState(
         count=count, mu=mu, nu=nu, nu_max=nu_max)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByAdanState(NamedTuple):
@@ -537,7 +545,8 @@ def scale_by_adan(
     prev = jax.tree.map(lambda g, p: g.astype(p.dtype), updates, state.g)
     return new_updates, ScaleByAdanState(m=m, v=v, n=n, g=prev, t=t)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByBeliefState(NamedTuple):
@@ -645,7 +654,8 @@ def scale_by_belief(
     updates = moments.tree_adam_ratio(updates, mu_hat, nu_hat, None, epsilon)
     return updates, ScaleByBeliefState(count=count, mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByNovogradState(NamedTuple):
@@ -783,7 +793,8 @@ def scale_by_novograd(
     return new_updates, ScaleByNovogradState(
         count=numerics.safe_increment(state.count), mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 def scale_by_radam(
@@ -889,7 +900,8 @@ def scale_by_radam(
     new_updates = jax.tree.map(direction, updates, mu_hat, nu_hat)
     return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 def scale_by_yogi(
@@ -977,4 +989,5 @@ def scale_by_yogi(
         updates, mu_hat, nu_hat, epsilon_root, epsilon)
     return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))

@@ -18,8 +18,13 @@ RMSProp (:func:`scale_by_rms`) and its centered form (:func:`scale_by_stddev`),
 Adagrad (:func:`scale_by_rss`), its memory-efficient cover SM3
 (:func:`scale_by_sm3`), and Adadelta (:func:`scale_by_adadelta`).
 
-A hyperparameter that is not a scalar (a vector ``b1``, say) is a TypeError
-naming the function and the argument when the transformation is built.
+Each transformation, used on its own, takes its gradients and params as
+``optax.chain`` gives them (see :func:`optax._src.numerics.preparing_inputs`):
+integer, boolean and narrower floating gradients are cast to the params'
+dtype, float0 gradients give zero updates, Python-number leaves are made
+arrays, and a gradient shaped otherwise than its param is a ValueError naming
+its key path. A hyperparameter that is not a scalar (a vector ``b1``, say) is
+a TypeError naming the function and the argument when it is built.
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
@@ -171,7 +176,8 @@ def scale_by_rms(
         updates, nu_hat)
     return new_updates, new_state
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByRStdDevState(NamedTuple):
@@ -286,7 +292,8 @@ def scale_by_stddev(
         updates, mu_hat, nu_hat)
     return new_updates, new_state
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByRssState(NamedTuple):
@@ -369,7 +376,8 @@ def scale_by_rss(
     new_updates = jax.tree.map(leaf, updates, sums)
     return new_updates, ScaleByRssState(sum_of_squares=sums)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleBySM3State(NamedTuple):
@@ -506,7 +514,8 @@ def scale_by_sm3(
     new_updates = jax.tree.map(lambda g, n: n.astype(g.dtype), updates, nu)
     return new_updates, ScaleBySM3State(mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByAdaDeltaState(NamedTuple):
@@ -584,4 +593,5 @@ def scale_by_adadelta(
         new_updates, state.e_x, decay, 2)
     return new_updates, ScaleByAdaDeltaState(e_g=e_g, e_x=e_x)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))

@@ -18,8 +18,13 @@
 interpolated momentum) and :func:`scale_by_rprop` (per-coordinate step sizes
 that grow or shrink with sign agreement).
 
-A hyperparameter that is not a scalar (a vector ``b1``, say) is a TypeError
-naming the function and the argument when the transformation is built.
+Each transformation, used on its own, takes its gradients and params as
+``optax.chain`` gives them (see :func:`optax._src.numerics.preparing_inputs`):
+integer, boolean and narrower floating gradients are cast to the params'
+dtype, float0 gradients give zero updates, Python-number leaves are made
+arrays, and a gradient shaped otherwise than its param is a ValueError naming
+its key path. A hyperparameter that is not a scalar (a vector ``b1``, say) is
+a TypeError naming the function and the argument when it is built.
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
@@ -90,7 +95,9 @@ def scale_by_sign() -> base.GradientTransformation:
     del params
     return jax.tree.map(jnp.sign, updates), state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_sign',
+      base.GradientTransformation(base.init_empty_state, update_fn))
 
 
 class ScaleByLionState(NamedTuple):
@@ -201,7 +208,8 @@ def scale_by_lion(
     return new_updates, ScaleByLionState(
         count=numerics.safe_increment(state.count), mu=mu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByRpropState(NamedTuple):
@@ -326,4 +334,5 @@ def scale_by_rprop(
     out, steps, prevs = tree_structure.unzip(updates, triples, 3)
     return out, ScaleByRpropState(step_sizes=steps, prev_updates=prevs)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
