@@ -26,6 +26,7 @@ from optax._src import base
 from optax._src import numerics
 from optax._src import tree_structure
 from optax._src import utils
+from optax._src import validation
 
 
 def _decay_rate_pow(i: jax.Array, exponent: base.Numeric = 0.8) -> jax.Array:
@@ -172,6 +173,9 @@ def scale_by_factored_rms(
   if isinstance(epsilon, numbers.Number) and not epsilon >= 0:
     raise ValueError(
         f'scale_by_factored_rms: epsilon must be >= 0, got {epsilon}')
+  for name, value in (('decay_rate', decay_rate), ('epsilon', epsilon)):
+    validation.check_scalar_or_schedule(
+        'scale_by_factored_rms', name, value, allow_none=False)
 
   def dims_of(leaf):
     return _factored_dims(leaf.shape, factored, min_dim_size_to_factor)
@@ -266,4 +270,5 @@ def scale_by_factored_rms(
         v=treedef.unflatten([r[3] for r in results]))
     return new_updates, new_state
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_factored_rms', base.GradientTransformation(init_fn, update_fn))

@@ -195,8 +195,7 @@ def scale_by_lbfgs(
                                  numerics.hyperparameter_dtype()))
 
   def update_fn(updates, state, params=None):
-    tree_structure.check_like_updates(
-        'scale_by_lbfgs', updates, state.updates)
+    tree_structure.check_like_updates(fn, updates, state.updates)
     validation.require_params(fn, params)
     count = state.count
     started = count > 0
@@ -244,4 +243,5 @@ def scale_by_lbfgs(
         weights_memory=weights_memory)
     return new_updates, new_state
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))

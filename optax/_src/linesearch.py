@@ -84,6 +84,12 @@ def _require_params(fn: str, params: Any) -> None:
       ' value_fn=value_fn)')
 
 
+def _check_scalars(fn: str, **values: Any) -> None:
+  """Raises a TypeError naming the first argument that is not a scalar."""
+  for name, value in values.items():
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+
+
 def _extract_fns_kwargs(
     fns: tuple[Callable[..., Any], ...],
     kwargs: dict[str, Any],
@@ -339,6 +345,9 @@ def scale_by_backtracking_linesearch(
   validation.check_positive(fn, 'max_learning_rate', max_learning_rate)
   validation.check_non_negative(fn, 'atol', atol)
   validation.check_non_negative(fn, 'rtol', rtol)
+  _check_scalars(fn, max_backtracking_steps=max_backtracking_steps,
+                 slope_rtol=slope_rtol, decrease_factor=decrease_factor,
+                 increase_factor=increase_factor, atol=atol, rtol=rtol)
 
   def init_fn(params: base.Params) -> ScaleByBacktrackingLinesearchState:
     dtype = _scalar_dtype()
@@ -362,6 +371,9 @@ def scale_by_backtracking_linesearch(
       **extra_args: Any,
   ) -> tuple[base.Updates, ScaleByBacktrackingLinesearchState]:
     _require_params(fn, params)
+    # The gradient argument as the updates are prepared (an integer param's
+    # float0 gradient is zeros, see numerics.as_updates).
+    grad = numerics.as_updates(grad, params)[0]
     fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
     # Entries set by hand (``optax.tree_utils.tree_set(state,
     # learning_rate=1.0)``) may be Python numbers.
@@ -459,7 +471,8 @@ def scale_by_backtracking_linesearch(
                 state.info.decrease_error.dtype)))
     return _scaled(updates, stepsize), new_state
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 # ------------------------------------------------------------------------------
@@ -723,6 +736,10 @@ def scale_by_zoom_linesearch(
   validation.check_non_negative(fn, 'slope_rtol', slope_rtol)
   validation.check_non_negative(fn, 'curv_rtol', curv_rtol)
   validation.check_non_negative(fn, 'stepsize_precision', stepsize_precision)
+  _check_scalars(fn, max_linesearch_steps=max_linesearch_steps, tol=tol,
+                 increase_factor=increase_factor, slope_rtol=slope_rtol,
+                 curv_rtol=curv_rtol, approx_dec_rtol=approx_dec_rtol,
+                 stepsize_precision=stepsize_precision)
   if initial_guess_strategy not in _STRATEGIES:
     raise ValueError(
         f'{fn}: initial_guess_strategy must be one of {_STRATEGIES}, got '
@@ -750,6 +767,9 @@ def scale_by_zoom_linesearch(
       **extra_args: Any,
   ) -> tuple[base.Updates, ScaleByZoomLinesearchState]:
     _require_params(fn, params)
+    # The gradient argument as the updates are prepared (an integer param's
+    # float0 gradient is zeros, see numerics.as_updates).
+    grad = numerics.as_updates(grad, params)[0]
     fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
     # Entries set by hand (``optax.tree_utils.tree_set(state,
     # learning_rate=1.0)``) may be Python numbers.
@@ -994,7 +1014,8 @@ def scale_by_zoom_linesearch(
                 state.info.curvature_error.dtype)))
     return _scaled(updates, stepsize), new_state
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 # ------------------------------------------------------------------------------

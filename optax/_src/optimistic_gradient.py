@@ -29,6 +29,7 @@ from optax._src import base
 from optax._src import moments
 from optax._src import numerics
 from optax._src import tree_structure
+from optax._src import validation
 
 _hp = numerics.as_hyperparameter  # Shorthand.
 
@@ -86,6 +87,9 @@ def scale_by_optimistic_gradient(
     and Optimistic Gradient Methods for Saddle Point Problems
     <https://arxiv.org/abs/1901.08511>`_, 2019.
   """
+  fn = 'scale_by_optimistic_gradient'
+  for name, value in (('alpha', alpha), ('beta', beta)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     return ScaleByOptimisticGradientState(
@@ -93,8 +97,7 @@ def scale_by_optimistic_gradient(
         previous_gradient=otu.tree_zeros_like(params))
 
   def update_fn(updates, state, params=None):
-    tree_structure.check_like_updates(
-        'scale_by_optimistic_gradient', updates, state.previous_gradient)
+    tree_structure.check_like_updates(fn, updates, state.previous_gradient)
     del params
     a, b = _hp(alpha), _hp(beta)
     a_plus_b = a + b
@@ -110,4 +113,5 @@ def scale_by_optimistic_gradient(
     return new_updates, ScaleByOptimisticGradientState(
         is_initial_step=jnp.zeros([], jnp.bool_), previous_gradient=prev)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))

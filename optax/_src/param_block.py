@@ -30,9 +30,21 @@ import jax.numpy as jnp
 from optax._src import base
 from optax._src import moments
 from optax._src import numerics
+from optax._src import tree_structure
 from optax._src import validation
 
 _hp = numerics.as_hyperparameter  # Shorthand.
+
+
+def _check_params_like_updates(fn: str, updates, params) -> None:
+  """Raises a ValueError naming the key path where the two trees differ."""
+  difference = tree_structure.structure_difference(
+      updates, params, is_leaf=lambda x: x is None)
+  if difference is not None:
+    raise ValueError(
+        f'{fn}: the updates and the params differ in structure {difference}'
+        ' (updates != params). Remedy: give gradients structured as the'
+        ' params.')
 
 
 def scale_by_trust_ratio(
@@ -86,6 +98,9 @@ def scale_by_trust_ratio(
   fn = 'scale_by_trust_ratio'
   validation.check_non_negative(fn, 'min_norm', min_norm)
   validation.check_non_negative(fn, 'eps', eps)
+  for name, value in (('min_norm', min_norm),
+                      ('trust_coefficient', trust_coefficient), ('eps', eps)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def update_fn(updates, state, params=None):
     validation.require_params(fn, params)
@@ -102,9 +117,11 @@ def scale_by_trust_ratio(
       ratio = jnp.where(zero, jnp.ones_like(ratio), ratio)
       return (x * ratio).astype(u.dtype)
 
+    _check_params_like_updates(fn, updates, params)
     return jax.tree.map(leaf, updates, params), state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(base.init_empty_state, update_fn))
 
 
 def scale_by_param_block_norm(
@@ -139,6 +156,8 @@ def scale_by_param_block_norm(
   """
   fn = 'scale_by_param_block_norm'
   validation.check_non_negative(fn, 'min_scale', min_scale)
+  validation.check_scalar_or_schedule(fn, 'min_scale', min_scale,
+                                      allow_none=False)
 
   def update_fn(updates, state, params=None):
     validation.require_params(fn, params)
@@ -147,10 +166,12 @@ def scale_by_param_block_norm(
       x, p, floor_ = moments.lift(u, p, floor)
       return (x * numerics.safe_norm(p, floor_)).astype(u.dtype)
 
+    _check_params_like_updates(fn, updates, params)
     new_updates = jax.tree.map(leaf, updates, params)
     return new_updates, state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(base.init_empty_state, update_fn))
 
 
 def scale_by_param_block_rms(
@@ -186,6 +207,8 @@ def scale_by_param_block_rms(
   """
   fn = 'scale_by_param_block_rms'
   validation.check_non_negative(fn, 'min_scale', min_scale)
+  validation.check_scalar_or_schedule(fn, 'min_scale', min_scale,
+                                      allow_none=False)
 
   def update_fn(updates, state, params=None):
     validation.require_params(fn, params)
@@ -197,7 +220,9 @@ def scale_by_param_block_rms(
       rms = numerics.safe_root_mean_squares(p, floor_).astype(x.dtype)
       return (x * rms).astype(u.dtype)
 
+    _check_params_like_updates(fn, updates, params)
     new_updates = jax.tree.map(leaf, updates, params)
     return new_updates, state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(base.init_empty_state, update_fn))

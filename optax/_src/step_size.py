@@ -65,11 +65,15 @@ def scale(step_size: float) -> base.GradientTransformation:
   .. seealso:: :func:`scale_by_learning_rate`, :func:`scale_by_schedule`
   """
 
+  validation.check_scalar_or_schedule('scale', 'step_size', step_size,
+                                      allow_none=False)
+
   def update_fn(updates, state, params=None):
     del params
     return moments.scale_leaves(_hp(step_size), updates), state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      'scale', base.GradientTransformation(base.init_empty_state, update_fn))
 
 
 class ScaleByScheduleState(NamedTuple):
@@ -116,6 +120,14 @@ def scale_by_schedule(
         'scale_by_schedule: step_size_fn must be a callable of the step'
         f' count, got {type(step_size_fn).__name__}; use scale() for a'
         ' constant factor')
+  return numerics.preparing_inputs('scale_by_schedule',
+                                   _scale_by_schedule(step_size_fn))
+
+
+def _scale_by_schedule(
+    step_size_fn: base.Schedule,
+) -> base.GradientTransformation:
+  """:func:`scale_by_schedule` without its input preparation."""
 
   def init_fn(params):
     del params
@@ -166,7 +178,8 @@ def scale_by_learning_rate(
   validation.check_finite('scale_by_learning_rate', 'learning_rate',
                           learning_rate)
   if learning_rate is None:
-    return base.identity()
+    return numerics.preparing_inputs('scale_by_learning_rate',
+                                     base.identity())
   sign = -1 if flip_sign else 1
   if callable(learning_rate):
     schedule = learning_rate
@@ -174,7 +187,8 @@ def scale_by_learning_rate(
     def signed_schedule(count):
       return sign * _hp(schedule(count))
 
-    return scale_by_schedule(signed_schedule)
+    return numerics.preparing_inputs('scale_by_learning_rate',
+                                     _scale_by_schedule(signed_schedule))
 
   def update_fn(updates, state, params=None):
     del params
@@ -185,7 +199,9 @@ def scale_by_learning_rate(
               else sign * _hp(learning_rate))
     return moments.scale_leaves(factor, updates), state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_learning_rate',
+      base.GradientTransformation(base.init_empty_state, update_fn))
 
 
 # The Polyak step is set to zero where the squared gradient norm (plus eps)
@@ -251,6 +267,8 @@ def scale_by_polyak(
         f"{fn}: variant must be 'sps' or 'sps+', got {variant!r}")
   validation.check_non_negative(fn, 'max_learning_rate', max_learning_rate)
   validation.check_non_negative(fn, 'eps', eps)
+  for name, value in (('f_min', f_min), ('eps', eps)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def update_fn(updates, state, params=None, *, value, **extra_args):
     del params, extra_args
@@ -263,8 +281,8 @@ def scale_by_polyak(
     step = jnp.where(denominator <= _POLYAK_TINY, 0, step)
     return moments.scale_leaves(step, updates), state
 
-  return base.GradientTransformationExtraArgs(
-      base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(fn, base.GradientTransformationExtraArgs(
+      base.init_empty_state, update_fn))
 
 
 class ScaleByDistanceOverGradientsState(NamedTuple):
@@ -335,6 +353,9 @@ def scale_by_distance_over_gradients(
   fn = 'scale_by_distance_over_gradients'
   validation.check_positive(fn, 'reps_rel', reps_rel)
   validation.check_non_negative(fn, 'eps', eps)
+  for name, value in (('reps_rel', reps_rel), ('eps', eps),
+                      ('global_scale', global_scale)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
   param_dtype = utils.canonicalize_dtype(param_dtype)
 
   def init_fn(params):
@@ -370,4 +391,5 @@ def scale_by_distance_over_gradients(
         max_dist=max_dist, grad_sum_of_squares=sums,
         init_params=state.init_params)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))

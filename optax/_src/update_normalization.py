@@ -74,7 +74,9 @@ def centralize() -> base.GradientTransformation:
     del params
     return jax.tree.map(leaf, updates), state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      'centralize',
+      base.GradientTransformation(base.init_empty_state, update_fn))
 
 
 def normalize_by_update_norm(
@@ -110,6 +112,8 @@ def normalize_by_update_norm(
   """
   fn = 'normalize_by_update_norm'
   validation.check_non_negative(fn, 'eps', eps)
+  for name, value in (('scale_factor', scale_factor), ('eps', eps)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def update_fn(updates, state, params=None):
     del params
@@ -117,4 +121,5 @@ def normalize_by_update_norm(
     factor = _hp(scale_factor) / (norm + _hp(eps))
     return moments.scale_leaves(factor, updates), state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformation(base.init_empty_state, update_fn))
