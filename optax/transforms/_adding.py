@@ -83,6 +83,8 @@ def add_decayed_weights(
     Loshchilov and Hutter, `Decoupled Weight Decay Regularization
     <https://arxiv.org/abs/1711.05101>`_, 2019.
   """
+  validation.check_scalar_or_schedule('add_decayed_weights', 'weight_decay',
+                                      weight_decay)
   is_schedule = callable(weight_decay)
 
   def add_leaf(g, p, decay, decays):

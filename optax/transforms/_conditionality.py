@@ -162,7 +162,9 @@ def conditionally_mask(
     return new_updates, ConditionallyMaskState(
         step=numerics.safe_increment(state.step), inner_state=inner_state)
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'conditionally_mask',
+      base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 class ConditionallyTransformState(NamedTuple):
@@ -230,7 +232,9 @@ def conditionally_transform(
     return new_updates, ConditionallyTransformState(
         inner_state=inner_state, step=numerics.safe_increment(state.step))
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'conditionally_transform',
+      base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 class ApplyIfFiniteState(NamedTuple):
@@ -334,4 +338,6 @@ def apply_if_finite(
         inner_state=inner_state,
     )
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'apply_if_finite',
+      base.GradientTransformationExtraArgs(init_fn, update_fn))

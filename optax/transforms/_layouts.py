@@ -105,4 +105,5 @@ def flatten(
         flat_updates, state, flat_params, **extra_args)
     return unravel(new_flat), state
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'flatten', base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
+from optax._src import numerics
 from optax._src import params_placeholder
 from optax._src import tree_or_function
 from optax._src import tree_structure
@@ -246,4 +247,5 @@ def masked(
     new_updates = _unhide(mask_tree, new_hidden, updates)
     return new_updates, MaskedState(inner_state=inner_state)
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'masked', base.GradientTransformationExtraArgs(init_fn, update_fn))
