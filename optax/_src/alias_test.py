@@ -863,5 +863,71 @@ class Float0GradientTest(parameterized.TestCase):
     np.testing.assert_allclose(updates['w'], expected['w'], rtol=1e-6)
 
 
+# The numeric hyperparameters of each alias that must be scalars (or
+# schedules): a vector there is a TypeError when the optimizer is built.
+_SCALAR_HYPERPARAMETERS = {
+    'adabelief': ('b1', 'b2', 'eps', 'eps_root', 'weight_decay'),
+    'adadelta': ('rho', 'eps', 'weight_decay'),
+    'adafactor': ('decay_rate', 'clipping_threshold', 'momentum',
+                  'weight_decay_rate', 'eps'),
+    'adagrad': ('initial_accumulator_value', 'eps'),
+    'adam': ('b1', 'b2', 'eps', 'eps_root'),
+    'adamw': ('b1', 'b2', 'eps', 'eps_root', 'weight_decay'),
+    'adamax': ('b1', 'b2', 'eps'),
+    'adamaxw': ('b1', 'b2', 'eps', 'weight_decay'),
+    'adan': ('b1', 'b2', 'b3', 'eps', 'eps_root', 'weight_decay'),
+    'amsgrad': ('b1', 'b2', 'eps', 'eps_root'),
+    'fromage': ('min_norm',),
+    'lamb': ('b1', 'b2', 'eps', 'eps_root', 'weight_decay'),
+    'lars': ('weight_decay', 'trust_coefficient', 'eps', 'momentum'),
+    'lion': ('b1', 'b2', 'weight_decay'),
+    'noisy_sgd': ('eta', 'gamma'),
+    'novograd': ('b1', 'b2', 'eps', 'eps_root', 'weight_decay'),
+    'optimistic_gradient_descent': ('alpha', 'beta'),
+    'optimistic_adam': ('optimism', 'b1', 'b2', 'eps', 'eps_root'),
+    'optimistic_adam_v2': ('alpha', 'beta', 'b1', 'b2', 'eps', 'eps_root'),
+    'polyak_sgd': ('scaling', 'f_min', 'eps'),
+    'radam': ('b1', 'b2', 'eps', 'eps_root', 'threshold'),
+    'rmsprop': ('decay', 'eps', 'initial_scale', 'momentum'),
+    'rprop': ('eta_minus', 'eta_plus', 'min_step_size', 'max_step_size'),
+    'sgd': ('momentum',),
+    'signum': ('beta',),
+    'sm3': ('momentum',),
+    'yogi': ('b1', 'b2', 'eps'),
+}
+
+
+class VectorHyperparametersTest(parameterized.TestCase):
+  """A vector hyperparameter is a TypeError naming the alias and argument."""
+
+  @parameterized.parameters(*[
+      (name, arg) for name, args in sorted(_SCALAR_HYPERPARAMETERS.items())
+      for arg in args])
+  def test_vector_raises_type_error_when_built(self, name, arg):
+    factory = getattr(alias, name)
+    kwargs = {arg: jnp.asarray([0.5, 0.5])}
+    if 'learning_rate' in inspect.signature(factory).parameters:
+      kwargs['learning_rate'] = 0.1
+    if name == 'noisy_sgd':
+      kwargs['key'] = 0
+    with self.assertRaisesRegex(
+        TypeError, f'{name}: {arg} must be a scalar number or a schedule,'
+        r' got an array of shape \(2,\)'):
+      factory(**kwargs)
+
+  @parameterized.parameters('adam', 'lars', 'polyak_sgd')
+  def test_scalar_arrays_and_schedules_are_accepted(self, name):
+    factory = getattr(alias, name)
+    arg = _SCALAR_HYPERPARAMETERS[name][-1]
+    kwargs = {} if name == 'polyak_sgd' else {'learning_rate': 0.1}
+    params = {'w': jnp.asarray([1.0, -2.0])}
+    want_tx = factory(**kwargs, **{arg: 0.5})
+    got_tx = factory(**kwargs, **{arg: jnp.asarray(0.5)})
+    extra = {'value': jnp.asarray(1.0)} if name == 'polyak_sgd' else {}
+    want, _ = want_tx.update(params, want_tx.init(params), params, **extra)
+    got, _ = got_tx.update(params, got_tx.init(params), params, **extra)
+    np.testing.assert_array_equal(got['w'], want['w'])
+
+
 if __name__ == '__main__':
   absltest.main()
