@@ -189,7 +189,11 @@ CASES = (
     Case('adopt', '_adopt', 'adopt', dict(learning_rate=1e-2, b2=0.99),
          steps=1000),
     Case('cocob', '_cocob', 'cocob', steps=10000),
-    Case('dadapt_adamw', '_dadapt_adamw', 'dadapt_adamw', steps=3000),
+    # On the quadratic, the error contracts to ~1e-5 at step 250, then D-Adapt
+    # Adam leaves the minimizer again and again (0.06 at step 1750 on CPU;
+    # 0.0107 at step 3000 on an H200, 0.0 on CPU): where, rounding decides.
+    Case('dadapt_adamw', '_dadapt_adamw', 'dadapt_adamw', steps=3000,
+         quadratic_steps=250),
     Case('dog', '_dog', 'dog', steps=10000),
     Case('dowg', '_dog', 'dowg', steps=10000),
     Case('galore', '_galore', 'galore',
