@@ -241,10 +241,14 @@ class Float0Leaves(NamedTuple):
   Attributes:
     treedef: the structure of the updates (None leaves are leaves).
     positions: the indices of the ``float0`` leaves in the flat list.
+    dtypes: the dtype of each such leaf's zero update: its param's integer
+      or boolean dtype, so that ``apply_updates`` keeps the param as it is,
+      or the dtype the gradient was prepared in when no param says.
   """
 
   treedef: Any
   positions: tuple[int, ...]
+  dtypes: tuple[Any, ...]
 
   def zero(self, updates: Any) -> Any:
     """``updates`` with zeros (of each leaf's dtype) at the float0 places.
@@ -258,8 +262,8 @@ class Float0Leaves(NamedTuple):
       computed for them (weight decay, say, on an integer param).
     """
     leaves = self.treedef.flatten_up_to(updates)
-    for i in self.positions:
-      leaves[i] = jnp.zeros_like(leaves[i])
+    for i, dtype in zip(self.positions, self.dtypes):
+      leaves[i] = jnp.zeros(jnp.shape(leaves[i]), dtype)
     return self.treedef.unflatten(leaves)
 
 
@@ -355,6 +359,7 @@ def as_updates(updates: Any, params: Optional[Any] = None
       params = treedef.unflatten(p_leaves)
   changed = False
   float0_positions = []
+  float0_dtypes = []
   new_leaves = list(g_leaves)
   x64 = bool(jax.config.jax_enable_x64)
   for i, g in enumerate(g_leaves):
@@ -374,12 +379,16 @@ def as_updates(updates: Any, params: Optional[Any] = None
     changed = True
     if g_dtype == jax.dtypes.float0:
       float0_positions.append(i)
+      float0_dtypes.append(
+          p_dtype if p_dtype is not None and not jnp.issubdtype(
+              p_dtype, jnp.inexact) else target)
       new_leaves[i] = jnp.zeros(np.shape(g), target)
     else:
       new_leaves[i] = cast(as_array(g), target)
   if changed:
     updates = treedef.unflatten(new_leaves)
-  float0 = (Float0Leaves(treedef, tuple(float0_positions))
+  float0 = (Float0Leaves(treedef, tuple(float0_positions),
+                         tuple(float0_dtypes))
             if float0_positions else None)
   return updates, params, float0
 

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import base
 from optax._src import numerics
 from optax._src import utils
 
@@ -497,9 +498,40 @@ class AsUpdatesTest(parameterized.TestCase):
     # integer param would not be zero), the others kept.
     final = float0.zero({'i': jnp.array([0.5, 1.0]), 'w': out['w'],
                          'n': None})
-    np.testing.assert_array_equal(final['i'], [0.0, 0.0])
+    np.testing.assert_array_equal(final['i'], [0, 0])
+    # In the integer param's dtype: apply_updates leaves it an int32 array.
+    self.assertEqual(final['i'].dtype, params['i'].dtype)
     self.assertIs(final['w'], out['w'])
     self.assertIsNone(numerics.as_updates(out, params)[2])
+
+  def test_float0_without_params_gives_float_zeros(self):
+    grads = {'i': np.zeros(2, jax.dtypes.float0), 'w': jnp.ones(2)}
+    out, _, float0 = numerics.as_updates(grads)
+    final = float0.zero({'i': out['i'] + 0.5, 'w': out['w']})
+    self.assertEqual(final['i'].dtype, numerics.hyperparameter_dtype())
+    np.testing.assert_array_equal(final['i'], [0.0, 0.0])
+
+  def test_preparing_inputs_on_a_transformation_alone(self):
+    tx = numerics.preparing_inputs('scale', base.GradientTransformation(
+        lambda params: base.EmptyState(),
+        lambda updates, state, params=None: (
+            jax.tree.map(lambda g: 0.5 * g, updates), state)))
+    params = {'w': jnp.array([1.0, 2.0]), 'f': 1.5, 'i': jnp.array([3, 4])}
+    grads = jax.grad(lambda p: jnp.sum(p['w'] * p['f']), allow_int=True)(
+        params)
+    grads['w'] = jnp.array([4, -2])  # Integer gradients.
+    updates, _ = tx.update(grads, tx.init(params), params)
+    np.testing.assert_array_equal(updates['w'], [2.0, -1.0])
+    self.assertEqual(updates['w'].dtype, jnp.float32)
+    self.assertEqual(updates['i'].dtype, jnp.int32)
+    np.testing.assert_array_equal(updates['i'], [0, 0])
+    self.assertEqual(updates['f'].dtype, jnp.float32)
+    with self.assertRaisesRegex(
+        ValueError, r"scale: at \['w'\] the gradient has shape \(1, 2\) but"
+        r' the param has shape \(2,\)'):
+      tx.update(dict(grads, w=jnp.ones((1, 2))), tx.init(params), params)
+    self.assertIsInstance(tx, base.GradientTransformation)
+    self.assertNotIsInstance(tx, base.GradientTransformationExtraArgs)
 
 
 if __name__ == '__main__':
