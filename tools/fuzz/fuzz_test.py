@@ -206,6 +206,21 @@ def test_mismatch():
   assert fuzz_worker.mismatch(other, params)[0].startswith('tree:')
 
 
+def test_mismatch_allows_a_wider_gradient_dtype():
+  params = _record(("['b']", (3,), 'bfloat16'), ("['w']", (3,), 'float32'))
+  updates = _record(("['b']", (3,), 'float32'), ("['w']", (3,), 'float32'))
+  wide = _record(("['b']", (3,), 'float32'), ("['w']", (3,), 'float32'))
+  narrow = _record(("['b']", (3,), 'bfloat16'), ("['w']", (3,), 'bfloat16'))
+  # float32 gradients on a bfloat16 param: float32 updates are kept.
+  assert not fuzz_worker.mismatch(updates, params, wide)
+  # Without the gradients, or with gradients as narrow as the param, they
+  # are a silent change.
+  assert fuzz_worker.mismatch(updates, params) == [
+      "['b']: dtype float32, params bfloat16"]
+  assert fuzz_worker.mismatch(updates, params, narrow) == [
+      "['b']: dtype float32, params bfloat16"]
+
+
 def test_run_case_classes():
   finite = fuzz_worker.run_case(_spec())
   assert finite['class'] == 'finite' and not finite['mismatch']

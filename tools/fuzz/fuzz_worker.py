@@ -36,7 +36,7 @@ import pathlib
 import pickle
 import sys
 import traceback
-from typing import Any
+from typing import Any, Optional
 
 import jax
 import numpy as np
@@ -120,12 +120,28 @@ def _expected_dtypes(dtype: str) -> tuple[str, ...]:
   return (dtype,)
 
 
-def mismatch(updates: dict[str, Any], params: dict[str, Any]) -> list[str]:
+_FLOAT_WIDTH = {'bfloat16': 16, 'float16': 16, 'float32': 32,
+                'float64': 64}
+
+
+def _wider_float_gradient(g_dtype: Optional[str], p_dtype: str) -> bool:
+  """Whether a gradient is a floating dtype wider than its floating param."""
+  return (g_dtype in _FLOAT_WIDTH and p_dtype in _FLOAT_WIDTH
+          and _FLOAT_WIDTH[g_dtype] > _FLOAT_WIDTH[p_dtype])
+
+
+def mismatch(updates: dict[str, Any], params: dict[str, Any],
+             grads: Optional[dict[str, Any]] = None) -> list[str]:
   """Where updates differ from params in structure, shape or dtype.
+
+  A gradient wider than its param (float32 on bfloat16 params) may give
+  updates in its own dtype: both upstream and the fork keep it, so that
+  ``apply_updates`` rounds the sum with the param once.
 
   Args:
     updates: ``record_tree`` of a step's updates.
     params: ``record_tree`` of the params given to the step.
+    grads: ``record_tree`` of the gradients given to the step, or None.
 
   Returns:
     Lines, one per difference (empty when the updates keep every leaf's
@@ -134,11 +150,15 @@ def mismatch(updates: dict[str, Any], params: dict[str, Any]) -> list[str]:
   if updates['treedef'] != params['treedef']:
     return [f'tree: updates {updates["treedef"][:160]}, params '
             f'{params["treedef"][:160]}']
+  g_dtypes = [None] * len(params['leaves'])
+  if grads is not None and grads['treedef'] == params['treedef']:
+    g_dtypes = [g['dtype'] for g in grads['leaves']]
   out = []
-  for u, p in zip(updates['leaves'], params['leaves']):
+  for u, p, g_dtype in zip(updates['leaves'], params['leaves'], g_dtypes):
     if tuple(u['shape'] or ()) != tuple(p['shape'] or ()):
       out.append(f'{p["path"]}: shape {u["shape"]}, params {p["shape"]}')
-    if u['dtype'] not in _expected_dtypes(p['dtype']):
+    if u['dtype'] not in _expected_dtypes(p['dtype']) and not (
+        u['dtype'] == g_dtype and _wider_float_gradient(g_dtype, p['dtype'])):
       out.append(f'{p["path"]}: dtype {u["dtype"]}, params {p["dtype"]}')
   return out
 
@@ -186,7 +206,8 @@ def run_case(spec: dict[str, Any]) -> dict[str, Any]:
       params, state, updates = step(params, state, grads)
       rec['updates'].append(run_cases.record_tree(updates))
       rec['mismatch'].extend(
-          f'step{i} {line}' for line in mismatch(rec['updates'][-1], before))
+          f'step{i} {line}' for line in mismatch(
+              rec['updates'][-1], before, run_cases.record_tree(grads)))
     rec['params'] = run_cases.record_tree(params)
     rec['state'] = run_cases.record_tree(state)
   except fuzz_cases.NotApplicable as exc:
