@@ -129,7 +129,8 @@ def scale_by_acprop(
     return new_updates, transform.ScaleByBeliefState(
         count=numerics.safe_increment(state.count), mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_acprop', base.GradientTransformation(init_fn, update_fn))
 
 
 def acprop(
@@ -182,8 +183,8 @@ def acprop(
   .. seealso:: :func:`scale_by_acprop`
   """
   validation.check_learning_rate('acprop', learning_rate, allow_none=True)
-  return _combining.chain(
+  return numerics.preparing_inputs('acprop', _combining.chain(
       scale_by_acprop(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate),
-  )
+  ))

@@ -165,7 +165,8 @@ def scale_by_ademamix(
         count_m2=numerics.safe_increment(state.count_m2),
         m1=m1, m2=m2, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_ademamix', base.GradientTransformation(init_fn, update_fn))
 
 
 def ademamix(
@@ -223,12 +224,12 @@ def ademamix(
   .. seealso:: :func:`scale_by_ademamix`, :func:`simplified_ademamix`
   """
   validation.check_learning_rate('ademamix', learning_rate, allow_none=True)
-  return _combining.chain(
+  return numerics.preparing_inputs('ademamix', _combining.chain(
       scale_by_ademamix(b1=b1, b2=b2, b3=b3, alpha=alpha, eps=eps,
                         eps_root=eps_root, mu_dtype=mu_dtype),
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate),
-  )
+  ))
 
 
 class ScaleBySimplifiedAdEMAMixState(NamedTuple):
@@ -341,7 +342,9 @@ def scale_by_simplified_ademamix(
     new_updates = jax.tree.map(leaf_update, updates, m, n)
     return new_updates, ScaleBySimplifiedAdEMAMixState(t=t, m=m, n=n)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_simplified_ademamix',
+      base.GradientTransformation(init_fn, update_fn))
 
 
 def simplified_ademamix(
@@ -395,9 +398,9 @@ def simplified_ademamix(
   """
   validation.check_learning_rate('simplified_ademamix', learning_rate,
                                   allow_none=True)
-  return _combining.chain(
+  return numerics.preparing_inputs('simplified_ademamix', _combining.chain(
       scale_by_simplified_ademamix(b1=b1, b2=b2, alpha=alpha, eps=eps,
                                    eps_root=eps_root),
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate),
-  )
+  ))

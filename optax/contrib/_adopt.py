@@ -160,7 +160,8 @@ def scale_by_adopt(
     return new_updates, transform.ScaleByAdamState(
         count=numerics.safe_increment(state.count), mu=mu, nu=nu)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_adopt', base.GradientTransformation(init_fn, update_fn))
 
 
 def adopt(
@@ -216,9 +217,9 @@ def adopt(
   .. seealso:: :func:`scale_by_adopt`
   """
   validation.check_learning_rate('adopt', learning_rate, allow_none=True)
-  return _combining.chain(
+  return numerics.preparing_inputs('adopt', _combining.chain(
       scale_by_adopt(b1=b1, b2=b2, eps=eps, mu_dtype=mu_dtype,
                      nesterov=nesterov, use_clipping=use_clipping,
                      clip_value_fn=clip_value_fn),
       transform.scale_by_learning_rate(learning_rate),
-  )
+  ))

@@ -147,7 +147,8 @@ def scale_by_cocob(
         subgradients=pick(3),
         reward=pick(4))
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_cocob', base.GradientTransformation(init_fn, update_fn))
 
 
 def cocob(
@@ -192,8 +193,8 @@ def cocob(
   .. seealso:: :func:`scale_by_cocob`
   """
   validation.check_learning_rate('cocob', learning_rate, allow_none=True)
-  return _combining.chain(
+  return numerics.preparing_inputs('cocob', _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate, flip_sign=False),
       scale_by_cocob(alpha=alpha, eps=eps),
-  )
+  ))

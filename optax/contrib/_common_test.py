@@ -410,7 +410,212 @@ class ContribCommonTest(parameterized.TestCase):
       self.assertEqual(leaf.dtype, dtype)
 
 
+@dataclasses.dataclass(frozen=True)
+class Alone:
+  """A public transformation of ``optax.contrib``, used on its own.
+
+  Attributes:
+    name: its public name.
+    build: builds it with small hyperparameters.
+    extra: names of the extra arguments ``update`` needs.
+    per_example: whether ``update`` takes per-example gradients.
+    matrices_only: whether every leaf must be a matrix (the integer leaf
+      is one; a Python-float leaf is an error naming it).
+  """
+
+  name: str
+  build: Callable[[], Any]
+  extra: tuple[str, ...] = ()
+  per_example: bool = False
+  matrices_only: bool = False
+
+
+ALONE = (
+    Alone('acprop', lambda: contrib.acprop(1e-2)),
+    Alone('scale_by_acprop', contrib.scale_by_acprop),
+    Alone('ademamix', lambda: contrib.ademamix(1e-2)),
+    Alone('scale_by_ademamix', contrib.scale_by_ademamix),
+    Alone('simplified_ademamix', lambda: contrib.simplified_ademamix(1e-2)),
+    Alone('scale_by_simplified_ademamix',
+          contrib.scale_by_simplified_ademamix),
+    Alone('adopt', lambda: contrib.adopt(1e-2)),
+    Alone('scale_by_adopt', contrib.scale_by_adopt),
+    Alone('cocob', contrib.cocob),
+    Alone('scale_by_cocob', contrib.scale_by_cocob),
+    Alone('dadapt_adamw', contrib.dadapt_adamw),
+    Alone('dog', contrib.dog),
+    Alone('dowg', contrib.dowg),
+    Alone('galore', lambda: contrib.galore(1e-2, rank=1)),
+    Alone('scale_by_galore', lambda: contrib.scale_by_galore(rank=1)),
+    Alone('madgrad', lambda: contrib.madgrad(1e-2)),
+    Alone('scale_by_madgrad', lambda: contrib.scale_by_madgrad(1e-2)),
+    Alone('mechanize', lambda: contrib.mechanize(alias.adam(1e-2))),
+    Alone('momo', contrib.momo, extra=('value',)),
+    Alone('momo_adam', contrib.momo_adam, extra=('value',)),
+    Alone('muon', lambda: contrib.muon(1e-2)),
+    Alone('scale_by_muon', contrib.scale_by_muon, matrices_only=True),
+    Alone('differentially_private_aggregate',
+          lambda: contrib.differentially_private_aggregate(1.0, 0.0, key=0),
+          per_example=True),
+    Alone('dpsgd', lambda: contrib.dpsgd(1e-2, 1.0, 0.0, key=0),
+          per_example=True),
+    Alone('prodigy', contrib.prodigy),
+    Alone('reduce_on_plateau', contrib.reduce_on_plateau, extra=('value',)),
+    Alone('normalize', contrib.normalize),
+    Alone('sam', lambda: contrib.sam(alias.adam(1e-2), alias.sgd(1e-3))),
+    Alone('schedule_free',
+          lambda: contrib.schedule_free(alias.sgd(1e-2), 1e-2)),
+    Alone('schedule_free_adamw', lambda: contrib.schedule_free_adamw(1e-2)),
+    Alone('schedule_free_sgd', lambda: contrib.schedule_free_sgd(1e-2)),
+    Alone('hutchinson_estimator_diag_hessian',
+          lambda: contrib.hutchinson_estimator_diag_hessian(0),
+          extra=('obj_fn',)),
+    Alone('sophia', lambda: contrib.sophia(1e-2), extra=('obj_fn',)),
+    Alone('split_real_and_imaginary',
+          lambda: contrib.split_real_and_imaginary(alias.adam(1e-2))),
+)
+_ALONE_BY_NAME = {a.name: a for a in ALONE}
+
+
+def _inexact_loss(params):
+  """Half the squared norm of the floating leaves (others are constants)."""
+  total = jnp.zeros([], jnp.float32)
+  for x in jax.tree.leaves(params):
+    x = jnp.asarray(x)
+    if jnp.issubdtype(x.dtype, jnp.inexact):
+      total = total + 0.5 * jnp.sum(x.astype(jnp.float32) ** 2)
+  return total
+
+
+def _alone_params():
+  rng = np.random.default_rng(3)
+  return {'w': jnp.asarray(rng.standard_normal((3, 2)), jnp.float32),
+          'b': jnp.asarray(rng.standard_normal((2, 3)), jnp.float32)}
+
+
+def _alone_update(entry, tx, use_jit):
+  """``update`` with the entry's extra arguments, jitted if ``use_jit``."""
+
+  def update(grads, state, params):
+    extra = {}
+    if 'value' in entry.extra:
+      extra['value'] = _inexact_loss(params)
+    if 'obj_fn' in entry.extra:
+      extra['obj_fn'] = _inexact_loss
+    if entry.per_example:
+      grads = jax.tree.map(_two_examples, grads)
+    return tx.update(grads, state, params, **extra)
+
+  return jax.jit(update) if use_jit else update
+
+
+def _two_examples(g):
+  """Per-example gradients: ``g`` as the gradient of two examples."""
+  if getattr(g, 'dtype', None) == jax.dtypes.float0:
+    return np.zeros((2,) + np.shape(g), jax.dtypes.float0)
+  return jnp.stack([g, g])
+
+
+def _alone_parameters():
+  return [(f'{a.name}_{"jit" if use_jit else "eager"}', a.name, use_jit)
+          for a in ALONE for use_jit in (False, True)]
+
+
+class InputsTest(parameterized.TestCase):
+  """Every public transformation takes gradients as ``optax.chain`` does.
+
+  Used on its own, not only inside an alias: integer gradients give the
+  updates of the same values in float32, float0 gradients (an integer
+  param under ``jax.grad(..., allow_int=True)``) give zero updates, a
+  Python-float params leaf is accepted, and a gradient shaped otherwise
+  than its param (a broadcast one) is an error naming its key path.
+  """
+
+  @parameterized.named_parameters(_alone_parameters())
+  def test_integer_gradients_give_the_float_gradients_updates(
+      self, name, use_jit):
+    entry = _ALONE_BY_NAME[name]
+    params = _alone_params()
+    int_grads = jax.tree.map(
+        lambda p: jnp.round(3 * p).astype(jnp.int32), params)
+    float_grads = jax.tree.map(lambda g: g.astype(jnp.float32), int_grads)
+    int_tx, float_tx = entry.build(), entry.build()
+    int_update = _alone_update(entry, int_tx, use_jit)
+    float_update = _alone_update(entry, float_tx, use_jit)
+    int_state, float_state = int_tx.init(params), float_tx.init(params)
+    for step in range(2):
+      int_updates, int_state = int_update(int_grads, int_state, params)
+      float_updates, float_state = float_update(
+          float_grads, float_state, params)
+      for key in params:
+        self.assertEqual(int_updates[key].dtype, jnp.float32,
+                         f'{name}, step {step}, {key}')
+        np.testing.assert_array_equal(
+            int_updates[key], float_updates[key],
+            err_msg=f'{name}, step {step}, {key}')
+
+  @parameterized.named_parameters(_alone_parameters())
+  def test_float0_gradients_give_zero_updates(self, name, use_jit):
+    entry = _ALONE_BY_NAME[name]
+    shape = (3, 2) if entry.matrices_only else (3,)
+    params = dict(_alone_params(), i=jnp.arange(
+        int(np.prod(shape)), dtype=jnp.int32).reshape(shape))
+    grads = jax.grad(_inexact_loss, allow_int=True)(params)
+    self.assertEqual(grads['i'].dtype, jax.dtypes.float0)
+    tx = entry.build()
+    update = _alone_update(entry, tx, use_jit)
+    state = tx.init(params)
+    for step in range(2):
+      updates, state = update(grads, state, params)
+      np.testing.assert_array_equal(updates['i'], np.zeros(shape),
+                                    err_msg=f'{name}, step {step}')
+      for key in ('w', 'b'):
+        self.assertEqual(updates[key].shape, params[key].shape)
+        self.assertTrue(bool(jnp.all(jnp.isfinite(updates[key]))),
+                        f'{name}, step {step}, {key}')
+
+  @parameterized.named_parameters(_alone_parameters())
+  def test_python_float_params_leaf_is_accepted(self, name, use_jit):
+    entry = _ALONE_BY_NAME[name]
+    params = dict(_alone_params(), f=0.5)
+    grads = dict(jax.tree.map(lambda p: -p, _alone_params()),
+                 f=jnp.float32(-0.5))
+    tx = entry.build()
+    if entry.matrices_only:
+      # A clear error, where building the state from the float failed.
+      with self.assertRaisesRegex(
+          ValueError, rf"{name}: leaf \['f'\] has shape \(\), not a matrix"):
+        tx.init(params)
+      return
+    update = _alone_update(entry, tx, use_jit)
+    state = tx.init(params)
+    for step in range(2):
+      updates, state = update(grads, state, params)
+      self.assertEqual(jnp.shape(updates['f']), (), f'{name}, step {step}')
+      self.assertEqual(jnp.result_type(updates['f']), jnp.float32)
+      self.assertTrue(bool(jnp.isfinite(updates['f'])), f'{name}')
+
+  @parameterized.named_parameters(_alone_parameters())
+  def test_broadcast_gradient_is_an_error_naming_the_key_path(
+      self, name, use_jit):
+    entry = _ALONE_BY_NAME[name]
+    params = _alone_params()
+    grads = dict(params, w=params['w'][:1])  # (1, 2) for a (3, 2) param.
+    tx = entry.build()
+    update = _alone_update(entry, tx, use_jit)
+    with self.assertRaisesRegex(ValueError, r"at \['w'\] the (per-example )?"
+                                r'gradient has shape'):
+      update(grads, tx.init(params), params)
+
+
 class RegistryTest(absltest.TestCase):
+
+  def test_every_public_transformation_is_used_alone(self):
+    public = {n for n in dir(contrib)
+              if not n.startswith('_') and n.islower()
+              and callable(getattr(contrib, n))}
+    self.assertSameElements({a.name for a in ALONE},
+                            public - {'schedule_free_eval_params'})
 
   def test_every_case_is_the_public_factory(self):
     for case in CASES:

@@ -28,6 +28,7 @@ from jax import lax
 import jax.numpy as jnp
 
 from optax._src import base
+from optax._src import numerics
 
 
 class SplitRealAndImaginaryArrays(NamedTuple):
@@ -124,4 +125,6 @@ def split_real_and_imaginary(
     return _join(new_updates), SplitRealAndImaginaryState(
         inner_state=inner_state)
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'split_real_and_imaginary',
+      base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -202,4 +202,5 @@ def dadapt_adamw(
         numerator_weighted=numerator.astype(state.numerator_weighted.dtype),
         count=numerics.safe_increment(count))
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'dadapt_adamw', base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -129,14 +129,19 @@ class DAdaptAdamWTest(parameterized.TestCase):
     self.assertEqual(float(state.numerator_weighted), 0.0)
 
   def test_rejects_gradients_shaped_unlike_the_state(self):
-    # A scalar gradient for a (4,) param broadcast into a (4,) update.
+    # A scalar gradient for a (4,) param was broadcast into a (4,) update.
     tx = _dadapt_adamw.dadapt_adamw()
     params = {'w': jnp.ones(4)}
     state = tx.init(params)
     with self.assertRaisesRegex(
+        ValueError, r"dadapt_adamw: at \['w'\] the gradient has shape \(\)"
+        r' but the param has shape \(4,\)'):
+      tx.update({'w': jnp.ones(())}, state, params)
+    # Gradients shaped as the params, a state built for other params.
+    with self.assertRaisesRegex(
         ValueError, r"dadapt_adamw: at \['w'\] the update has shape \(\)"
         r' but the optimizer state has shape \(4,\)'):
-      tx.update({'w': jnp.ones(())}, state, params)
+      tx.update({'w': jnp.ones(())}, state, {'w': jnp.ones(())})
 
   def test_requires_params(self):
     tx = _dadapt_adamw.dadapt_adamw()

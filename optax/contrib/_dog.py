@@ -200,11 +200,11 @@ def dog(
     decay = base.identity()
   else:
     decay = _adding.add_decayed_weights(weight_decay, mask)
-  return _combining.chain(
+  return numerics.preparing_inputs('dog', _combining.chain(
       decay,
       _scale_by_dog(tuple(init_step), eps),
       transform.scale_by_learning_rate(learning_rate),
-  )
+  ))
 
 
 class DoWGState(NamedTuple):
@@ -325,8 +325,8 @@ def dowg(
     decay = base.identity()
   else:
     decay = _adding.add_decayed_weights(weight_decay, mask)
-  return _combining.chain(
+  return numerics.preparing_inputs('dowg', _combining.chain(
       decay,
       _scale_by_dowg(init_estim_sq_dist, eps),
       transform.scale_by_learning_rate(learning_rate),
-  )
+  ))

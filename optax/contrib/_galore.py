@@ -309,7 +309,9 @@ def scale_by_galore(
         projector=jax.tree.unflatten(treedef, new_projector),
     )
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_galore',
+      base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 def galore(
@@ -368,10 +370,10 @@ def galore(
     Low-Rank Projection <https://arxiv.org/abs/2403.03507>`_, 2024.
   """
   validation.check_learning_rate('galore', learning_rate, allow_none=True)
-  return _combining.chain(
+  return numerics.preparing_inputs('galore', _combining.chain(
       scale_by_galore(rank=rank, update_proj_gap=update_proj_gap,
                       scale=scale, base_optimizer=base_optimizer,
                       weight_dimension_numbers=weight_dimension_numbers),
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate),
-  )
+  ))

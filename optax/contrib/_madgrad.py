@@ -145,7 +145,8 @@ def scale_by_madgrad(
         count=numerics.safe_increment(state.count),
         grad_sum_sq=pick(1), s=pick(2), x0=state.x0)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_madgrad', base.GradientTransformation(init_fn, update_fn))
 
 
 def madgrad(
@@ -187,7 +188,7 @@ def madgrad(
   .. seealso:: :func:`scale_by_madgrad`
   """
   validation.check_learning_rate('madgrad', learning_rate)
-  return _combining.chain(
+  return numerics.preparing_inputs('madgrad', _combining.chain(
       _adding.add_decayed_weights(weight_decay),
       scale_by_madgrad(learning_rate, momentum=momentum, eps=eps),
-  )
+  ))

@@ -211,4 +211,5 @@ def mechanize(
         v=v.astype(state_dtype), s=new_s.astype(state_dtype), x0=x0,
     )
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'mechanize', base.GradientTransformationExtraArgs(init_fn, update_fn))

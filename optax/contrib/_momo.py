@@ -227,7 +227,8 @@ def momo(
         lb=jnp.asarray(new_lb).astype(state.lb.dtype),
         count=numerics.safe_increment(count))
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'momo', base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 class MomoAdamState(NamedTuple):
@@ -413,4 +414,5 @@ def momo_adam(
         lb=jnp.asarray(new_lb).astype(state.lb.dtype),
         count=numerics.safe_increment(count))
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'momo_adam', base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -529,7 +529,8 @@ def scale_by_muon(
     updates = jax.tree.unflatten(treedef, new_leaves)
     return updates, MuonState(count=count, mu=mu, ns_coeffs=state.ns_coeffs)
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'scale_by_muon', base.GradientTransformation(init_fn, update_fn))
 
 
 def _scale_by_shape(
@@ -717,7 +718,7 @@ def muon(
 
   if adam_learning_rate is None:
     adam_learning_rate = learning_rate
-  return _combining.partition(
+  return numerics.preparing_inputs(fn, _combining.partition(
       transforms={
           'muon': _combining.chain(
               scale_by_muon(
@@ -735,4 +736,4 @@ def muon(
               weight_decay=adam_weight_decay, nesterov=nesterov),
       },
       param_labels=param_labels,
-  )
+  ))

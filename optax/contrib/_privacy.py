@@ -33,7 +33,6 @@ from optax._src import transform
 from optax._src import validation
 from optax.transforms import _accumulation
 from optax.transforms import _clipping
-from optax.transforms import _combining
 
 
 class DifferentiallyPrivateAggregateState(NamedTuple):
@@ -105,6 +104,71 @@ def _key_maker(fn: str, key: Any, seed: Any):
       f' {source!r}.')
 
 
+def _check_per_example_shapes(fn: str, updates: Any, params: Any) -> None:
+  """Raises unless each gradient leaf is its param's shape after a batch axis.
+
+  Args:
+    fn: the public function's name, for the message.
+    updates: the per-example gradients (None leaves allowed).
+    params: the params (None leaves allowed); a tree of another structure is
+      left to the aggregation's own checks.
+
+  Raises:
+    ValueError: naming the key path and both shapes.
+  """
+  g_leaves, treedef = jax.tree.flatten(updates, is_leaf=lambda x: x is None)
+  p_leaves, p_def = jax.tree.flatten(params, is_leaf=lambda x: x is None)
+  if p_def != treedef:
+    return
+  for index, (g, p) in enumerate(zip(g_leaves, p_leaves)):
+    if g is None or p is None:
+      continue
+    g_shape, p_shape = np.shape(g), np.shape(p)
+    if g_shape[1:] != p_shape or not g_shape:
+      path, _ = jax.tree_util.tree_flatten_with_path(
+          updates, is_leaf=lambda x: x is None)[0][index]
+      where = jax.tree_util.keystr(path) or 'the root'
+      wanted = ', '.join(['batch_size', *(str(d) for d in p_shape)])
+      raise ValueError(
+          f'{fn}: at {where} the per-example gradient has shape {g_shape}'
+          f' but the param has shape {p_shape}. Remedy: give one gradient'
+          f' per example, shaped ({wanted}), e.g. with'
+          ' jax.vmap(jax.grad(loss)).')
+
+
+def _preparing_per_example_inputs(
+    fn: str, tx: base.GradientTransformation) -> base.GradientTransformation:
+  """``tx``, taking per-example gradients as ``optax.chain`` takes gradients.
+
+  :func:`optax._src.numerics.preparing_inputs` for gradients with a batch
+  axis: integer gradients are cast to the params' floating dtype, float0
+  gradients give zero updates, Python-number leaves are made arrays, and
+  a gradient that is not its param's shape after the batch axis is an
+  error naming its key path.
+
+  Args:
+    fn: the public function's name, for the messages.
+    tx: the aggregation.
+
+  Returns:
+    A ``GradientTransformation`` with ``tx``'s state.
+  """
+
+  def init_fn(params):
+    return tx.init(numerics.as_params(params))
+
+  def update_fn(updates, state, params=None):
+    updates, params, float0 = numerics.as_updates(updates, params)
+    if params is not None:
+      _check_per_example_shapes(fn, updates, params)
+    updates, state = tx.update(updates, state, params)
+    if float0 is not None:
+      updates = float0.zero(updates)
+    return updates, state
+
+  return base.GradientTransformation(init_fn, update_fn)
+
+
 def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
   """differentially_private_aggregate, its key made by ``make_key``."""
   validation.check_non_negative(fn, 'l2_norm_clip', l2_norm_clip)
@@ -133,7 +197,8 @@ def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
     return (jax.tree.unflatten(treedef, new_leaves),
             DifferentiallyPrivateAggregateState(rng_key=new_key))
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return _preparing_per_example_inputs(
+      fn, base.GradientTransformation(init_fn, update_fn))
 
 
 def differentially_private_aggregate(
@@ -259,8 +324,29 @@ def dpsgd(
     momentum_tx = base.identity()
   else:
     momentum_tx = _accumulation.trace(decay=momentum, nesterov=nesterov)
-  return _combining.chain(
-      _aggregate('dpsgd', l2_norm_clip, noise_multiplier, make_key),
-      momentum_tx,
-      transform.scale_by_learning_rate(learning_rate),
-  )
+  aggregate = _aggregate('dpsgd', l2_norm_clip, noise_multiplier, make_key)
+  rest = (momentum_tx, transform.scale_by_learning_rate(learning_rate))
+
+  # The composition and state of chain(aggregate, *rest), written out:
+  # optax.chain prepares gradients shaped as the params, and per-example
+  # gradients carry a batch axis (the aggregation prepares and checks
+  # them).
+  def init_fn(params):
+    params = numerics.as_params(params)
+    return (aggregate.init(params),) + tuple(t.init(params) for t in rest)
+
+  def update_fn(updates, state, params=None, **extra_args):
+    del extra_args  # None of the members takes any.
+    if len(state) != 1 + len(rest):
+      raise ValueError(
+          f'dpsgd: the state has {len(state)} members, expected'
+          f' {1 + len(rest)}. Remedy: pass the state made by the init of'
+          ' this same dpsgd.')
+    updates, new_state = aggregate.update(updates, state[0], params)
+    new_state = [new_state]
+    for member, member_state in zip(rest, state[1:]):
+      updates, member_state = member.update(updates, member_state, params)
+      new_state.append(member_state)
+    return updates, tuple(new_state)
+
+  return base.GradientTransformationExtraArgs(init_fn, update_fn)

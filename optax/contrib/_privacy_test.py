@@ -23,8 +23,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import test_utils
+from optax._src import transform
 from optax.contrib import _privacy
 from optax.schedules import _inject
+from optax.transforms import _accumulation
+from optax.transforms import _combining
 
 
 def _np_clipped_mean(per_example, clip):
@@ -222,6 +225,57 @@ class DpsgdTest(parameterized.TestCase):
         direction = momentum * trace + direction if nesterov else trace
       np.testing.assert_allclose(updates['w'], -lr * direction, rtol=1e-5,
                                  atol=1e-7)
+
+  @parameterized.parameters(False, True)
+  def test_with_params_is_the_chain_of_its_parts(self, use_jit):
+    # Given the params, dpsgd is chain(aggregate, trace, scale): the same
+    # updates and state, the per-example gradients checked without their
+    # batch axis.
+    rng = np.random.default_rng(2)
+    params = {'w': jnp.zeros((2, 3)), 'b': jnp.zeros(3)}
+    tx = _privacy.dpsgd(0.1, 1.0, 0.5, key=4, momentum=0.9)
+    reference = _combining.chain(
+        _privacy.differentially_private_aggregate(1.0, 0.5, key=4),
+        _accumulation.trace(decay=0.9),
+        transform.scale_by_learning_rate(0.1))
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state, ref_state = tx.init(params), reference.init(params)
+    self.assertEqual(jax.tree.structure(state), jax.tree.structure(ref_state))
+    for _ in range(3):
+      grads = jax.tree.map(
+          lambda p: jnp.asarray(rng.standard_normal((4,) + p.shape),
+                                jnp.float32), params)
+      updates, state = update(grads, state, params)
+      want, ref_state = reference.update(grads, ref_state, params)
+      for key in params:
+        np.testing.assert_allclose(updates[key], want[key], rtol=1e-6,
+                                   atol=1e-8)
+    with self.assertRaisesRegex(
+        ValueError, r"dpsgd: at \['w'\] the per-example gradient has shape"
+        r' \(4, 1, 3\) but the param has shape \(2, 3\)\. Remedy: give one'
+        r' gradient per example, shaped \(batch_size, 2, 3\)'):
+      update(dict(grads, w=grads['w'][:, :1]), state, params)
+
+  @parameterized.parameters(False, True)
+  def test_integer_and_float0_per_example_gradients(self, use_jit):
+    params = {'w': jnp.zeros(3), 'i': jnp.arange(2, dtype=jnp.int32)}
+    int_grads = {'w': jnp.asarray([[3, 4, 0], [0, -1, 2]], jnp.int32),
+                 'i': np.zeros((2, 2), jax.dtypes.float0)}
+    float_grads = {'w': int_grads['w'].astype(jnp.float32),
+                   'i': np.zeros((2, 2), jax.dtypes.float0)}
+    tx = _privacy.dpsgd(0.1, 1.0, 0.0, key=0)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(params)
+    got, _ = update(int_grads, state, params)
+    want, _ = update(float_grads, state, params)
+    self.assertEqual(got['w'].dtype, jnp.float32)
+    np.testing.assert_array_equal(got['w'], want['w'])
+    # Clipped to norm 1: ([0.6, 0.8, 0] + [0, -1, 2] / sqrt(5)) / 2 * -0.1.
+    np.testing.assert_allclose(
+        got['w'], -0.05 * (np.array([0.6, 0.8, 0.0])
+                           + np.array([0.0, -1.0, 2.0]) / np.sqrt(5.0)),
+        rtol=1e-6)
+    np.testing.assert_array_equal(got['i'], np.zeros(2))
 
   def _first_update(self, *args, **kwargs):
     grads = {'w': jnp.asarray([[3.0, 4.0], [0.3, 0.4]])}

@@ -284,4 +284,5 @@ def prodigy(
         numerator_weighted=numerator.astype(state.numerator_weighted.dtype),
         count=numerics.safe_increment(count))
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'prodigy', base.GradientTransformationExtraArgs(init_fn, update_fn))

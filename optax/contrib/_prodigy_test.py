@@ -165,14 +165,19 @@ class ProdigyTest(parameterized.TestCase):
     test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
   def test_rejects_gradients_shaped_unlike_the_state(self):
-    # A scalar gradient for a (4,) param broadcast into a (4,) update.
+    # A scalar gradient for a (4,) param was broadcast into a (4,) update.
     tx = _prodigy.prodigy()
     params = {'w': jnp.ones(4)}
     state = tx.init(params)
     with self.assertRaisesRegex(
+        ValueError, r"prodigy: at \['w'\] the gradient has shape \(\)"
+        r' but the param has shape \(4,\)'):
+      tx.update({'w': jnp.ones(())}, state, params)
+    # Gradients shaped as the params, a state built for other params.
+    with self.assertRaisesRegex(
         ValueError, r"prodigy: at \['w'\] the update has shape \(\)"
         r' but the optimizer state has shape \(4,\)'):
-      tx.update({'w': jnp.ones(())}, state, params)
+      tx.update({'w': jnp.ones(())}, state, {'w': jnp.ones(())})
 
   def test_requires_params(self):
     tx = _prodigy.prodigy()

@@ -202,4 +202,6 @@ def reduce_on_plateau(
                    ).astype(u.dtype), updates)
     return updates, new_state
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'reduce_on_plateau',
+      base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -84,7 +84,9 @@ def normalize() -> base.GradientTransformation:
                    ).astype(g.dtype), updates)
     return updates, state
 
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return numerics.preparing_inputs(
+      'normalize',
+      base.GradientTransformation(base.init_empty_state, update_fn))
 
 
 def sam(
@@ -241,4 +243,5 @@ def sam(
       return opaque_update(updates, state, params, grad_fn, extra_args)
     return transparent_update(updates, state, params, extra_args)
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      'sam', base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -274,7 +274,8 @@ def schedule_free(
         z=new_z,
     )
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 def _warmup(learning_rate: Any, warmup_steps: Optional[int]) -> Any:

@@ -23,6 +23,7 @@ from typing import Any, Callable, NamedTuple, Optional, Union
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
@@ -51,6 +52,10 @@ class HutchinsonState(NamedTuple):
   """
 
   key: base.PRNGKey
+
+
+def _is_inexact(x: Any) -> bool:
+  return jnp.issubdtype(jnp.result_type(x), jnp.inexact)
 
 
 def hutchinson_estimator_diag_hessian(
@@ -125,11 +130,21 @@ def hutchinson_estimator_diag_hessian(
     _check_obj_fn(fn, obj_fn)
     key, subkey = jax.random.split(state.key)
     probe = otu.tree_random_like(subkey, params, jax.random.rademacher)
-    _, hvp = jax.jvp(jax.grad(obj_fn), (params,), (probe,))
-    estimate = jax.tree.map(lambda v, hv: v * hv, probe, hvp)
+    # An integer param (a step counter, say) is held constant: its tangent
+    # is float0, as jax.grad(..., allow_int=True) takes it, and its
+    # estimate is zero.
+    probe = jax.tree.map(
+        lambda p, v: v if _is_inexact(p) else np.zeros(
+            jnp.shape(p), jax.dtypes.float0), params, probe)
+    _, hvp = jax.jvp(jax.grad(obj_fn, allow_int=True), (params,), (probe,))
+    estimate = jax.tree.map(
+        lambda p, v, hv: v * hv if _is_inexact(p) else jnp.zeros(
+            jnp.shape(p), numerics.hyperparameter_dtype()),
+        params, probe, hvp)
     return estimate, HutchinsonState(key=key)
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return numerics.preparing_inputs(
+      fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 # The default estimator of sophia, built once at import (it holds no array:
@@ -355,7 +370,7 @@ def sophia(
         f'{fn}: hessian_diagonal_fn must be a GradientTransformation, got'
         f' {type(hessian_diagonal_fn).__name__}')
   validation.check_learning_rate('sophia', learning_rate, allow_none=True)
-  return _combining.chain(
+  return numerics.preparing_inputs('sophia', _combining.chain(
       _scale_by_sophia(
           b1=b1, b2=b2, eps=eps, gamma=gamma, clip_threshold=clip_threshold,
           update_interval=update_interval,
@@ -364,4 +379,4 @@ def sophia(
           print_win_rate_every_n_steps=print_win_rate_every_n_steps),
       _adding.add_decayed_weights(weight_decay, weight_decay_mask),
       transform.scale_by_learning_rate(learning_rate),
-  )
+  ))
