@@ -130,7 +130,11 @@ def scale_by_madgrad(
           dtype)
       new_s = s.astype(dtype) + lam_ * g32
       new_nu = nu.astype(dtype) + lam_ * g32 * g32
-      z = x0.astype(dtype) - new_s / (jnp.power(new_nu, 1 / 3) + eps_)
+      # The real cube root: new_nu is negative with a negative learning
+      # rate, where a fractional power would be NaN.
+      root = jnp.power(jnp.abs(new_nu), 1 / 3)
+      root = jnp.where(new_nu < 0, -root, root)
+      z = x0.astype(dtype) - new_s / (root + eps_)
       new_p = (1 - ck_) * p32 + ck_ * z
       return ((new_p - p32).astype(g.dtype), new_nu.astype(nu.dtype),
               new_s.astype(s.dtype))

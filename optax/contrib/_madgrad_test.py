@@ -73,6 +73,19 @@ class MadgradTest(parameterized.TestCase):
     self.assertEqual(int(state.count), 4)
     np.testing.assert_array_equal(state.x0, _PARAMS.astype(np.float32))
 
+  @parameterized.parameters(False, True)
+  def test_negative_learning_rate_takes_the_real_cube_root(self, use_jit):
+    # With lr + eps < 0 the sum nu is negative; a fractional power of it was
+    # NaN, where the paper's (and upstream's) cube root is real.
+    tx = _madgrad.madgrad(-0.1, momentum=0.5, eps=1e-6)
+    got, state = _run(tx, 3, use_jit)
+    want = _numpy_madgrad(3, -0.1, 0.5, 1e-6)
+    self.assertTrue(np.all(np.asarray(state[1].grad_sum_sq) < 0))
+    for t, (g, w) in enumerate(zip(got, want)):
+      self.assertTrue(np.all(np.isfinite(g)), f'step {t}')
+      np.testing.assert_allclose(g, w, rtol=5e-5, atol=2e-7,
+                                 err_msg=f'step {t}')
+
   def test_alias_with_schedule_and_weight_decay(self):
     lr = lambda count: 0.5 / (1.0 + count)
     tx = _madgrad.madgrad(lr, momentum=0.75, weight_decay=0.25, eps=0.125)
