@@ -61,7 +61,8 @@ def scale_by_adopt(
       \text{ with Nesterov momentum}),
 
   where :math:`\mathrm{clip}(\cdot, c)` clips each entry to
-  :math:`[-c, c]` with :math:`c_t` = ``clip_value_fn(t)``, :math:`t`
+  :math:`[-c, c]` (a complex entry keeps its phase, its modulus clipped
+  to :math:`c`) with :math:`c_t` = ``clip_value_fn(t)``, :math:`t`
   counting the updates done before this one (no clipping when
   ``use_clipping=False``).
 
@@ -134,7 +135,15 @@ def scale_by_adopt(
       out = g.astype(dtype) / scale
       if use_clipping:
         c = clip.astype(dtype)
-        out = jnp.clip(out, -c, c)
+        if jnp.iscomplexobj(out):
+          # Complex numbers have no order: the modulus is clipped, the
+          # phase kept.
+          c = c.real
+          modulus = jnp.abs(out)
+          out = out * jnp.where(
+              modulus > c, c / jnp.where(modulus > c, modulus, 1), 1)
+        else:
+          out = jnp.clip(out, -c, c)
       return out
 
     normalized = jax.tree.map(leaf_normalize, updates, state.nu)

@@ -76,6 +76,35 @@ class AdoptTest(parameterized.TestCase):
     np.testing.assert_array_equal(state.nu, np.array([1.0, 4.0]))
     self.assertIsInstance(state, transform.ScaleByAdamState)
 
+  @parameterized.parameters(False, True)
+  def test_complex_updates_have_their_modulus_clipped(self, use_jit):
+    # jnp.clip rejects complex numbers: the modulus is clipped, the phase
+    # kept (a NaN entry stays NaN).
+    b1, b2, eps = 0.5, 0.75, 0.125
+    tx = _adopt.scale_by_adopt(b1=b1, b2=b2, eps=eps)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    grads = np.array([[1 + 1j, 0.1j, 2.0], [30 - 40j, 0.2 + 0.1j, np.nan],
+                      [-3 + 4j, 1.0, 1j]], np.complex64)
+    state = tx.init(jnp.zeros(3, jnp.complex64))
+    got = []
+    for g in grads:
+      u, state = update(jnp.asarray(g), state)
+      self.assertEqual(u.dtype, jnp.complex64)
+      got.append(np.asarray(u))
+    m = np.zeros(3, np.complex128)
+    v = np.abs(grads[0].astype(np.complex128)) ** 2
+    for t, g in enumerate(grads[1:], start=1):
+      with np.errstate(invalid='ignore'):  # The NaN entry.
+        n = g.astype(np.complex128) / np.maximum(np.sqrt(v), eps)
+        c = t ** 0.25
+        n = np.where(np.abs(n) > c, n * c / np.abs(n), n)
+      m = b1 * m + (1 - b1) * n
+      np.testing.assert_allclose(got[t], m, rtol=2e-6, atol=1e-7,
+                                 err_msg=f'step {t}')
+      v = b2 * v + (1 - b2) * np.abs(g) ** 2
+    # (30 - 40j) / sqrt(2) was clipped to modulus 1 at step 1, phase kept.
+    np.testing.assert_allclose(got[1][0], 0.5 * (0.6 - 0.8j), rtol=1e-6)
+
   def test_custom_clip_value_fn(self):
     clip = lambda count: 0.5 + 0.0 * count
     tx = _adopt.scale_by_adopt(b1=0.5, b2=0.75, eps=0.125,
