@@ -63,6 +63,8 @@ def scale_by_acprop(
     :class:`optax.ScaleByBeliefState`.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1) or
       ``eps`` or ``eps_root`` is negative.
 
@@ -88,6 +90,9 @@ def scale_by_acprop(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
+  for name, value in (
+      ('b1', b1), ('b2', b2), ('eps', eps), ('eps_root', eps_root)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     return transform.ScaleByBeliefState(

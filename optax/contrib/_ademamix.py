@@ -99,6 +99,8 @@ def scale_by_ademamix(
     :class:`ScaleByAdemamixState`.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number decay rate is out of range or ``eps`` or
       ``eps_root`` is negative.
 
@@ -123,6 +125,10 @@ def scale_by_ademamix(
   validation.check_decay(fn, 'b3', b3, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
+  for name, value in (
+      ('b1', b1), ('b2', b2), ('b3', b3), ('alpha', alpha), ('eps', eps),
+      ('eps_root', eps_root)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -282,6 +288,8 @@ def scale_by_simplified_ademamix(
     :class:`ScaleBySimplifiedAdEMAMixState`.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number decay rate is out of range or ``eps`` or
       ``eps_root`` is negative.
 
@@ -306,6 +314,10 @@ def scale_by_simplified_ademamix(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
+  for name, value in (
+      ('b1', b1), ('b2', b2), ('alpha', alpha), ('eps', eps),
+      ('eps_root', eps_root)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     return ScaleBySimplifiedAdEMAMixState(

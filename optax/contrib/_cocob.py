@@ -81,6 +81,8 @@ def scale_by_cocob(
     A ``GradientTransformation`` whose state is a :class:`COCOBState`.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number ``alpha`` or ``eps`` is negative, or, in
       ``update``, if ``params`` is None.
 
@@ -102,6 +104,8 @@ def scale_by_cocob(
   fn = 'scale_by_cocob'
   validation.check_non_negative(fn, 'alpha', alpha)
   validation.check_non_negative(fn, 'eps', eps)
+  for name, value in (('alpha', alpha), ('eps', eps)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     epsilon = numerics.as_hyperparameter(eps)

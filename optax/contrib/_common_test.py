@@ -35,6 +35,7 @@ params), ``obj_fn`` (the loss function); ``dpsgd`` gets per-example gradients
 
 import dataclasses
 import importlib
+import inspect
 from typing import Any, Callable, Optional
 
 from absl.testing import absltest
@@ -606,6 +607,64 @@ class InputsTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError, r"at \['w'\] the (per-example )?"
                                 r'gradient has shape'):
       update(grads, tx.init(params), params)
+
+
+# Arguments without a default (or whose default is None) that a factory
+# needs to be built; the others keep their defaults.
+_REQUIRED_KWARGS = {
+    'acprop': dict(learning_rate=0.1),
+    'ademamix': dict(learning_rate=0.1),
+    'adopt': dict(learning_rate=0.1),
+    'differentially_private_aggregate': dict(
+        l2_norm_clip=1.0, noise_multiplier=0.1, key=0),
+    'dpsgd': dict(learning_rate=0.1, l2_norm_clip=1.0, noise_multiplier=0.1,
+                  key=0),
+    'galore': dict(learning_rate=0.1),
+    'madgrad': dict(learning_rate=0.1),
+    'mechanize': dict(base_optimizer=alias.sgd(0.1)),
+    'muon': dict(learning_rate=0.1),
+    'sam': dict(optimizer=alias.sgd(0.1), adv_optimizer=alias.sgd(0.1)),
+    'scale_by_madgrad': dict(learning_rate=0.1),
+    'schedule_free': dict(base_optimizer=alias.sgd(0.1), learning_rate=0.1),
+    'schedule_free_adamw': dict(learning_rate=0.1),
+    'schedule_free_sgd': dict(learning_rate=0.1),
+    'simplified_ademamix': dict(learning_rate=0.1),
+    'sophia': dict(learning_rate=0.1),
+    'split_real_and_imaginary': dict(inner=alias.sgd(0.1)),
+}
+
+
+def _float_hyperparameters():
+  """(name, argument) for every float argument of a public factory."""
+  out = []
+  for a in ALONE:
+    signature = inspect.signature(getattr(contrib, a.name))
+    kwargs = _REQUIRED_KWARGS.get(a.name, {})
+    for arg, parameter in signature.parameters.items():
+      if isinstance(kwargs.get(arg, parameter.default), float):
+        out.append((f'{a.name}_{arg}', a.name, arg))
+  return out
+
+
+class HyperparameterTypeTest(parameterized.TestCase):
+
+  @parameterized.named_parameters(_float_hyperparameters())
+  def test_vector_hyperparameter_is_a_type_error_when_built(self, name, arg):
+    # A vector was accepted and broadcast against the updates (or failed
+    # inside jax in update). The message names the factory that checks it
+    # (an alias's scale_by_* for the arguments it hands over) and the
+    # argument.
+    kwargs = dict(_REQUIRED_KWARGS.get(name, {}))
+    kwargs[arg] = jnp.ones(3)
+    with self.assertRaisesRegex(
+        TypeError, rf'^\w+: {arg} must be a scalar number or a schedule, got'
+        r' an array of shape \(3,\)$'):
+      getattr(contrib, name)(**kwargs)
+
+  def test_zero_dimensional_arrays_are_accepted(self):
+    tx = contrib.scale_by_acprop(b1=jnp.asarray(0.5), eps=np.float32(1e-8))
+    updates, _ = tx.update(jnp.ones(2), tx.init(jnp.zeros(2)))
+    self.assertEqual(updates.shape, (2,))
 
 
 class RegistryTest(absltest.TestCase):

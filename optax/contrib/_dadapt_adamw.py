@@ -99,7 +99,7 @@ def dadapt_adamw(
       finite; in ``update``, if ``params`` is None or the updates are
       shaped unlike the state.
     TypeError: if ``learning_rate`` is not a number, a 0-d array or a
-      schedule (None included).
+      schedule (None included), or another hyperparameter is not a scalar.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -127,6 +127,10 @@ def dadapt_adamw(
   validation.check_decay(fn, 'betas[1]', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_positive(fn, 'estim_lr0', estim_lr0)
+  for name, value in (
+      ('betas[0]', b1), ('betas[1]', b2), ('eps', eps),
+      ('estim_lr0', estim_lr0), ('weight_decay', weight_decay)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     # Never narrower than float32: a bfloat16 sum stops growing.

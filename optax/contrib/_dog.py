@@ -169,6 +169,8 @@ def dog(
     A ``GradientTransformationExtraArgs``; its ``update`` requires ``params``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if ``init_step`` is not a known ``(kind, value)`` pair with a
       positive Python-number value, or ``eps`` is negative.
 
@@ -195,6 +197,7 @@ def dog(
         f' {_INIT_STEP_TYPES}, got {init_step!r}')
   validation.check_positive(fn, 'init_step[1]', init_step[1])
   validation.check_non_negative(fn, 'eps', eps)
+  validation.check_scalar_or_schedule(fn, 'eps', eps, allow_none=False)
   validation.check_learning_rate('dog', learning_rate, allow_none=True)
   if weight_decay is None:
     decay = base.identity()
@@ -298,6 +301,8 @@ def dowg(
     A ``GradientTransformationExtraArgs``; its ``update`` requires ``params``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number ``eps`` or ``init_estim_sq_dist`` is
       negative.
 
@@ -320,6 +325,9 @@ def dowg(
   fn = 'dowg'
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'init_estim_sq_dist', init_estim_sq_dist)
+  validation.check_scalar_or_schedule(fn, 'eps', eps, allow_none=False)
+  validation.check_scalar_or_schedule(
+      fn, 'init_estim_sq_dist', init_estim_sq_dist)  # None: from eps.
   validation.check_learning_rate('dowg', learning_rate, allow_none=True)
   if weight_decay is None:
     decay = base.identity()

@@ -196,7 +196,8 @@ def scale_by_galore(
     optimizer.
 
   Raises:
-    TypeError: if ``rank`` or ``update_proj_gap`` is not an integer.
+    TypeError: if ``rank`` or ``update_proj_gap`` is not an integer or
+      ``scale`` is not a scalar.
     ValueError: if ``rank`` or ``update_proj_gap`` is not positive; in
       ``init``, for dimension numbers that do not name every axis of their
       leaf.
@@ -221,6 +222,7 @@ def scale_by_galore(
     Low-Rank Projection <https://arxiv.org/abs/2403.03507>`_, 2024.
   """
   fn = 'scale_by_galore'
+  validation.check_scalar_or_schedule(fn, 'scale', scale, allow_none=False)
   for name, value in (('rank', rank), ('update_proj_gap', update_proj_gap)):
     if isinstance(value, bool) or not isinstance(value, int):
       # A TypeError, as upstream's for rank.

@@ -78,6 +78,8 @@ def scale_by_madgrad(
     its ``update`` requires ``params``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number ``momentum`` is outside [0, 1] or ``eps``
       is negative; in ``update``, if ``params`` is None.
 
@@ -102,6 +104,8 @@ def scale_by_madgrad(
   validation.check_learning_rate(fn, learning_rate)
   validation.check_decay(fn, 'momentum', momentum, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
+  for name, value in (('momentum', momentum), ('eps', eps)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     return MadgradState(

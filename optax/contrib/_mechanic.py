@@ -108,6 +108,8 @@ def mechanize(
     other extra arguments to the base optimizer.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if ``num_betas`` is not a positive integer or a
       Python-number ``weight_decay``, ``eps`` or ``s_init`` is negative.
 
@@ -135,6 +137,9 @@ def mechanize(
   validation.check_non_negative(fn, 'weight_decay', weight_decay)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 's_init', s_init)
+  for name, value in (
+      ('weight_decay', weight_decay), ('eps', eps), ('s_init', s_init)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
   base_optimizer = base.with_extra_args_support(base_optimizer)
   betas_np = 1.0 - 0.1 ** np.arange(1, num_betas + 1)
 

@@ -150,6 +150,8 @@ def momo(
     :class:`MomoState`.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number ``beta`` is outside [0, 1]; in
       ``update``, if ``params`` or ``value`` is missing.
 
@@ -174,6 +176,10 @@ def momo(
   fn = 'momo'
   validation.check_learning_rate(fn, learning_rate)
   validation.check_decay(fn, 'beta', beta, closed=True)
+  for name, value in (
+      ('beta', beta), ('lower_bound', lower_bound),
+      ('weight_decay', weight_decay)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     dtype = _scalar_dtype()
@@ -310,6 +316,8 @@ def momo_adam(
     :class:`MomoAdamState`.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1) or
       ``eps`` is negative; in ``update``, if ``params`` or ``value`` is
       missing.
@@ -338,6 +346,10 @@ def momo_adam(
   validation.check_decay(fn, 'b1', b1)
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
+  for name, value in (
+      ('b1', b1), ('b2', b2), ('eps', eps), ('lower_bound', lower_bound),
+      ('weight_decay', weight_decay)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     dtype = _scalar_dtype()

@@ -455,6 +455,8 @@ def scale_by_muon(
     A ``GradientTransformation`` whose state is a :class:`MuonState`.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: when built, if ``ns_coeffs`` has a shape other than
       ``(3,)`` or ``(n, 3)`` or names no preset, or if ``preconditioning``,
       ``ns_steps`` or a Python-number ``beta`` / ``eps`` is invalid (NaN
@@ -487,6 +489,8 @@ def scale_by_muon(
   _check_preconditioning(fn, preconditioning)
   validation.check_decay(fn, 'beta', beta, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
+  for name, value in (('beta', beta), ('eps', eps)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -660,6 +664,8 @@ def muon(
     used.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: when built, for invalid ``ns_coeffs``, ``ns_steps`` or
       ``preconditioning``, or a Python-number ``beta`` outside ``[0, 1]``,
       negative ``eps`` or non-positive ``consistent_rms`` (NaN included);
@@ -697,6 +703,10 @@ def muon(
   validation.check_decay(fn, 'beta', beta, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_positive(fn, 'consistent_rms', consistent_rms)
+  for name, value in (('beta', beta), ('eps', eps), ('adam_b1', adam_b1),
+                      ('adam_b2', adam_b2), ('adam_eps_root', adam_eps_root),
+                      ('adam_weight_decay', adam_weight_decay)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
   if muon_weight_dimension_numbers is None:
     dim_nums = _default_muon_dim_nums
   else:

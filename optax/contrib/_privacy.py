@@ -173,6 +173,9 @@ def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
   """differentially_private_aggregate, its key made by ``make_key``."""
   validation.check_non_negative(fn, 'l2_norm_clip', l2_norm_clip)
   validation.check_non_negative(fn, 'noise_multiplier', noise_multiplier)
+  for name, value in (
+      ('l2_norm_clip', l2_norm_clip), ('noise_multiplier', noise_multiplier)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     del params
@@ -236,6 +239,8 @@ def differentially_private_aggregate(
     :class:`DifferentiallyPrivateAggregateState`.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if both ``key`` and ``seed`` are given, if the key is
       neither an int nor a key, or if a Python-number ``l2_norm_clip`` or
       ``noise_multiplier`` is negative.
@@ -297,6 +302,8 @@ def dpsgd(
     the aggregation, the momentum and the learning-rate scaling.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if both ``key`` and ``seed`` are given, or if the key is
       neither an int nor a key.
 

@@ -158,7 +158,7 @@ def prodigy(
       match the params' structure or if the updates are shaped unlike the
       state.
     TypeError: if ``learning_rate`` is not a number, a 0-d array or a
-      schedule (None included).
+      schedule (None included), or another hyperparameter is not a scalar.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -188,6 +188,12 @@ def prodigy(
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'estim_lr_coef', estim_lr_coef)
   validation.check_positive(fn, 'estim_lr0', estim_lr0)
+  for name, value in (
+      ('betas[0]', b1), ('betas[1]', b2), ('eps', eps),
+      ('estim_lr_coef', estim_lr_coef), ('estim_lr0', estim_lr0),
+      ('weight_decay', weight_decay)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalar_or_schedule(fn, 'beta3', beta3)  # None: sqrt(b2).
 
   def init_fn(params):
     # Never narrower than float32: a bfloat16 sum stops growing.

@@ -95,6 +95,8 @@ def reduce_on_plateau(
     argument ``value``.
 
   Raises:
+    TypeError: for a hyperparameter that is not a scalar (a vector, a
+      string).
     ValueError: if ``factor`` is not in (0, 1), ``rtol`` not in [0, 1],
       ``atol`` or ``min_scale`` negative, both tolerances zero,
       ``patience`` or ``accumulation_size`` not a positive integer or
@@ -138,6 +140,10 @@ def reduce_on_plateau(
       raise ValueError(
           f'{fn}: {name} must be an integer >= {low}, got {value!r}')
   validation.check_non_negative(fn, 'min_scale', min_scale)
+  for name, value in (
+      ('factor', factor), ('rtol', rtol), ('atol', atol),
+      ('min_scale', min_scale)):
+    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     del params  # The scalars do not depend on the params' dtypes.
