@@ -424,14 +424,15 @@ class PreparedInputsTest(parameterized.TestCase):
         np.testing.assert_array_equal(got_step[key], want_step[key])
 
   @parameterized.product(name=_PREP_NAMES, use_jit=(False, True))
-  def test_broadcast_gradient_raises_naming_key_path(self, name, use_jit):
+  def test_gradient_shapes_are_left_to_the_inner_transformation(
+      self, name, use_jit):
+    # Per-example gradients (a leading batch axis, as dpsgd takes them)
+    # reach the inner transformation as they are.
     params = {'w': jnp.ones((4, 3)), 'b': jnp.ones(3)}
-    grads = {'w': jnp.ones((1, 3)), 'b': jnp.ones(3)}
-    label = name.split('(')[0]
-    with self.assertRaisesRegex(
-        ValueError, label + r": at \['w'\] the gradient has shape \(1, 3\)"
-        r' but the param has shape \(4, 3\)'):
-      _prep_steps(name, grads, params, use_jit, steps=1)
+    grads = {'w': jnp.ones((2, 4, 3)), 'b': jnp.ones((2, 3))}
+    got = _prep_steps(name, grads, params, use_jit, steps=1)[0]
+    self.assertEqual(got['w'].shape, (2, 4, 3))
+    self.assertEqual(got['b'].shape, (2, 3))
 
 
 if __name__ == '__main__':
