@@ -570,6 +570,8 @@ class InputsTest(parameterized.TestCase):
       updates, state = update(grads, state, params)
       np.testing.assert_array_equal(updates['i'], np.zeros(shape),
                                     err_msg=f'{name}, step {step}')
+      # In the param's dtype: apply_updates keeps an int32 param int32.
+      self.assertEqual(updates['i'].dtype, jnp.int32, f'{name}')
       for key in ('w', 'b'):
         self.assertEqual(updates[key].shape, params[key].shape)
         self.assertTrue(bool(jnp.all(jnp.isfinite(updates[key]))),

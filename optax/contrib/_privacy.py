@@ -148,29 +148,32 @@ def _preparing_per_example_inputs(
 
   Args:
     fn: the public function's name, for the messages.
-    tx: the aggregation.
+    tx: the aggregation, or a composition that begins with it.
 
   Returns:
-    A ``GradientTransformation`` with ``tx``'s state.
+    A transformation of ``tx``'s class (extra arguments are forwarded to a
+    ``GradientTransformationExtraArgs``), with ``tx``'s state.
   """
 
   def init_fn(params):
     return tx.init(numerics.as_params(params))
 
-  def update_fn(updates, state, params=None):
+  def update_fn(updates, state, params=None, **extra_args):
     updates, params, float0 = numerics.as_updates(updates, params)
     if params is not None:
       _check_per_example_shapes(fn, updates, params)
-    updates, state = tx.update(updates, state, params)
+    updates, state = tx.update(updates, state, params, **extra_args)
     if float0 is not None:
       updates = float0.zero(updates)
     return updates, state
 
+  if isinstance(tx, base.GradientTransformationExtraArgs):
+    return base.GradientTransformationExtraArgs(init_fn, update_fn)
   return base.GradientTransformation(init_fn, update_fn)
 
 
 def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
-  """differentially_private_aggregate, its key made by ``make_key``."""
+  """The aggregation, its key made by ``make_key`` (inputs as prepared)."""
   validation.check_non_negative(fn, 'l2_norm_clip', l2_norm_clip)
   validation.check_non_negative(fn, 'noise_multiplier', noise_multiplier)
   for name, value in (
@@ -200,8 +203,7 @@ def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
     return (jax.tree.unflatten(treedef, new_leaves),
             DifferentiallyPrivateAggregateState(rng_key=new_key))
 
-  return _preparing_per_example_inputs(
-      fn, base.GradientTransformation(init_fn, update_fn))
+  return base.GradientTransformation(init_fn, update_fn)
 
 
 def differentially_private_aggregate(
@@ -264,8 +266,8 @@ def differentially_private_aggregate(
     <https://arxiv.org/abs/1607.00133>`_, 2016.
   """
   fn = 'differentially_private_aggregate'
-  return _aggregate(fn, l2_norm_clip, noise_multiplier,
-                    _key_maker(fn, key, seed))
+  return _preparing_per_example_inputs(fn, _aggregate(
+      fn, l2_norm_clip, noise_multiplier, _key_maker(fn, key, seed)))
 
 
 def dpsgd(
@@ -336,10 +338,9 @@ def dpsgd(
 
   # The composition and state of chain(aggregate, *rest), written out:
   # optax.chain prepares gradients shaped as the params, and per-example
-  # gradients carry a batch axis (the aggregation prepares and checks
-  # them).
+  # gradients carry a batch axis. The whole is prepared per example, so
+  # that a float0 gradient's zero update is the last word on its leaf.
   def init_fn(params):
-    params = numerics.as_params(params)
     return (aggregate.init(params),) + tuple(t.init(params) for t in rest)
 
   def update_fn(updates, state, params=None, **extra_args):
@@ -356,4 +357,5 @@ def dpsgd(
       new_state.append(member_state)
     return updates, tuple(new_state)
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return _preparing_per_example_inputs(
+      'dpsgd', base.GradientTransformationExtraArgs(init_fn, update_fn))

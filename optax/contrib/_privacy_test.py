@@ -276,6 +276,7 @@ class DpsgdTest(parameterized.TestCase):
                            + np.array([0.0, -1.0, 2.0]) / np.sqrt(5.0)),
         rtol=1e-6)
     np.testing.assert_array_equal(got['i'], np.zeros(2))
+    self.assertEqual(got['i'].dtype, jnp.int32)  # apply_updates keeps it.
 
   def _first_update(self, *args, **kwargs):
     grads = {'w': jnp.asarray([[3.0, 4.0], [0.3, 0.4]])}
