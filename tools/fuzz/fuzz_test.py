@@ -340,3 +340,11 @@ def test_side_limits_each_case_and_survives_a_crash(tmp_path):
       0: 'finite', 1: 'timeout', 2: 'finite', 3: 'crash', 4: 'finite'}
   with open(side.out, 'rb') as f:
     assert pickle.load(f)[0] == 0
+
+
+def test_dtypes_record_takes_float0_and_number_leaves():
+  grads = {'i': np.zeros(3, jax.dtypes.float0), 'f': 1.5,
+           'b': np.ones(2, jnp.bfloat16)}
+  record = fuzz_worker._dtypes_record(grads)  # pylint: disable=protected-access
+  assert [leaf['dtype'] for leaf in record['leaves']] == [
+      'bfloat16', 'py:float', 'int8']

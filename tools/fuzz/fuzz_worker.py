@@ -130,6 +130,23 @@ def _wider_float_gradient(g_dtype: Optional[str], p_dtype: str) -> bool:
           and _FLOAT_WIDTH[g_dtype] > _FLOAT_WIDTH[p_dtype])
 
 
+def _dtypes_record(tree: Any) -> dict[str, Any]:
+  """``record_tree`` of empty arrays of the leaves' dtypes (float0: int8).
+
+  Only the gradients' structure and dtypes are compared with the updates;
+  a float0 array has no values to record.
+  """
+  def empty(leaf):
+    dtype = getattr(leaf, 'dtype', None)
+    if dtype is None:
+      return leaf
+    if dtype == jax.dtypes.float0:
+      dtype = np.int8
+    return np.zeros((0,), dtype)
+
+  return run_cases.record_tree(jax.tree.map(empty, tree))
+
+
 def mismatch(updates: dict[str, Any], params: dict[str, Any],
              grads: Optional[dict[str, Any]] = None) -> list[str]:
   """Where updates differ from params in structure, shape or dtype.
@@ -207,7 +224,7 @@ def run_case(spec: dict[str, Any]) -> dict[str, Any]:
       rec['updates'].append(run_cases.record_tree(updates))
       rec['mismatch'].extend(
           f'step{i} {line}' for line in mismatch(
-              rec['updates'][-1], before, run_cases.record_tree(grads)))
+              rec['updates'][-1], before, _dtypes_record(grads)))
     rec['params'] = run_cases.record_tree(params)
     rec['state'] = run_cases.record_tree(state)
   except fuzz_cases.NotApplicable as exc:
