@@ -103,6 +103,10 @@ def add_decayed_weights(
     return numerics.cast(new_g, g.dtype)
 
   def add(updates, params, decay):
+    # A gradient shaped otherwise (a (1, n) row for an (m, n) param) would
+    # broadcast against its param here, and every later transformation of a
+    # chain would take the (m, n) result for a gradient.
+    numerics.check_shapes_like_params('add_decayed_weights', updates, params)
     decays = numerics.ScalarsByDtype(decay)
     return jax.tree.map(
         lambda g, p: add_leaf(g, p, decay, decays), updates, params,

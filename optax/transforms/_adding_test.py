@@ -283,5 +283,29 @@ class AddNoiseDtypeTest(absltest.TestCase):
       tx.update(updates, tx.init(updates))
 
 
+class AddDecayedWeightsInputsTest(parameterized.TestCase):
+
+  @parameterized.product(schedule=(False, True), use_jit=(False, True))
+  def test_broadcast_gradient_raises_naming_key_path(self, schedule,
+                                                     use_jit):
+    # A (1, 3) row for a (4, 3) param broadcast against the param, and a
+    # chain after it (adadelta, lars) took the (4, 3) sum for a gradient.
+    tx = _adding.add_decayed_weights(
+        (lambda count: 0.1) if schedule else 0.1)
+    params = {'layer': {'w': jnp.ones((4, 3))}, 'b': jnp.ones(3)}
+    grads = {'layer': {'w': jnp.ones((1, 3))}, 'b': jnp.ones(3)}
+    update = jax.jit(tx.update) if use_jit else tx.update
+    with self.assertRaisesRegex(
+        ValueError, r"add_decayed_weights: at \['layer'\]\['w'\] the"
+        r' gradient has shape \(1, 3\) but the param has shape \(4, 3\)'):
+      update(grads, tx.init(params), params)
+
+  def test_vector_weight_decay_raises_type_error_when_built(self):
+    with self.assertRaisesRegex(
+        TypeError, r'add_decayed_weights: weight_decay must be a scalar'
+        r' number or a schedule, got an array of shape \(2,\)'):
+      _adding.add_decayed_weights(jnp.asarray([0.1, 0.1]))
+
+
 if __name__ == '__main__':
   absltest.main()
