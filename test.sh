@@ -271,6 +271,11 @@ fi
 step "live comparison with upstream $upstream_version"
 bash "$here/tools/compare/run.sh" "$venv_py" "$upstream_py"
 
+step "fuzz lane: odd params, gradients and hyperparameters through every \
+optimizer and wrapper, upstream $upstream_version against the fork"
+"$venv_py" "$here/tools/fuzz/fuzz.py" --upstream-python "$upstream_py" \
+    --deviations "$here/deviations.toml"
+
 step "fix ledger: each fix's reproducer (upstream_tests/) on upstream \
 $upstream_version and on the fork, against ledger.toml's status"
 (cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
