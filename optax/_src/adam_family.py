@@ -20,12 +20,9 @@ and Yogi. The helpers they share (bias corrections, the Adam ratio, NAdam's
 look-ahead moment, dtype lifting) live in :mod:`optax._src.moments`.
 
 Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them (see :func:`optax._src.numerics.preparing_inputs`):
-integer, boolean and narrower floating gradients are cast to the params'
-dtype, float0 gradients give zero updates, Python-number leaves are made
-arrays, and a gradient shaped otherwise than its param is a ValueError naming
-its key path. A hyperparameter that is not a scalar (a vector ``b1``, say) is
-a TypeError naming the function and the argument when it is built.
+``optax.chain`` gives them (:func:`optax._src.numerics.preparing_inputs`); a
+hyperparameter that is not a scalar is a TypeError when it is built
+(:func:`optax._src.validation.check_scalars_or_schedules`).
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
@@ -46,24 +43,6 @@ from optax._src import utils
 from optax._src import validation
 
 _hp = numerics.as_hyperparameter  # Shorthand.
-
-
-def _check_scalars(fn: str, **values: Any) -> None:
-  """Raises TypeError for a hyperparameter that is not a scalar.
-
-  A vector (or another non-0-d array) would broadcast against the updates
-  or fail inside ``update`` without naming the argument; 0-d arrays and
-  tracers (``inject_hyperparams``) pass.
-
-  Args:
-    fn: the public name of the factory, for the message.
-    **values: the hyperparameters by name.
-
-  Raises:
-    TypeError: naming ``fn`` and the first argument that is not a scalar.
-  """
-  for name, value in values.items():
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
 
 class ScaleByAdamState(NamedTuple):
@@ -149,7 +128,8 @@ def scale_by_adam(
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
-  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     mu = otu.tree_zeros_like(params, dtype=mu_dtype)
@@ -273,7 +253,7 @@ def scale_by_adamax(
   validation.check_decay(fn, 'b1', b1)
   validation.check_decay(fn, 'b2', b2, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
-  _check_scalars(fn, b1=b1, b2=b2, eps=eps)
+  validation.check_scalars_or_schedules(fn, b1=b1, b2=b2, eps=eps)
 
   def init_fn(params):
     return ScaleByAdamState(
@@ -380,7 +360,8 @@ def scale_by_amsgrad(
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
-  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByAmsgradState(
@@ -495,7 +476,8 @@ def scale_by_adan(
   validation.check_decay(fn, 'b3', b3)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
-  _check_scalars(fn, b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByAdanState(
@@ -623,7 +605,8 @@ def scale_by_belief(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
-  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByBeliefState(
@@ -736,8 +719,8 @@ def scale_by_novograd(
   validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
   no_decay = numerics.is_number(weight_decay) and weight_decay == 0
-  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-                 weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root, weight_decay=weight_decay)
 
   def zero_nu(p):
     wide = numerics.hyperparameter_dtype()
@@ -863,8 +846,8 @@ def scale_by_radam(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
-  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-                 threshold=threshold)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root, threshold=threshold)
 
   def init_fn(params):
     return ScaleByAdamState(
@@ -960,8 +943,9 @@ def scale_by_yogi(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
-  _check_scalars(fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-                 initial_accumulator_value=initial_accumulator_value)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+      initial_accumulator_value=initial_accumulator_value)
 
   def init_fn(params):
     return ScaleByAdamState(

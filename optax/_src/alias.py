@@ -55,24 +55,6 @@ def _maybe_momentum(
 # ------------------------------------------------------------------------------
 
 
-def _check_scalars(fn: str, **values: Any) -> None:
-  """Raises a TypeError naming the first hyperparameter that is no scalar.
-
-  A vector where one number is expected (``b1=jnp.array([0.9, 0.9])``)
-  would broadcast against the updates, or fail deep inside ``update``;
-  numbers, 0-d arrays (traced ones too), schedules and None pass.
-
-  Args:
-    fn: the public name of the optimizer being built.
-    **values: its numeric hyperparameters, by name.
-
-  Raises:
-    TypeError: naming ``fn``, the argument and what it received.
-  """
-  for name, value in values.items():
-    validation.check_scalar_or_schedule(fn, name, value)
-
-
 def adabelief(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -139,8 +121,9 @@ def adabelief(
 
   .. seealso:: :func:`adam`, :func:`adamw`
   """
-  _check_scalars('adabelief', b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-                 weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      'adabelief', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+      weight_decay=weight_decay)
   validation.check_finite('adabelief', 'learning_rate', learning_rate)
   belief = transform.scale_by_belief(
       b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov)
@@ -206,7 +189,8 @@ def adadelta(
     Zeiler, `ADADELTA: an adaptive learning rate method
     <https://arxiv.org/abs/1212.5701>`_, 2012.
   """
-  _check_scalars('adadelta', rho=rho, eps=eps, weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      'adadelta', allow_none=True, rho=rho, eps=eps, weight_decay=weight_decay)
   validation.check_finite('adadelta', 'learning_rate', learning_rate)
   validation.check_finite('adadelta', 'weight_decay', weight_decay)
   return _combining.chain(
@@ -294,10 +278,11 @@ def adafactor(
     Shazeer and Stern, `Adafactor: adaptive learning rates with sublinear
     memory cost <https://arxiv.org/abs/1804.04235>`_, 2018.
   """
-  _check_scalars('adafactor', min_dim_size_to_factor=min_dim_size_to_factor,
-                 decay_rate=decay_rate, decay_offset=decay_offset,
-                 clipping_threshold=clipping_threshold, momentum=momentum,
-                 weight_decay_rate=weight_decay_rate, eps=eps)
+  validation.check_scalars_or_schedules(
+      'adafactor', allow_none=True,
+      min_dim_size_to_factor=min_dim_size_to_factor, decay_rate=decay_rate,
+      decay_offset=decay_offset, clipping_threshold=clipping_threshold,
+      momentum=momentum, weight_decay_rate=weight_decay_rate, eps=eps)
   fn = 'adafactor'
   validation.check_finite(fn, 'learning_rate', learning_rate)
   validation.check_non_negative(fn, 'decay_rate', decay_rate)
@@ -380,8 +365,9 @@ def adagrad(
     stochastic optimization
     <https://jmlr.org/papers/v12/duchi11a.html>`_, 2011.
   """
-  _check_scalars('adagrad', initial_accumulator_value=initial_accumulator_value,
-                 eps=eps)
+  validation.check_scalars_or_schedules(
+      'adagrad', allow_none=True,
+      initial_accumulator_value=initial_accumulator_value, eps=eps)
   validation.check_finite('adagrad', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_rss(
@@ -447,7 +433,8 @@ def adam(
 
   .. seealso:: :func:`adamw`, :func:`nadam`
   """
-  _check_scalars('adam', b1=b1, b2=b2, eps=eps, eps_root=eps_root)
+  validation.check_scalars_or_schedules(
+      'adam', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
   validation.check_finite('adam', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_adam(
@@ -537,8 +524,9 @@ def adamw(
 
   .. seealso:: :func:`adam`, :func:`nadamw`
   """
-  _check_scalars('adamw', b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-                 weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      'adamw', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+      weight_decay=weight_decay)
   validation.check_finite('adamw', 'learning_rate', learning_rate)
   validation.check_finite('adamw', 'weight_decay', weight_decay)
   return _combining.chain(
@@ -614,7 +602,8 @@ def adamax(
 
   .. seealso:: :func:`adamaxw`
   """
-  _check_scalars('adamax', b1=b1, b2=b2, eps=eps)
+  validation.check_scalars_or_schedules(
+      'adamax', allow_none=True, b1=b1, b2=b2, eps=eps)
   validation.check_finite('adamax', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_adamax(b1=b1, b2=b2, eps=eps),
@@ -666,7 +655,9 @@ def adamaxw(
     Loshchilov and Hutter, `Decoupled weight decay regularization
     <https://arxiv.org/abs/1711.05101>`_, 2019.
   """
-  _check_scalars('adamaxw', b1=b1, b2=b2, eps=eps, weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      'adamaxw', allow_none=True, b1=b1, b2=b2, eps=eps,
+      weight_decay=weight_decay)
   validation.check_finite('adamaxw', 'learning_rate', learning_rate)
   validation.check_finite('adamaxw', 'weight_decay', weight_decay)
   return _combining.chain(
@@ -734,8 +725,9 @@ def adan(
     Xie et al., `Adan: adaptive Nesterov momentum algorithm for faster
     optimizing deep models <https://arxiv.org/abs/2208.06677>`_, 2022.
   """
-  _check_scalars('adan', b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root,
-                 weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      'adan', allow_none=True, b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root,
+      weight_decay=weight_decay)
   validation.check_finite('adan', 'learning_rate', learning_rate)
   validation.check_finite('adan', 'weight_decay', weight_decay)
   return _combining.chain(
@@ -794,7 +786,8 @@ def amsgrad(
     Reddi et al., `On the convergence of Adam and beyond
     <https://openreview.net/forum?id=ryQu7f-RZ>`_, 2018.
   """
-  _check_scalars('amsgrad', b1=b1, b2=b2, eps=eps, eps_root=eps_root)
+  validation.check_scalars_or_schedules(
+      'amsgrad', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
   validation.check_finite('amsgrad', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_amsgrad(
@@ -878,7 +871,8 @@ def fromage(
     Bernstein et al., `On the distance between two neural networks and the
     stability of learning <https://arxiv.org/abs/2002.03432>`_, 2020.
   """
-  _check_scalars('fromage', min_norm=min_norm)
+  validation.check_scalars_or_schedules(
+      'fromage', allow_none=True, min_norm=min_norm)
   validation.check_finite('fromage', 'learning_rate', learning_rate)
   validation.check_non_negative('fromage', 'min_norm', min_norm)
   if callable(learning_rate):
@@ -954,8 +948,9 @@ def lamb(
     You et al., `Large batch optimization for deep learning: training BERT
     in 76 minutes <https://arxiv.org/abs/1904.00962>`_, 2020.
   """
-  _check_scalars('lamb', b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-                 weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      'lamb', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+      weight_decay=weight_decay)
   validation.check_finite('lamb', 'learning_rate', learning_rate)
   validation.check_finite('lamb', 'weight_decay', weight_decay)
   return _combining.chain(
@@ -1018,9 +1013,9 @@ def lars(
     You et al., `Large batch training of convolutional networks
     <https://arxiv.org/abs/1708.03888>`_, 2017.
   """
-  _check_scalars('lars', weight_decay=weight_decay,
-                 trust_coefficient=trust_coefficient, eps=eps,
-                 momentum=momentum)
+  validation.check_scalars_or_schedules(
+      'lars', allow_none=True, weight_decay=weight_decay,
+      trust_coefficient=trust_coefficient, eps=eps, momentum=momentum)
   validation.check_finite('lars', 'learning_rate', learning_rate)
   validation.check_finite('lars', 'weight_decay', weight_decay)
   validation.check_decay('lars', 'momentum', momentum, closed=True)
@@ -1189,7 +1184,8 @@ def lion(
     Chen et al., `Symbolic discovery of optimization algorithms
     <https://arxiv.org/abs/2302.06675>`_, 2023.
   """
-  _check_scalars('lion', b1=b1, b2=b2, weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      'lion', allow_none=True, b1=b1, b2=b2, weight_decay=weight_decay)
   validation.check_finite('lion', 'learning_rate', learning_rate)
   validation.check_finite('lion', 'weight_decay', weight_decay)
   return _combining.chain(
@@ -1242,7 +1238,8 @@ def noisy_sgd(
     Neelakantan et al., `Adding gradient noise improves learning for very
     deep networks <https://arxiv.org/abs/1511.06807>`_, 2015.
   """
-  _check_scalars('noisy_sgd', eta=eta, gamma=gamma)
+  validation.check_scalars_or_schedules(
+      'noisy_sgd', allow_none=True, eta=eta, gamma=gamma)
   validation.check_finite('noisy_sgd', 'learning_rate', learning_rate)
   validation.check_non_negative('noisy_sgd', 'eta', eta)
   return _combining.chain(
@@ -1299,8 +1296,9 @@ def novograd(
     moments for training of deep networks
     <https://arxiv.org/abs/1905.11286>`_, 2019.
   """
-  _check_scalars('novograd', b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-                 weight_decay=weight_decay)
+  validation.check_scalars_or_schedules(
+      'novograd', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+      weight_decay=weight_decay)
   validation.check_finite('novograd', 'learning_rate', learning_rate)
   validation.check_finite('novograd', 'weight_decay', weight_decay)
   return _combining.chain(
@@ -1349,7 +1347,8 @@ def optimistic_gradient_descent(
     gradient methods for saddle point problems
     <https://arxiv.org/abs/1901.08511>`_, 2019.
   """
-  _check_scalars('optimistic_gradient_descent', alpha=alpha, beta=beta)
+  validation.check_scalars_or_schedules(
+      'optimistic_gradient_descent', allow_none=True, alpha=alpha, beta=beta)
   validation.check_finite(
       'optimistic_gradient_descent', 'learning_rate', learning_rate)
   return _combining.chain(
@@ -1418,8 +1417,9 @@ def optimistic_adam(
 
   .. seealso:: :func:`optimistic_adam_v2`
   """
-  _check_scalars('optimistic_adam', optimism=optimism, b1=b1, b2=b2, eps=eps,
-                 eps_root=eps_root)
+  validation.check_scalars_or_schedules(
+      'optimistic_adam', allow_none=True, optimism=optimism, b1=b1, b2=b2,
+      eps=eps, eps_root=eps_root)
   warnings.warn(
       '`optimistic_adam` is deprecated, please use `optimistic_adam_v2`'
       ' instead.',
@@ -1491,8 +1491,9 @@ def optimistic_adam_v2(
     Daskalakis et al., `Training GANs with optimism
     <https://arxiv.org/abs/1711.00141>`_, 2018.
   """
-  _check_scalars('optimistic_adam_v2', alpha=alpha, beta=beta, b1=b1, b2=b2,
-                 eps=eps, eps_root=eps_root)
+  validation.check_scalars_or_schedules(
+      'optimistic_adam_v2', allow_none=True, alpha=alpha, beta=beta, b1=b1,
+      b2=b2, eps=eps, eps_root=eps_root)
   validation.check_finite('optimistic_adam_v2', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_adam(
@@ -1553,7 +1554,8 @@ def polyak_sgd(
     Berrada et al., `Training neural networks for and by interpolation
     <https://arxiv.org/abs/1906.05661>`_, 2020.
   """
-  _check_scalars('polyak_sgd', scaling=scaling, f_min=f_min, eps=eps)
+  validation.check_scalars_or_schedules(
+      'polyak_sgd', allow_none=True, scaling=scaling, f_min=f_min, eps=eps)
   if variant not in ('sps', 'sps+'):
     raise ValueError(
         f"polyak_sgd: variant must be 'sps' or 'sps+', got {variant!r}")
@@ -1623,8 +1625,9 @@ def radam(
     Liu et al., `On the variance of the adaptive learning rate and beyond
     <https://arxiv.org/abs/1908.03265>`_, 2020.
   """
-  _check_scalars('radam', b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-                 threshold=threshold)
+  validation.check_scalars_or_schedules(
+      'radam', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
+      threshold=threshold)
   validation.check_finite('radam', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_radam(
@@ -1692,8 +1695,9 @@ def rmsprop(
     Graves, `Generating sequences with recurrent neural networks
     <https://arxiv.org/abs/1308.0850>`_, 2013.
   """
-  _check_scalars('rmsprop', decay=decay, eps=eps, initial_scale=initial_scale,
-                 momentum=momentum)
+  validation.check_scalars_or_schedules(
+      'rmsprop', allow_none=True, decay=decay, eps=eps,
+      initial_scale=initial_scale, momentum=momentum)
   validation.check_finite('rmsprop', 'learning_rate', learning_rate)
   if momentum is not None:
     validation.check_decay('rmsprop', 'momentum', momentum, closed=True)
@@ -1759,8 +1763,9 @@ def rprop(
     Igel and Hüsken, `Empirical evaluation of the improved Rprop learning
     algorithms <https://doi.org/10.1016/S0925-2312(01)00700-7>`_, 2003.
   """
-  _check_scalars('rprop', eta_minus=eta_minus, eta_plus=eta_plus,
-                 min_step_size=min_step_size, max_step_size=max_step_size)
+  validation.check_scalars_or_schedules(
+      'rprop', allow_none=True, eta_minus=eta_minus, eta_plus=eta_plus,
+      min_step_size=min_step_size, max_step_size=max_step_size)
   fn = 'rprop'
   validation.check_finite(fn, 'learning_rate', learning_rate)
   validation.check_non_negative(fn, 'learning_rate', learning_rate)
@@ -1823,7 +1828,8 @@ def sgd(
     deep learning <http://proceedings.mlr.press/v28/sutskever13.pdf>`_,
     2013.
   """
-  _check_scalars('sgd', momentum=momentum)
+  validation.check_scalars_or_schedules(
+      'sgd', allow_none=True, momentum=momentum)
   validation.check_finite('sgd', 'learning_rate', learning_rate)
   if momentum is not None:
     validation.check_decay('sgd', 'momentum', momentum, closed=True)
@@ -1908,7 +1914,7 @@ def signum(
 
   .. seealso:: :func:`sign_sgd`
   """
-  _check_scalars('signum', beta=beta)
+  validation.check_scalars_or_schedules('signum', allow_none=True, beta=beta)
   validation.check_finite('signum', 'learning_rate', learning_rate)
   validation.check_decay('signum', 'beta', beta, closed=True)
   return _combining.chain(
@@ -1958,7 +1964,8 @@ def sm3(
     Anil et al., `Memory-efficient adaptive optimization
     <https://arxiv.org/abs/1901.11150>`_, 2019.
   """
-  _check_scalars('sm3', momentum=momentum)
+  validation.check_scalars_or_schedules(
+      'sm3', allow_none=True, momentum=momentum)
   validation.check_finite('sm3', 'learning_rate', learning_rate)
   validation.check_decay('sm3', 'momentum', momentum, closed=True)
   return _combining.chain(
@@ -2008,7 +2015,8 @@ def yogi(
     <https://papers.nips.cc/paper/8186-adaptive-methods-for-nonconvex-optimization>`_,
     2018.
   """
-  _check_scalars('yogi', b1=b1, b2=b2, eps=eps)
+  validation.check_scalars_or_schedules(
+      'yogi', allow_none=True, b1=b1, b2=b2, eps=eps)
   validation.check_finite('yogi', 'learning_rate', learning_rate)
   return _combining.chain(
       transform.scale_by_yogi(b1=b1, b2=b2, eps=eps),

@@ -173,9 +173,8 @@ def scale_by_factored_rms(
   if isinstance(epsilon, numbers.Number) and not epsilon >= 0:
     raise ValueError(
         f'scale_by_factored_rms: epsilon must be >= 0, got {epsilon}')
-  for name, value in (('decay_rate', decay_rate), ('epsilon', epsilon)):
-    validation.check_scalar_or_schedule(
-        'scale_by_factored_rms', name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      'scale_by_factored_rms', decay_rate=decay_rate, epsilon=epsilon)
 
   def dims_of(leaf):
     return _factored_dims(leaf.shape, factored, min_dim_size_to_factor)

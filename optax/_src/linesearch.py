@@ -84,12 +84,6 @@ def _require_params(fn: str, params: Any) -> None:
       ' value_fn=value_fn)')
 
 
-def _check_scalars(fn: str, **values: Any) -> None:
-  """Raises a TypeError naming the first argument that is not a scalar."""
-  for name, value in values.items():
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
-
-
 def _extract_fns_kwargs(
     fns: tuple[Callable[..., Any], ...],
     kwargs: dict[str, Any],
@@ -345,9 +339,10 @@ def scale_by_backtracking_linesearch(
   validation.check_positive(fn, 'max_learning_rate', max_learning_rate)
   validation.check_non_negative(fn, 'atol', atol)
   validation.check_non_negative(fn, 'rtol', rtol)
-  _check_scalars(fn, max_backtracking_steps=max_backtracking_steps,
-                 slope_rtol=slope_rtol, decrease_factor=decrease_factor,
-                 increase_factor=increase_factor, atol=atol, rtol=rtol)
+  validation.check_scalars_or_schedules(
+      fn, max_backtracking_steps=max_backtracking_steps, slope_rtol=slope_rtol,
+      decrease_factor=decrease_factor, increase_factor=increase_factor,
+      atol=atol, rtol=rtol)
 
   def init_fn(params: base.Params) -> ScaleByBacktrackingLinesearchState:
     dtype = _scalar_dtype()
@@ -736,10 +731,11 @@ def scale_by_zoom_linesearch(
   validation.check_non_negative(fn, 'slope_rtol', slope_rtol)
   validation.check_non_negative(fn, 'curv_rtol', curv_rtol)
   validation.check_non_negative(fn, 'stepsize_precision', stepsize_precision)
-  _check_scalars(fn, max_linesearch_steps=max_linesearch_steps, tol=tol,
-                 increase_factor=increase_factor, slope_rtol=slope_rtol,
-                 curv_rtol=curv_rtol, approx_dec_rtol=approx_dec_rtol,
-                 stepsize_precision=stepsize_precision)
+  validation.check_scalars_or_schedules(
+      fn, max_linesearch_steps=max_linesearch_steps, tol=tol,
+      increase_factor=increase_factor, slope_rtol=slope_rtol,
+      curv_rtol=curv_rtol, approx_dec_rtol=approx_dec_rtol,
+      stepsize_precision=stepsize_precision)
   if initial_guess_strategy not in _STRATEGIES:
     raise ValueError(
         f'{fn}: initial_guess_strategy must be one of {_STRATEGIES}, got '

@@ -416,7 +416,8 @@ def as_params(params: Any) -> Any:
       [jnp.asarray(p) if _is_number_leaf(p) else p for p in leaves])
 
 
-def check_shapes_like_params(fn: str, updates: Any, params: Any) -> None:
+def check_shapes_like_params(fn: str, updates: Any, params: Any, *,
+                             per_example: bool = False) -> None:
   """Raises when an array gradient's shape differs from its param's.
 
   Runs while tracing (shapes are static). Trees of different structures
@@ -426,9 +427,24 @@ def check_shapes_like_params(fn: str, updates: Any, params: Any) -> None:
     fn: the public name of the caller, for the message.
     updates: the gradients (None leaves allowed).
     params: the params (None leaves allowed).
+    per_example: whether each gradient has a leading batch axis (one
+      gradient per example, as ``dpsgd`` takes them), its param's shape
+      after it.
 
   Raises:
     ValueError: naming the key path and both shapes.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import numerics
+    >>> params = {'w': jnp.zeros((4, 3))}
+    >>> numerics.check_shapes_like_params(
+    ...     'f', {'w': jnp.ones((8, 4, 3))}, params, per_example=True)
+    >>> numerics.check_shapes_like_params(  # doctest: +ELLIPSIS
+    ...     'f', {'w': jnp.ones((1, 3))}, params)
+    Traceback (most recent call last):
+    ...
+    ValueError: f: at ['w'] the gradient has shape (1, 3) but the param ...
   """
   g_leaves, treedef = jax.tree.flatten(updates, is_leaf=_is_none)
   p_leaves, p_def = jax.tree.flatten(params, is_leaf=_is_none)
@@ -438,19 +454,32 @@ def check_shapes_like_params(fn: str, updates: Any, params: Any) -> None:
     if g is None or p is None:
       continue
     g_shape, p_shape = np.shape(g), np.shape(p)
-    if g_shape != p_shape:
-      path, _ = jax.tree_util.tree_flatten_with_path(
-          updates, is_leaf=_is_none)[0][index]
-      where = jax.tree_util.keystr(path) or 'the root'
+    if per_example:
+      mismatch = g_shape[1:] != p_shape or not g_shape
+    else:
+      mismatch = g_shape != p_shape
+    if not mismatch:
+      continue
+    path, _ = jax.tree_util.tree_flatten_with_path(
+        updates, is_leaf=_is_none)[0][index]
+    where = jax.tree_util.keystr(path) or 'the root'
+    if per_example:
+      wanted = ', '.join(['batch_size', *(str(d) for d in p_shape)])
       raise ValueError(
-          f'{fn}: at {where} the gradient has shape'
-          f' {g_shape} but the param has shape {p_shape}. Remedy: give'
-          ' gradients shaped as the params (a gradient is never broadcast'
-          ' to its param).')
+          f'{fn}: at {where} the per-example gradient has shape {g_shape}'
+          f' but the param has shape {p_shape}. Remedy: give one gradient'
+          f' per example, shaped ({wanted}), e.g. with'
+          ' jax.vmap(jax.grad(loss)).')
+    raise ValueError(
+        f'{fn}: at {where} the gradient has shape'
+        f' {g_shape} but the param has shape {p_shape}. Remedy: give'
+        ' gradients shaped as the params (a gradient is never broadcast'
+        ' to its param).')
 
 
 def preparing_inputs(
-    fn: str, tx: base.GradientTransformation, *, check_shapes: bool = True
+    fn: str, tx: base.GradientTransformation, *, check_shapes: bool = True,
+    per_example: bool = False,
 ) -> base.GradientTransformation:
   """``tx``, taking its gradients and params as :func:`chain` gives them.
 
@@ -469,7 +498,9 @@ def preparing_inputs(
     tx: the transformation.
     check_shapes: whether to check the gradients' shapes against the
       params'; False for a transformation that takes per-example gradients
-      (a leading batch axis) with the params.
+      (a leading batch axis) with the params and checks them itself.
+    per_example: whether the gradients have a leading batch axis, checked
+      by :func:`check_shapes_like_params` (``dpsgd``'s aggregation).
 
   Returns:
     A transformation of ``tx``'s class (a GradientTransformationExtraArgs
@@ -482,7 +513,8 @@ def preparing_inputs(
   def update_fn(updates, state, params=None, **extra_args):
     updates, params, float0 = as_updates(updates, params)
     if check_shapes and params is not None:
-      check_shapes_like_params(fn, updates, params)
+      check_shapes_like_params(
+          fn, updates, params, per_example=per_example)
     updates, state = tx.update(updates, state, params, **extra_args)
     if float0 is not None:
       updates = float0.zero(updates)

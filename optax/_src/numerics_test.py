@@ -534,5 +534,37 @@ class AsUpdatesTest(parameterized.TestCase):
     self.assertNotIsInstance(tx, base.GradientTransformationExtraArgs)
 
 
+
+class CheckShapesLikeParamsTest(parameterized.TestCase):
+  """numerics.check_shapes_like_params, plain and per example."""
+
+  def test_plain_shapes_must_equal_the_params(self):
+    params = {'w': jnp.zeros((4, 3)), 'b': None}
+    numerics.check_shapes_like_params(
+        'f', {'w': jnp.ones((4, 3)), 'b': None}, params)
+    with self.assertRaisesRegex(
+        ValueError, r"^f: at \['w'\] the gradient has shape \(1, 3\) but"
+        r' the param has shape \(4, 3\)\. Remedy'):
+      numerics.check_shapes_like_params(
+          'f', {'w': jnp.ones((1, 3)), 'b': None}, params)
+    # Another structure is left to the transformation's own checks.
+    numerics.check_shapes_like_params('f', {'w': jnp.ones((1, 3))}, params)
+
+  @parameterized.parameters((4, 3), (8, 1, 3), (3,))
+  def test_per_example_shapes_need_the_param_after_a_batch_axis(self, *shape):
+    params = {'w': jnp.zeros((4, 3))}
+    with self.assertRaisesRegex(
+        ValueError, r"^g: at \['w'\] the per-example gradient has shape"
+        rf' \({shape[0]},.*\) but the param has shape \(4, 3\)\. Remedy:'
+        r' give one gradient per example, shaped \(batch_size, 4, 3\)'):
+      numerics.check_shapes_like_params(
+          'g', {'w': jnp.ones(shape)}, params, per_example=True)
+    numerics.check_shapes_like_params(
+        'g', {'w': jnp.ones((8, 4, 3))}, params, per_example=True)
+    with self.assertRaisesRegex(ValueError, 'at the root the per-example'):
+      numerics.check_shapes_like_params(
+          'g', jnp.ones(()), jnp.ones(()), per_example=True)
+
+
 if __name__ == '__main__':
   absltest.main()

@@ -88,8 +88,7 @@ def scale_by_optimistic_gradient(
     <https://arxiv.org/abs/1901.08511>`_, 2019.
   """
   fn = 'scale_by_optimistic_gradient'
-  for name, value in (('alpha', alpha), ('beta', beta)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(fn, alpha=alpha, beta=beta)
 
   def init_fn(params):
     return ScaleByOptimisticGradientState(

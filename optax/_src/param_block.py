@@ -98,9 +98,8 @@ def scale_by_trust_ratio(
   fn = 'scale_by_trust_ratio'
   validation.check_non_negative(fn, 'min_norm', min_norm)
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (('min_norm', min_norm),
-                      ('trust_coefficient', trust_coefficient), ('eps', eps)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, min_norm=min_norm, trust_coefficient=trust_coefficient, eps=eps)
 
   def update_fn(updates, state, params=None):
     validation.require_params(fn, params)

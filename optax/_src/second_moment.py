@@ -19,18 +19,15 @@ Adagrad (:func:`scale_by_rss`), its memory-efficient cover SM3
 (:func:`scale_by_sm3`), and Adadelta (:func:`scale_by_adadelta`).
 
 Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them (see :func:`optax._src.numerics.preparing_inputs`):
-integer, boolean and narrower floating gradients are cast to the params'
-dtype, float0 gradients give zero updates, Python-number leaves are made
-arrays, and a gradient shaped otherwise than its param is a ValueError naming
-its key path. A hyperparameter that is not a scalar (a vector ``b1``, say) is
-a TypeError naming the function and the argument when it is built.
+``optax.chain`` gives them (:func:`optax._src.numerics.preparing_inputs`); a
+hyperparameter that is not a scalar is a TypeError when it is built
+(:func:`optax._src.validation.check_scalars_or_schedules`).
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
 """
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -44,24 +41,6 @@ from optax._src import utils
 from optax._src import validation
 
 _hp = numerics.as_hyperparameter  # Shorthand.
-
-
-def _check_scalars(fn: str, **values: Any) -> None:
-  """Raises TypeError for a hyperparameter that is not a scalar.
-
-  A vector (or another non-0-d array) would broadcast against the updates
-  or fail inside ``update`` without naming the argument; 0-d arrays and
-  tracers (``inject_hyperparams``) pass.
-
-  Args:
-    fn: the public name of the factory, for the message.
-    **values: the hyperparameters by name.
-
-  Raises:
-    TypeError: naming ``fn`` and the first argument that is not a scalar.
-  """
-  for name, value in values.items():
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
 
 class ScaleByRmsState(NamedTuple):
@@ -152,7 +131,8 @@ def scale_by_rms(
   validation.check_decay(fn, 'decay', decay, closed=not bias_correction)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'initial_scale', initial_scale)
-  _check_scalars(fn, decay=decay, eps=eps, initial_scale=initial_scale)
+  validation.check_scalars_or_schedules(
+      fn, decay=decay, eps=eps, initial_scale=initial_scale)
 
   def init_fn(params):
     nu = otu.tree_full_like(params, initial_scale)
@@ -260,7 +240,8 @@ def scale_by_stddev(
   validation.check_decay(fn, 'decay', decay, closed=not bias_correction)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'initial_scale', initial_scale)
-  _check_scalars(fn, decay=decay, eps=eps, initial_scale=initial_scale)
+  validation.check_scalars_or_schedules(
+      fn, decay=decay, eps=eps, initial_scale=initial_scale)
 
   def init_fn(params):
     mu = otu.tree_zeros_like(params)
@@ -350,8 +331,8 @@ def scale_by_rss(
   validation.check_non_negative(fn, 'initial_accumulator_value',
                       initial_accumulator_value)
   validation.check_non_negative(fn, 'eps', eps)
-  _check_scalars(fn, initial_accumulator_value=initial_accumulator_value,
-                 eps=eps)
+  validation.check_scalars_or_schedules(
+      fn, initial_accumulator_value=initial_accumulator_value, eps=eps)
 
   def init_fn(params):
     return ScaleByRssState(
@@ -458,7 +439,7 @@ def scale_by_sm3(
   validation.check_decay(fn, 'b1', b1, closed=True)
   validation.check_decay(fn, 'b2', b2, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
-  _check_scalars(fn, b1=b1, b2=b2, eps=eps)
+  validation.check_scalars_or_schedules(fn, b1=b1, b2=b2, eps=eps)
 
   def accumulators(p):
     if p.ndim == 0:
@@ -572,7 +553,7 @@ def scale_by_adadelta(
   fn = 'scale_by_adadelta'
   validation.check_decay(fn, 'rho', rho, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
-  _check_scalars(fn, rho=rho, eps=eps)
+  validation.check_scalars_or_schedules(fn, rho=rho, eps=eps)
 
   def init_fn(params):
     return ScaleByAdaDeltaState(

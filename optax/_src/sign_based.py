@@ -19,12 +19,9 @@ interpolated momentum) and :func:`scale_by_rprop` (per-coordinate step sizes
 that grow or shrink with sign agreement).
 
 Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them (see :func:`optax._src.numerics.preparing_inputs`):
-integer, boolean and narrower floating gradients are cast to the params'
-dtype, float0 gradients give zero updates, Python-number leaves are made
-arrays, and a gradient shaped otherwise than its param is a ValueError naming
-its key path. A hyperparameter that is not a scalar (a vector ``b1``, say) is
-a TypeError naming the function and the argument when it is built.
+``optax.chain`` gives them (:func:`optax._src.numerics.preparing_inputs`); a
+hyperparameter that is not a scalar is a TypeError when it is built
+(:func:`optax._src.validation.check_scalars_or_schedules`).
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
@@ -44,24 +41,6 @@ from optax._src import utils
 from optax._src import validation
 
 _hp = numerics.as_hyperparameter  # Shorthand.
-
-
-def _check_scalars(fn: str, **values: Any) -> None:
-  """Raises TypeError for a hyperparameter that is not a scalar.
-
-  A vector (or another non-0-d array) would broadcast against the updates
-  or fail inside ``update`` without naming the argument; 0-d arrays and
-  tracers (``inject_hyperparams``) pass.
-
-  Args:
-    fn: the public name of the factory, for the message.
-    **values: the hyperparameters by name.
-
-  Raises:
-    TypeError: naming ``fn`` and the first argument that is not a scalar.
-  """
-  for name, value in values.items():
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
 
 def scale_by_sign() -> base.GradientTransformation:
@@ -173,7 +152,8 @@ def scale_by_lion(
   validation.check_decay(fn, 'b1', b1, closed=True)
   validation.check_decay(fn, 'b2', b2, closed=True)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
-  _check_scalars(fn, b1=b1, b2=b2, smooth_beta=smooth_beta)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, smooth_beta=smooth_beta)
 
   def init_fn(params):
     return ScaleByLionState(
@@ -301,9 +281,9 @@ def scale_by_rprop(
     raise ValueError(
         f'{fn}: min_step_size must not exceed max_step_size, got'
         f' {min_step_size} > {max_step_size}')
-  _check_scalars(fn, learning_rate=learning_rate, eta_minus=eta_minus,
-                 eta_plus=eta_plus, min_step_size=min_step_size,
-                 max_step_size=max_step_size)
+  validation.check_scalars_or_schedules(
+      fn, learning_rate=learning_rate, eta_minus=eta_minus, eta_plus=eta_plus,
+      min_step_size=min_step_size, max_step_size=max_step_size)
 
   def init_fn(params):
     return ScaleByRpropState(

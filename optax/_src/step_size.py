@@ -267,8 +267,7 @@ def scale_by_polyak(
         f"{fn}: variant must be 'sps' or 'sps+', got {variant!r}")
   validation.check_non_negative(fn, 'max_learning_rate', max_learning_rate)
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (('f_min', f_min), ('eps', eps)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(fn, f_min=f_min, eps=eps)
 
   def update_fn(updates, state, params=None, *, value, **extra_args):
     del params, extra_args
@@ -353,9 +352,8 @@ def scale_by_distance_over_gradients(
   fn = 'scale_by_distance_over_gradients'
   validation.check_positive(fn, 'reps_rel', reps_rel)
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (('reps_rel', reps_rel), ('eps', eps),
-                      ('global_scale', global_scale)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, reps_rel=reps_rel, eps=eps, global_scale=global_scale)
   param_dtype = utils.canonicalize_dtype(param_dtype)
 
   def init_fn(params):

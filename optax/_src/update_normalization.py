@@ -112,8 +112,7 @@ def normalize_by_update_norm(
   """
   fn = 'normalize_by_update_norm'
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (('scale_factor', scale_factor), ('eps', eps)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(fn, scale_factor=scale_factor, eps=eps)
 
   def update_fn(updates, state, params=None):
     del params

@@ -99,6 +99,39 @@ def check_scalar_or_schedule(fn: str, name: str, value: Any, *,
                   f' {_describe(value)}')
 
 
+def check_scalars_or_schedules(fn: str, /, *, allow_none: bool = False,
+                               **values: Any) -> None:
+  """Runs :func:`check_scalar_or_schedule` on each named hyperparameter.
+
+  A vector where one number is expected (``b1=jnp.array([0.9, 0.9])``) would
+  broadcast against the updates or fail inside ``update`` without naming the
+  argument; a factory calls this once on its numeric hyperparameters, in the
+  order of its signature, so that the first bad one is named.
+
+  Args:
+    fn: the public function being built, for the message (``'adamw'``).
+    allow_none: whether None is accepted for every one of ``values``.
+    **values: the hyperparameters, by argument name.
+
+  Raises:
+    TypeError: naming ``fn`` and the first argument that is neither a scalar
+      nor a schedule (see :func:`check_scalar_or_schedule`).
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import validation
+    >>> validation.check_scalars_or_schedules(
+    ...     'scale_by_adam', b1=0.9, b2=jnp.asarray(0.999), eps=1e-8)
+    >>> validation.check_scalars_or_schedules(  # doctest: +ELLIPSIS
+    ...     'scale_by_adam', b1=0.9, eps=jnp.ones(3))
+    Traceback (most recent call last):
+    ...
+    TypeError: scale_by_adam: eps must be a scalar number or a schedule, ...
+  """
+  for name, value in values.items():
+    check_scalar_or_schedule(fn, name, value, allow_none=allow_none)
+
+
 def _check_type(fn: str, name: str, value: Any) -> None:
   """The type check shared by the number checks (see the module docstring)."""
   if name in _SCALAR_ARGUMENTS:

@@ -159,6 +159,33 @@ class TypeChecksTest(parameterized.TestCase):
                                 ' a schedule, got None$'):
       validation.check_scalar_or_schedule('f', 'lr', None, allow_none=False)
 
+  def test_scalars_or_schedules_names_the_first_bad_argument(self):
+    validation.check_scalars_or_schedules(
+        'adam', b1=0.9, b2=jnp.asarray(0.999), eps=lambda count: 1e-8)
+    with self.assertRaisesRegex(
+        TypeError, r'^adam: b2 must be a scalar number or a schedule, got an'
+        r' array of shape \(2,\)$'):
+      validation.check_scalars_or_schedules(
+          'adam', b1=0.9, b2=jnp.ones(2), eps='1e-8')
+    with self.assertRaisesRegex(TypeError, '^adam: eps must be a scalar'
+                                " number or a schedule, got str '1e-8'$"):
+      validation.check_scalars_or_schedules('adam', b1=0.9, eps='1e-8')
+
+  def test_scalars_or_schedules_none(self):
+    validation.check_scalars_or_schedules(
+        'adamw', allow_none=True, weight_decay=None, eps=1e-8)
+    with self.assertRaisesRegex(TypeError, '^adamw: weight_decay must be a'
+                                ' scalar number or a schedule, got None$'):
+      validation.check_scalars_or_schedules(
+          'adamw', eps=1e-8, weight_decay=None)
+    # A traced value (inject_hyperparams) is checked by its shape only.
+    def build(b1):
+      validation.check_scalars_or_schedules('f', b1=b1)
+      return b1
+    self.assertEqual(jax.jit(build)(0.5), 0.5)
+    with self.assertRaisesRegex(TypeError, r'^f: b1 .* shape \(3,\)$'):
+      jax.jit(build)(jnp.ones(3))
+
   def test_traced_values_are_checked_by_shape_only(self):
     # inject_hyperparams calls factories again with traced arrays.
     def build(lr):

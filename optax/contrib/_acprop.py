@@ -90,9 +90,8 @@ def scale_by_acprop(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
-  for name, value in (
-      ('b1', b1), ('b2', b2), ('eps', eps), ('eps_root', eps_root)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return transform.ScaleByBeliefState(

@@ -125,10 +125,8 @@ def scale_by_ademamix(
   validation.check_decay(fn, 'b3', b3, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
-  for name, value in (
-      ('b1', b1), ('b2', b2), ('b3', b3), ('alpha', alpha), ('eps', eps),
-      ('eps_root', eps_root)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, b3=b3, alpha=alpha, eps=eps, eps_root=eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -314,10 +312,8 @@ def scale_by_simplified_ademamix(
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
-  for name, value in (
-      ('b1', b1), ('b2', b2), ('alpha', alpha), ('eps', eps),
-      ('eps_root', eps_root)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, alpha=alpha, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleBySimplifiedAdEMAMixState(

@@ -110,8 +110,7 @@ def scale_by_adopt(
   validation.check_decay(fn, 'b1', b1, closed=True)
   validation.check_decay(fn, 'b2', b2, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (('b1', b1), ('b2', b2), ('eps', eps)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(fn, b1=b1, b2=b2, eps=eps)
   if use_clipping and not callable(clip_value_fn):
     raise ValueError(
         f'{fn}: clip_value_fn must be a function of the step count, got'

@@ -104,8 +104,7 @@ def scale_by_cocob(
   fn = 'scale_by_cocob'
   validation.check_non_negative(fn, 'alpha', alpha)
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (('alpha', alpha), ('eps', eps)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(fn, alpha=alpha, eps=eps)
 
   def init_fn(params):
     epsilon = numerics.as_hyperparameter(eps)

@@ -104,8 +104,7 @@ def scale_by_madgrad(
   validation.check_learning_rate(fn, learning_rate)
   validation.check_decay(fn, 'momentum', momentum, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (('momentum', momentum), ('eps', eps)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(fn, momentum=momentum, eps=eps)
 
   def init_fn(params):
     return MadgradState(

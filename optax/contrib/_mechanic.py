@@ -137,9 +137,8 @@ def mechanize(
   validation.check_non_negative(fn, 'weight_decay', weight_decay)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 's_init', s_init)
-  for name, value in (
-      ('weight_decay', weight_decay), ('eps', eps), ('s_init', s_init)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, weight_decay=weight_decay, eps=eps, s_init=s_init)
   base_optimizer = base.with_extra_args_support(base_optimizer)
   betas_np = 1.0 - 0.1 ** np.arange(1, num_betas + 1)
 

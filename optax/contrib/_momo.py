@@ -176,10 +176,8 @@ def momo(
   fn = 'momo'
   validation.check_learning_rate(fn, learning_rate)
   validation.check_decay(fn, 'beta', beta, closed=True)
-  for name, value in (
-      ('beta', beta), ('lower_bound', lower_bound),
-      ('weight_decay', weight_decay)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, beta=beta, lower_bound=lower_bound, weight_decay=weight_decay)
 
   def init_fn(params):
     dtype = _scalar_dtype()
@@ -346,10 +344,9 @@ def momo_adam(
   validation.check_decay(fn, 'b1', b1)
   validation.check_decay(fn, 'b2', b2)
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (
-      ('b1', b1), ('b2', b2), ('eps', eps), ('lower_bound', lower_bound),
-      ('weight_decay', weight_decay)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, lower_bound=lower_bound,
+      weight_decay=weight_decay)
 
   def init_fn(params):
     dtype = _scalar_dtype()

@@ -489,8 +489,7 @@ def scale_by_muon(
   _check_preconditioning(fn, preconditioning)
   validation.check_decay(fn, 'beta', beta, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
-  for name, value in (('beta', beta), ('eps', eps)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(fn, beta=beta, eps=eps)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -703,10 +702,9 @@ def muon(
   validation.check_decay(fn, 'beta', beta, closed=True)
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_positive(fn, 'consistent_rms', consistent_rms)
-  for name, value in (('beta', beta), ('eps', eps), ('adam_b1', adam_b1),
-                      ('adam_b2', adam_b2), ('adam_eps_root', adam_eps_root),
-                      ('adam_weight_decay', adam_weight_decay)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, beta=beta, eps=eps, adam_b1=adam_b1, adam_b2=adam_b2,
+      adam_eps_root=adam_eps_root, adam_weight_decay=adam_weight_decay)
   if muon_weight_dimension_numbers is None:
     dim_nums = _default_muon_dim_nums
   else:

@@ -104,81 +104,12 @@ def _key_maker(fn: str, key: Any, seed: Any):
       f' {source!r}.')
 
 
-def _check_per_example_shapes(fn: str, updates: Any, params: Any) -> None:
-  """Raises unless each gradient leaf is its param's shape after a batch axis.
-
-  Args:
-    fn: the public function's name, for the message.
-    updates: the per-example gradients (None leaves allowed).
-    params: the params (None leaves allowed); a tree of another structure is
-      left to the aggregation's own checks.
-
-  Raises:
-    ValueError: naming the key path and both shapes.
-  """
-  g_leaves, treedef = jax.tree.flatten(updates, is_leaf=lambda x: x is None)
-  p_leaves, p_def = jax.tree.flatten(params, is_leaf=lambda x: x is None)
-  if p_def != treedef:
-    return
-  for index, (g, p) in enumerate(zip(g_leaves, p_leaves)):
-    if g is None or p is None:
-      continue
-    g_shape, p_shape = np.shape(g), np.shape(p)
-    if g_shape[1:] != p_shape or not g_shape:
-      path, _ = jax.tree_util.tree_flatten_with_path(
-          updates, is_leaf=lambda x: x is None)[0][index]
-      where = jax.tree_util.keystr(path) or 'the root'
-      wanted = ', '.join(['batch_size', *(str(d) for d in p_shape)])
-      raise ValueError(
-          f'{fn}: at {where} the per-example gradient has shape {g_shape}'
-          f' but the param has shape {p_shape}. Remedy: give one gradient'
-          f' per example, shaped ({wanted}), e.g. with'
-          ' jax.vmap(jax.grad(loss)).')
-
-
-def _preparing_per_example_inputs(
-    fn: str, tx: base.GradientTransformation) -> base.GradientTransformation:
-  """``tx``, taking per-example gradients as ``optax.chain`` takes gradients.
-
-  :func:`optax._src.numerics.preparing_inputs` for gradients with a batch
-  axis: integer gradients are cast to the params' floating dtype, float0
-  gradients give zero updates, Python-number leaves are made arrays, and
-  a gradient that is not its param's shape after the batch axis is an
-  error naming its key path.
-
-  Args:
-    fn: the public function's name, for the messages.
-    tx: the aggregation, or a composition that begins with it.
-
-  Returns:
-    A transformation of ``tx``'s class (extra arguments are forwarded to a
-    ``GradientTransformationExtraArgs``), with ``tx``'s state.
-  """
-
-  def init_fn(params):
-    return tx.init(numerics.as_params(params))
-
-  def update_fn(updates, state, params=None, **extra_args):
-    updates, params, float0 = numerics.as_updates(updates, params)
-    if params is not None:
-      _check_per_example_shapes(fn, updates, params)
-    updates, state = tx.update(updates, state, params, **extra_args)
-    if float0 is not None:
-      updates = float0.zero(updates)
-    return updates, state
-
-  if isinstance(tx, base.GradientTransformationExtraArgs):
-    return base.GradientTransformationExtraArgs(init_fn, update_fn)
-  return base.GradientTransformation(init_fn, update_fn)
-
-
 def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
   """The aggregation, its key made by ``make_key`` (inputs as prepared)."""
   validation.check_non_negative(fn, 'l2_norm_clip', l2_norm_clip)
   validation.check_non_negative(fn, 'noise_multiplier', noise_multiplier)
-  for name, value in (
-      ('l2_norm_clip', l2_norm_clip), ('noise_multiplier', noise_multiplier)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, l2_norm_clip=l2_norm_clip, noise_multiplier=noise_multiplier)
 
   def init_fn(params):
     del params
@@ -266,8 +197,10 @@ def differentially_private_aggregate(
     <https://arxiv.org/abs/1607.00133>`_, 2016.
   """
   fn = 'differentially_private_aggregate'
-  return _preparing_per_example_inputs(fn, _aggregate(
-      fn, l2_norm_clip, noise_multiplier, _key_maker(fn, key, seed)))
+  return numerics.preparing_inputs(
+      fn, _aggregate(
+          fn, l2_norm_clip, noise_multiplier, _key_maker(fn, key, seed)),
+      per_example=True)
 
 
 def dpsgd(
@@ -357,5 +290,6 @@ def dpsgd(
       new_state.append(member_state)
     return updates, tuple(new_state)
 
-  return _preparing_per_example_inputs(
-      'dpsgd', base.GradientTransformationExtraArgs(init_fn, update_fn))
+  return numerics.preparing_inputs(
+      'dpsgd', base.GradientTransformationExtraArgs(init_fn, update_fn),
+      per_example=True)

@@ -140,10 +140,8 @@ def reduce_on_plateau(
       raise ValueError(
           f'{fn}: {name} must be an integer >= {low}, got {value!r}')
   validation.check_non_negative(fn, 'min_scale', min_scale)
-  for name, value in (
-      ('factor', factor), ('rtol', rtol), ('atol', atol),
-      ('min_scale', min_scale)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, factor=factor, rtol=rtol, atol=atol, min_scale=min_scale)
 
   def init_fn(params):
     del params  # The scalars do not depend on the params' dtypes.

@@ -203,8 +203,8 @@ def schedule_free(
       hint='with b1 = 0 the averaged iterate could not be recovered from the'
       ' params (use the base optimizer alone instead).')
   validation.check_non_negative(fn, 'weight_lr_power', weight_lr_power)
-  for name, value in (('b1', b1), ('weight_lr_power', weight_lr_power)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, weight_lr_power=weight_lr_power)
   state_dtype = utils.canonicalize_dtype(state_dtype)
   base_optimizer = base.with_extra_args_support(base_optimizer)
 
@@ -408,9 +408,8 @@ def schedule_free_adamw(
   validation.check_non_negative(fn, 'learning_rate', learning_rate)
   validation.check_learning_rate(fn, learning_rate)
   validation.check_non_negative(fn, 'weight_decay', weight_decay)
-  for name, value in (('b2', b2), ('eps', eps),
-                      ('weight_decay', weight_decay)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, b2=b2, eps=eps, weight_decay=weight_decay)
   learning_rate = _warmup(learning_rate, warmup_steps)
   optimizer = _combining.chain(
       transform.scale_by_rms(decay=b2, eps=eps, eps_in_sqrt=False,

@@ -363,10 +363,8 @@ def sophia(
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'gamma', gamma)
   validation.check_non_negative(fn, 'clip_threshold', clip_threshold)
-  for name, value in (
-      ('b1', b1), ('b2', b2), ('eps', eps), ('gamma', gamma),
-      ('clip_threshold', clip_threshold)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+  validation.check_scalars_or_schedules(
+      fn, b1=b1, b2=b2, eps=eps, gamma=gamma, clip_threshold=clip_threshold)
   validation.check_positive_int(fn, 'update_interval', update_interval)
   validation.check_non_negative_int(
       fn, 'print_win_rate_every_n_steps', print_win_rate_every_n_steps)

@@ -46,37 +46,6 @@ class ConditionFn(Protocol):
     """
 
 
-def _preparing_gradients(
-    tx: base.GradientTransformationExtraArgs,
-) -> base.GradientTransformationExtraArgs:
-  """``tx``, taking its gradients as ``chain`` gives them; shapes unchecked.
-
-  The dtype rule of ``numerics.as_updates`` (integer, ``float0``, narrower
-  floating and Python-number gradients), without the shape check of
-  ``numerics.preparing_inputs``: the inner transformation of a wrapper may
-  take per-example gradients, with a leading batch axis (``dpsgd``), and
-  checks the shapes it needs itself.
-
-  Args:
-    tx: the wrapper's transformation.
-
-  Returns:
-    A GradientTransformationExtraArgs with ``tx``'s state.
-  """
-
-  def init_fn(params):
-    return tx.init(numerics.as_params(params))
-
-  def update_fn(updates, state, params=None, **extra_args):
-    updates, params, float0 = numerics.as_updates(updates, params)
-    updates, state = tx.update(updates, state, params, **extra_args)
-    if float0 is not None:
-      updates = float0.zero(updates)
-    return updates, state
-
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
-
-
 def _cond_update(pred, inner, updates, inner_state, params, extra_args,
                  skip_updates_fn):
   """Runs ``inner.update`` if ``pred``, else a skipping branch.
@@ -193,8 +162,12 @@ def conditionally_mask(
     return new_updates, ConditionallyMaskState(
         step=numerics.safe_increment(state.step), inner_state=inner_state)
 
-  return _preparing_gradients(
-      base.GradientTransformationExtraArgs(init_fn, update_fn))
+  # Shapes unchecked: the inner transformation may take per-example
+  # gradients (dpsgd) and checks the shapes it needs itself.
+  return numerics.preparing_inputs(
+      'conditionally_mask',
+      base.GradientTransformationExtraArgs(init_fn, update_fn),
+      check_shapes=False)
 
 
 class ConditionallyTransformState(NamedTuple):
@@ -262,8 +235,12 @@ def conditionally_transform(
     return new_updates, ConditionallyTransformState(
         inner_state=inner_state, step=numerics.safe_increment(state.step))
 
-  return _preparing_gradients(
-      base.GradientTransformationExtraArgs(init_fn, update_fn))
+  # Shapes unchecked: the inner transformation may take per-example
+  # gradients (dpsgd) and checks the shapes it needs itself.
+  return numerics.preparing_inputs(
+      'conditionally_transform',
+      base.GradientTransformationExtraArgs(init_fn, update_fn),
+      check_shapes=False)
 
 
 class ApplyIfFiniteState(NamedTuple):
@@ -367,5 +344,9 @@ def apply_if_finite(
         inner_state=inner_state,
     )
 
-  return _preparing_gradients(
-      base.GradientTransformationExtraArgs(init_fn, update_fn))
+  # Shapes unchecked: the inner transformation may take per-example
+  # gradients (dpsgd) and checks the shapes it needs itself.
+  return numerics.preparing_inputs(
+      'apply_if_finite',
+      base.GradientTransformationExtraArgs(init_fn, update_fn),
+      check_shapes=False)

@@ -169,37 +169,6 @@ def _unhide(mask_tree: Any, new_tree: Any, old_tree: Any) -> Any:
   )
 
 
-def _preparing_gradients(
-    tx: base.GradientTransformationExtraArgs,
-) -> base.GradientTransformationExtraArgs:
-  """``tx``, taking its gradients as ``chain`` gives them; shapes unchecked.
-
-  The dtype rule of ``numerics.as_updates`` (integer, ``float0``, narrower
-  floating and Python-number gradients), without the shape check of
-  ``numerics.preparing_inputs``: the inner transformation of a wrapper may
-  take per-example gradients, with a leading batch axis (``dpsgd``), and
-  checks the shapes it needs itself.
-
-  Args:
-    tx: the wrapper's transformation.
-
-  Returns:
-    A GradientTransformationExtraArgs with ``tx``'s state.
-  """
-
-  def init_fn(params):
-    return tx.init(numerics.as_params(params))
-
-  def update_fn(updates, state, params=None, **extra_args):
-    updates, params, float0 = numerics.as_updates(updates, params)
-    updates, state = tx.update(updates, state, params, **extra_args)
-    if float0 is not None:
-      updates = float0.zero(updates)
-    return updates, state
-
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
-
-
 def masked(
     inner: base.GradientTransformation,
     mask: Union[Any, Callable[[base.Params], Any]],
@@ -278,5 +247,8 @@ def masked(
     new_updates = _unhide(mask_tree, new_hidden, updates)
     return new_updates, MaskedState(inner_state=inner_state)
 
-  return _preparing_gradients(
-      base.GradientTransformationExtraArgs(init_fn, update_fn))
+  # Shapes unchecked: the inner transformation may take per-example
+  # gradients (dpsgd) and checks the shapes it needs itself.
+  return numerics.preparing_inputs(
+      'masked', base.GradientTransformationExtraArgs(init_fn, update_fn),
+      check_shapes=False)
