@@ -20,12 +20,14 @@ Every assertion raises ``AssertionError`` whose message names the key path
 
 from collections.abc import Callable, Iterator, Sequence
 import contextlib
+import functools
 import gc
 import logging
 import threading
 from typing import Any, NamedTuple, Optional, Union
 import unittest
 
+from absl.testing import parameterized
 import jax
 import jax.extend
 import jax.numpy as jnp
@@ -920,3 +922,126 @@ def use_host_devices(test: unittest.TestCase, n: int) -> list[Any]:
                   f'{len(devices)}')
   test.enter_context(jax.default_device(devices[0]))
   return devices[:n]
+
+
+def _prepared_params() -> dict[str, jax.Array]:
+  return {'w': jnp.asarray([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]),
+          'b': jnp.asarray([1.0, -2.0, 3.0])}
+
+
+def _prepared_int_grads() -> dict[str, jax.Array]:
+  return {'w': jnp.asarray([[1, -2, 3], [0, 4, -1]], jnp.int32),
+          'b': jnp.asarray([2, 0, -3], jnp.int32)}
+
+
+def transformation_steps(
+    transforms: dict[str, tuple[Callable[[], base.GradientTransformation],
+                                dict[str, Any]]],
+    name: str, grads: Any, params: Any, use_jit: bool, count: int = 2,
+) -> list[Any]:
+  """The updates of ``count`` steps of ``transforms[name]`` on fixed inputs.
+
+  Args:
+    transforms: test name -> (factory, extra keyword arguments of
+      ``update``), as for :func:`prepared_inputs_test_case`.
+    name: the entry to run.
+    grads: the gradients of every step.
+    params: the params, given to ``init`` and to every ``update``.
+    use_jit: whether ``update`` is jitted.
+    count: the number of steps.
+
+  Returns:
+    The updates of each step.
+  """
+  factory, extra = transforms[name]
+  tx = factory()
+  update = jax.jit(tx.update) if use_jit else tx.update
+  state = tx.init(params)
+  out = []
+  for _ in range(count):
+    updates, state = update(grads, state, params, **extra)
+    out.append(updates)
+  return out
+
+
+def prepared_inputs_test_case(
+    transforms: dict[str, tuple[Callable[[], base.GradientTransformation],
+                                dict[str, Any]]],
+) -> type[parameterized.TestCase]:
+  """A test case: each transformation alone takes inputs as chain gives them.
+
+  For every entry, eager and jitted, over two steps: integer gradients give
+  the float32 updates of the same float32 gradients; a ``float0`` gradient
+  (of an int32 param) gives zero updates and leaves the float leaf's
+  updates those of a zero float32 gradient there; a Python-float param leaf
+  gives the updates of a float32 array leaf; and a (1, 3) gradient for a
+  (4, 3) param is a ValueError naming the key path. Subclass the result in a
+  test module (the base itself is not collected there).
+
+  Args:
+    transforms: test name -> (factory of the transformation, extra keyword
+      arguments of ``update``); the name up to a ``'('`` is the public name
+      that the shape error begins with.
+
+  Returns:
+    A ``parameterized.TestCase`` subclass with those four tests.
+  """
+  names = sorted(transforms)
+  steps = functools.partial(transformation_steps, transforms)
+
+  class PreparedInputsCase(parameterized.TestCase):
+    """Inputs the transformations take as a chain gives them."""
+
+    @parameterized.product(name=names, use_jit=(False, True))
+    def test_integer_gradients_give_float_updates(self, name, use_jit):
+      params = _prepared_params()
+      got = steps(name, _prepared_int_grads(), params, use_jit)
+      float_grads = jax.tree.map(
+          lambda g: g.astype(jnp.float32), _prepared_int_grads())
+      want = steps(name, float_grads, params, use_jit)
+      for got_step, want_step in zip(got, want):
+        for key in params:
+          self.assertEqual(got_step[key].dtype, jnp.float32, key)
+          np.testing.assert_array_equal(got_step[key], want_step[key])
+
+    @parameterized.product(name=names, use_jit=(False, True))
+    def test_float0_gradients_give_zero_updates(self, name, use_jit):
+      params = {'w': _prepared_params()['w'],
+                'i': jnp.asarray([3, -1], jnp.int32)}
+
+      def loss(p):
+        return jnp.sum(p['w'] ** 2) + jnp.sum(p['w'] * p['i'][0])
+
+      grads = jax.grad(loss, allow_int=True)(params)
+      self.assertEqual(grads['i'].dtype, jax.dtypes.float0)
+      got = steps(name, grads, params, use_jit)
+      zero_grads = {'w': grads['w'], 'i': jnp.zeros(2, jnp.float32)}
+      want = steps(name, zero_grads, params, use_jit)
+      for got_step, want_step in zip(got, want):
+        np.testing.assert_array_equal(got_step['i'], np.zeros(2))
+        np.testing.assert_array_equal(got_step['w'], want_step['w'])
+
+    @parameterized.product(name=names, use_jit=(False, True))
+    def test_python_float_param_leaf_is_accepted(self, name, use_jit):
+      grads = {'w': jnp.asarray([0.5, -1.0]), 'f': jnp.asarray(0.25)}
+      got = steps(name, grads, {'w': jnp.asarray([1.0, 2.0]), 'f': 1.5},
+                  use_jit)
+      want = steps(name, grads,
+                   {'w': jnp.asarray([1.0, 2.0]), 'f': jnp.asarray(1.5)},
+                   use_jit)
+      for got_step, want_step in zip(got, want):
+        for key in ('w', 'f'):
+          self.assertEqual(got_step[key].dtype, jnp.float32)
+          np.testing.assert_array_equal(got_step[key], want_step[key])
+
+    @parameterized.product(name=names, use_jit=(False, True))
+    def test_broadcast_gradient_raises_naming_key_path(self, name, use_jit):
+      params = {'w': jnp.ones((4, 3)), 'b': jnp.ones(3)}
+      grads = {'w': jnp.ones((1, 3)), 'b': jnp.ones(3)}
+      label = name.split('(')[0]
+      with self.assertRaisesRegex(
+          ValueError, label + r": at \['w'\] the gradient has shape \(1, 3\)"
+          r' but the param has shape \(4, 3\)'):
+        steps(name, grads, params, use_jit, count=1)
+
+  return PreparedInputsCase
