@@ -20,7 +20,6 @@ the family shares through `validation.py`.
 """
 
 import functools
-import inspect
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -145,54 +144,9 @@ _NADAM = ('scale_by_adam_nesterov',
           functools.partial(adam_family.scale_by_adam, nesterov=True))
 
 
-def _with_jit(transformations):
-  """Each transformation eager and jitted, for named_parameters."""
-  return [dict(testcase_name=f'{name}_{"jit" if jit else "eager"}',
-               name=name, factory=factory, jit=jit)
-          for name, factory in transformations for jit in (False, True)]
-
-
-def _float_hyperparameters(transformations):
-  """Each transformation with each of its float-valued arguments."""
-  return [dict(testcase_name=f'{name}_{arg}', name=name, factory=factory,
-               arg=arg)
-          for name, factory in transformations
-          for arg, p in inspect.signature(factory).parameters.items()
-          if isinstance(p.default, float)]
-
-
-def _steps(tx, grads, params, jit, n=2):
-  """The updates of ``n`` steps of ``tx`` on the same gradients."""
-  update = jax.jit(tx.update) if jit else tx.update
-  state = tx.init(params)
-  out = []
-  for _ in range(n):
-    updates, state = update(grads, state, params)
-    out.append(updates)
-  return out
-
-
-def _assert_same_updates(got, want, jit):
-  """Equal eagerly; under jit to an ulp (XLA fuses a cast differently)."""
-  for step_got, step_want in zip(got, want):
-    test_utils.assert_trees_all_equal_dtypes(step_got, step_want)
-    if jit:
-      test_utils.assert_trees_all_close(step_got, step_want, rtol=1e-6)
-    else:
-      test_utils.assert_trees_all_equal(step_got, step_want)
-
-
-def _params():
-  return {'w': jnp.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]),
-          'b': jnp.array([0.1, -0.2, 0.3])}
-
-
-def _int_grads():
-  return {'w': jnp.array([[1, -2, 3], [0, 4, -1]], jnp.int32),
-          'b': jnp.array([2, -3, 1], jnp.int32)}
-
-
-class InputPreparationTest(parameterized.TestCase):
+class InputPreparationTest(
+    test_utils.input_preparation_test_case(
+        _TRANSFORMATIONS, integer_also=(_NADAM,))):
   """Each transformation alone takes gradients and params as chain does.
 
   At e2abe64 integer gradients gave integer updates, float0 gradients
@@ -201,92 +155,14 @@ class InputPreparationTest(parameterized.TestCase):
   param was broadcast into the state or failed inside jax.
   """
 
-  @parameterized.named_parameters(_with_jit(_TRANSFORMATIONS + (_NADAM,)))
-  def test_integer_gradients_give_float_updates(self, name, factory, jit):
-    del name
-    params = _params()
-    tx = factory()
-    got = _steps(tx, _int_grads(), params, jit)
-    floats = jax.tree.map(lambda g: g.astype(jnp.float32), _int_grads())
-    want = _steps(tx, floats, params, jit)
-    for step_got in got:
-      test_utils.assert_trees_all_equal_dtypes(step_got, params)
-    _assert_same_updates(got, want, jit)
 
-  @parameterized.named_parameters(_with_jit(_TRANSFORMATIONS))
-  def test_narrow_float_gradients_give_params_dtype(self, name, factory,
-                                                    jit):
-    del name
-    params = _params()
-    tx = factory()
-    half = jax.tree.map(
-        lambda g: (g.astype(jnp.float16) / 4).astype(jnp.float16),
-        _int_grads())
-    got = _steps(tx, half, params, jit)
-    want = _steps(tx, jax.tree.map(lambda g: g.astype(jnp.float32), half),
-                  params, jit)
-    for step_got in got:
-      test_utils.assert_trees_all_equal_dtypes(step_got, params)
-    _assert_same_updates(got, want, jit)
-
-  @parameterized.named_parameters(_with_jit(_TRANSFORMATIONS))
-  def test_float0_gradients_give_zero_updates(self, name, factory, jit):
-    del name
-    params = {'w': _params()['w'], 'i': jnp.arange(3, dtype=jnp.int32)}
-    grads = jax.grad(
-        lambda p: jnp.sum(p['w'] ** 2) + jnp.sum(p['i']), allow_int=True)(
-            params)
-    self.assertEqual(grads['i'].dtype, jax.dtypes.float0)
-    tx = factory()
-    got = _steps(tx, grads, params, jit)
-    alone = _steps(tx, {'w': grads['w']}, {'w': params['w']}, jit)
-    for step_got, step_alone in zip(got, alone):
-      np.testing.assert_array_equal(step_got['i'], np.zeros(3))
-      # The float leaf's updates are those it gets without the int leaf
-      # (to an ulp: XLA fuses the two programs differently).
-      np.testing.assert_allclose(step_got['w'], step_alone['w'], rtol=1e-6)
-      self.assertEqual(step_got['w'].dtype, jnp.float32)
-
-  @parameterized.named_parameters(_with_jit(_TRANSFORMATIONS))
-  def test_python_float_param_leaf_accepted(self, name, factory, jit):
-    del name
-    tx = factory()
-    w, g = _params()['w'], _int_grads()['w'].astype(jnp.float32)
-    got = _steps(tx, {'w': g, 'f': 0.5}, {'w': w, 'f': 1.5}, jit)
-    want = _steps(tx, {'w': g, 'f': jnp.asarray(0.5, jnp.float32)},
-                  {'w': w, 'f': jnp.asarray(1.5, jnp.float32)}, jit)
-    for step_got, step_want in zip(got, want):
-      self.assertEqual(step_got['f'].dtype, jnp.float32)
-      test_utils.assert_trees_all_equal(step_got, step_want)
-
-  @parameterized.named_parameters(_with_jit(_TRANSFORMATIONS))
-  def test_broadcast_gradient_names_key_path(self, name, factory, jit):
-    params = {'w': jnp.ones((4, 3)), 'b': jnp.ones(3)}
-    grads = {'w': jnp.ones((1, 3)), 'b': jnp.ones(3)}
-    tx = factory()
-    update = jax.jit(tx.update) if jit else tx.update
-    with self.assertRaisesRegex(
-        ValueError, rf"^{name}: at \['w'\] the gradient has shape \(1, 3\)"
-        r' but the param has shape \(4, 3\)'):
-      update(grads, tx.init(params), params)
-
-
-class HyperparameterTypeTest(parameterized.TestCase):
+class HyperparameterTypeTest(
+    test_utils.vector_hyperparameters_test_case(_TRANSFORMATIONS)):
   """A vector hyperparameter is a TypeError naming it when built.
 
   At e2abe64 it was accepted, and the update broadcast it against the
   leaves or failed inside jax ('add got incompatible shapes').
   """
-
-  @parameterized.named_parameters(
-      _float_hyperparameters(_TRANSFORMATIONS))
-  def test_vector_hyperparameter_type_error(self, name, factory, arg):
-    with self.assertRaisesRegex(
-        TypeError, rf'^{name}: {arg} must be a scalar number .* got an'
-        r' array of shape \(2,\)'):
-      factory(**{arg: jnp.full(2, 0.5)})
-    # A 0-d array, as inject_hyperparams gives, is a scalar.
-    factory(**{arg: jnp.asarray(0.5)})
 
   def test_vector_under_inject_hyperparams(self):
     # inject_hyperparams builds the inner transformation with its arrays

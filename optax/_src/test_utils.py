@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 import contextlib
 import functools
 import gc
+import inspect
 import logging
 import threading
 from typing import Any, NamedTuple, Optional, Union
@@ -954,12 +955,30 @@ def transformation_steps(
     The updates of each step.
   """
   factory, extra = transforms[name]
-  tx = factory()
+  return update_steps(factory(), grads, params, use_jit, count, **extra)
+
+
+def update_steps(tx: base.GradientTransformation, grads: Any, params: Any,
+                 use_jit: bool, count: int = 2, **extra_args: Any
+                 ) -> list[Any]:
+  """The updates of ``count`` steps of ``tx`` from ``tx.init(params)``.
+
+  Args:
+    tx: the transformation.
+    grads: the gradients of every step.
+    params: the params, given to ``init`` and to every ``update``.
+    use_jit: whether ``update`` is jitted.
+    count: the number of steps.
+    **extra_args: extra keyword arguments of ``update``.
+
+  Returns:
+    The updates of each step.
+  """
   update = jax.jit(tx.update) if use_jit else tx.update
   state = tx.init(params)
   out = []
   for _ in range(count):
-    updates, state = update(grads, state, params, **extra)
+    updates, state = update(grads, state, params, **extra_args)
     out.append(updates)
   return out
 
@@ -1045,3 +1064,175 @@ def prepared_inputs_test_case(
         steps(name, grads, params, use_jit, count=1)
 
   return PreparedInputsCase
+
+
+def _with_jit(transformations):
+  """Each (name, factory) eager and jitted, for named_parameters."""
+  return [dict(testcase_name=f'{name}_{"jit" if jit else "eager"}',
+               name=name, factory=factory, jit=jit)
+          for name, factory in transformations for jit in (False, True)]
+
+
+def _assert_same_updates(got, want, jit):
+  """Equal eagerly; under jit to an ulp (XLA fuses a cast differently)."""
+  for step_got, step_want in zip(got, want):
+    assert_trees_all_equal_dtypes(step_got, step_want)
+    if jit:
+      assert_trees_all_close(step_got, step_want, rtol=1e-6)
+    else:
+      assert_trees_all_equal(step_got, step_want)
+
+
+def _family_params():
+  return {'w': jnp.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]),
+          'b': jnp.array([0.1, -0.2, 0.3])}
+
+
+def _family_int_grads():
+  return {'w': jnp.array([[1, -2, 3], [0, 4, -1]], jnp.int32),
+          'b': jnp.array([2, -3, 1], jnp.int32)}
+
+
+def input_preparation_test_case(
+    transformations: Sequence[tuple[str, Callable[[], Any]]],
+    *,
+    integer_also: Sequence[tuple[str, Callable[[], Any]]] = (),
+    integer_steps: int = 2,
+) -> type[parameterized.TestCase]:
+  """A test case: each ``scale_by_*`` alone takes inputs as chain gives them.
+
+  For every (name, factory), eager and jitted: int32 gradients give the
+  updates of the same float32 gradients, in the params' dtype; float16
+  gradients on float32 params those of their float32 values; a ``float0``
+  gradient of an int32 param gives zeros there and leaves the float leaf's
+  updates as without it (to an ulp); a Python-float param leaf gives the
+  updates of a float32 array leaf; a (1, 3) gradient for a (4, 3) param is
+  a ValueError beginning with the name and naming the key path. Equal
+  eagerly, to an ulp under jit (XLA fuses a cast differently).
+
+  Args:
+    transformations: (name in the errors, factory) pairs.
+    integer_also: more pairs (variants) for the integer-gradient test only.
+    integer_steps: the steps that test runs (the others run two).
+
+  Returns:
+    A ``parameterized.TestCase`` subclass with those five tests.
+  """
+
+  class InputPreparationCase(parameterized.TestCase):
+    """Each transformation alone takes gradients and params as chain does."""
+
+    @parameterized.named_parameters(
+        _with_jit(tuple(transformations) + tuple(integer_also)))
+    def test_integer_gradients_give_float_updates(self, name, factory, jit):
+      del name
+      params = _family_params()
+      tx = factory()
+      got = update_steps(tx, _family_int_grads(), params, jit, integer_steps)
+      floats = jax.tree.map(
+          lambda g: g.astype(jnp.float32), _family_int_grads())
+      want = update_steps(tx, floats, params, jit, integer_steps)
+      for step_got in got:
+        assert_trees_all_equal_dtypes(step_got, params)
+      _assert_same_updates(got, want, jit)
+
+    @parameterized.named_parameters(_with_jit(transformations))
+    def test_narrow_float_gradients_give_params_dtype(self, name, factory,
+                                                      jit):
+      del name
+      params = _family_params()
+      tx = factory()
+      half = jax.tree.map(
+          lambda g: (g.astype(jnp.float16) / 4).astype(jnp.float16),
+          _family_int_grads())
+      got = update_steps(tx, half, params, jit)
+      want = update_steps(
+          tx, jax.tree.map(lambda g: g.astype(jnp.float32), half), params,
+          jit)
+      for step_got in got:
+        assert_trees_all_equal_dtypes(step_got, params)
+      _assert_same_updates(got, want, jit)
+
+    @parameterized.named_parameters(_with_jit(transformations))
+    def test_float0_gradients_give_zero_updates(self, name, factory, jit):
+      del name
+      params = {'w': _family_params()['w'],
+                'i': jnp.arange(3, dtype=jnp.int32)}
+      grads = jax.grad(
+          lambda p: jnp.sum(p['w'] ** 2) + jnp.sum(p['i']), allow_int=True)(
+              params)
+      self.assertEqual(grads['i'].dtype, jax.dtypes.float0)
+      tx = factory()
+      got = update_steps(tx, grads, params, jit)
+      alone = update_steps(tx, {'w': grads['w']}, {'w': params['w']}, jit)
+      for step_got, step_alone in zip(got, alone):
+        np.testing.assert_array_equal(step_got['i'], np.zeros(3))
+        # The float leaf's updates are those it gets without the int leaf
+        # (to an ulp: XLA fuses the two programs differently).
+        np.testing.assert_allclose(step_got['w'], step_alone['w'],
+                                   rtol=1e-6)
+        self.assertEqual(step_got['w'].dtype, jnp.float32)
+
+    @parameterized.named_parameters(_with_jit(transformations))
+    def test_python_float_param_leaf_accepted(self, name, factory, jit):
+      del name
+      tx = factory()
+      w = _family_params()['w']
+      g = _family_int_grads()['w'].astype(jnp.float32)
+      got = update_steps(tx, {'w': g, 'f': 0.5}, {'w': w, 'f': 1.5}, jit)
+      want = update_steps(
+          tx, {'w': g, 'f': jnp.asarray(0.5, jnp.float32)},
+          {'w': w, 'f': jnp.asarray(1.5, jnp.float32)}, jit)
+      for step_got, step_want in zip(got, want):
+        self.assertEqual(step_got['f'].dtype, jnp.float32)
+        assert_trees_all_equal(step_got, step_want)
+
+    @parameterized.named_parameters(_with_jit(transformations))
+    def test_broadcast_gradient_names_key_path(self, name, factory, jit):
+      params = {'w': jnp.ones((4, 3)), 'b': jnp.ones(3)}
+      grads = {'w': jnp.ones((1, 3)), 'b': jnp.ones(3)}
+      tx = factory()
+      update = jax.jit(tx.update) if jit else tx.update
+      with self.assertRaisesRegex(
+          ValueError, rf"^{name}: at \['w'\] the gradient has shape"
+          r' \(1, 3\) but the param has shape \(4, 3\)'):
+        update(grads, tx.init(params), params)
+
+  return InputPreparationCase
+
+
+def vector_hyperparameters_test_case(
+    transformations: Sequence[tuple[str, Callable[..., Any]]],
+) -> type[parameterized.TestCase]:
+  """A test case: a vector float hyperparameter is a TypeError when built.
+
+  Every argument of each factory whose default is a Python float is given a
+  vector of two 0.5s, which must raise TypeError naming the factory and the
+  argument, and a 0-d array (as ``inject_hyperparams`` gives), which must
+  be accepted.
+
+  Args:
+    transformations: (name in the errors, factory) pairs.
+
+  Returns:
+    A ``parameterized.TestCase`` subclass with that test.
+  """
+  cases = [dict(testcase_name=f'{name}_{arg}', name=name, factory=factory,
+                arg=arg)
+           for name, factory in transformations
+           for arg, p in inspect.signature(factory).parameters.items()
+           if isinstance(p.default, float)]
+
+  class VectorHyperparametersCase(parameterized.TestCase):
+    """A vector hyperparameter is a TypeError naming it when built."""
+
+    @parameterized.named_parameters(cases)
+    def test_vector_hyperparameter_type_error(self, name, factory, arg):
+      with self.assertRaisesRegex(
+          TypeError, rf'^{name}: {arg} must be a scalar number .* got an'
+          r' array of shape \(2,\)'):
+        factory(**{arg: jnp.full(2, 0.5)})
+      # A 0-d array, as inject_hyperparams gives, is a scalar.
+      factory(**{arg: jnp.asarray(0.5)})
+
+  return VectorHyperparametersCase
