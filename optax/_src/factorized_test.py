@@ -314,85 +314,11 @@ _PREP_TRANSFORMS = {
         lambda: factorized.scale_by_factored_rms(min_dim_size_to_factor=2),
         {}),
 }
-_PREP_NAMES = sorted(_PREP_TRANSFORMS)
 
 
-def _prep_params():
-  return {'w': jnp.asarray([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]),
-          'b': jnp.asarray([1.0, -2.0, 3.0])}
-
-
-def _prep_int_grads():
-  return {'w': jnp.asarray([[1, -2, 3], [0, 4, -1]], jnp.int32),
-          'b': jnp.asarray([2, 0, -3], jnp.int32)}
-
-
-def _prep_steps(name, grads, params, use_jit, steps=2):
-  """The updates of ``steps`` steps of the transformation ``name``."""
-  factory, extra = _PREP_TRANSFORMS[name]
-  tx = factory()
-  update = jax.jit(tx.update) if use_jit else tx.update
-  state = tx.init(params)
-  out = []
-  for _ in range(steps):
-    updates, state = update(grads, state, params, **extra)
-    out.append(updates)
-  return out
-
-
-class PreparedInputsTest(parameterized.TestCase):
+class PreparedInputsTest(
+    test_utils.prepared_inputs_test_case(_PREP_TRANSFORMS)):
   """Inputs the transformations of the module take as a chain gives them."""
-
-  @parameterized.product(name=_PREP_NAMES, use_jit=(False, True))
-  def test_integer_gradients_give_float_updates(self, name, use_jit):
-    params = _prep_params()
-    got = _prep_steps(name, _prep_int_grads(), params, use_jit)
-    float_grads = jax.tree.map(lambda g: g.astype(jnp.float32),
-                               _prep_int_grads())
-    want = _prep_steps(name, float_grads, params, use_jit)
-    for got_step, want_step in zip(got, want):
-      for key in params:
-        self.assertEqual(got_step[key].dtype, jnp.float32, key)
-        np.testing.assert_array_equal(got_step[key], want_step[key])
-
-  @parameterized.product(name=_PREP_NAMES, use_jit=(False, True))
-  def test_float0_gradients_give_zero_updates(self, name, use_jit):
-    params = {'w': _prep_params()['w'], 'i': jnp.asarray([3, -1], jnp.int32)}
-
-    def loss(p):
-      return jnp.sum(p['w'] ** 2) + jnp.sum(p['w'] * p['i'][0])
-
-    grads = jax.grad(loss, allow_int=True)(params)
-    self.assertEqual(grads['i'].dtype, jax.dtypes.float0)
-    got = _prep_steps(name, grads, params, use_jit)
-    zero_grads = {'w': grads['w'], 'i': jnp.zeros(2, jnp.float32)}
-    want = _prep_steps(name, zero_grads, params, use_jit)
-    for got_step, want_step in zip(got, want):
-      np.testing.assert_array_equal(got_step['i'], np.zeros(2))
-      np.testing.assert_array_equal(got_step['w'], want_step['w'])
-
-  @parameterized.product(name=_PREP_NAMES, use_jit=(False, True))
-  def test_python_float_param_leaf_is_accepted(self, name, use_jit):
-    grads = {'w': jnp.asarray([0.5, -1.0]), 'f': jnp.asarray(0.25)}
-    got = _prep_steps(name, grads, {'w': jnp.asarray([1.0, 2.0]), 'f': 1.5},
-                 use_jit)
-    want = _prep_steps(name, grads,
-                  {'w': jnp.asarray([1.0, 2.0]), 'f': jnp.asarray(1.5)},
-                  use_jit)
-    for got_step, want_step in zip(got, want):
-      for key in ('w', 'f'):
-        self.assertEqual(got_step[key].dtype, jnp.float32)
-        np.testing.assert_array_equal(got_step[key], want_step[key])
-
-  @parameterized.product(name=_PREP_NAMES, use_jit=(False, True))
-  def test_broadcast_gradient_raises_naming_key_path(self, name, use_jit):
-    params = {'w': jnp.ones((4, 3)), 'b': jnp.ones(3)}
-    grads = {'w': jnp.ones((1, 3)), 'b': jnp.ones(3)}
-    label = name.split('(')[0]
-    with self.assertRaisesRegex(
-        ValueError, label + r": at \['w'\] the gradient has shape \(1, 3\)"
-        r' but the param has shape \(4, 3\)'):
-      _prep_steps(name, grads, params, use_jit, steps=1)
 
 
 if __name__ == '__main__':

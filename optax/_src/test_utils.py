@@ -944,7 +944,10 @@ def transformation_steps(
 
   Args:
     transforms: test name -> (factory, extra keyword arguments of
-      ``update``), as for :func:`prepared_inputs_test_case`.
+      ``update``), as for :func:`prepared_inputs_test_case`; the extra
+      arguments may be a function of the gradients and the params, called
+      inside the (jitted) step (a line search's ``value`` and
+      ``value_fn``).
     name: the entry to run.
     grads: the gradients of every step.
     params: the params, given to ``init`` and to every ``update``.
@@ -955,7 +958,20 @@ def transformation_steps(
     The updates of each step.
   """
   factory, extra = transforms[name]
-  return update_steps(factory(), grads, params, use_jit, count, **extra)
+  if not callable(extra):
+    return update_steps(factory(), grads, params, use_jit, count, **extra)
+  tx = factory()
+
+  def step(g, state, p):
+    return tx.update(g, state, p, **extra(g, p))
+
+  update = jax.jit(step) if use_jit else step
+  state = tx.init(params)
+  out = []
+  for _ in range(count):
+    updates, state = update(grads, state, params)
+    out.append(updates)
+  return out
 
 
 def update_steps(tx: base.GradientTransformation, grads: Any, params: Any,
@@ -985,7 +1001,10 @@ def update_steps(tx: base.GradientTransformation, grads: Any, params: Any,
 
 def prepared_inputs_test_case(
     transforms: dict[str, tuple[Callable[[], base.GradientTransformation],
-                                dict[str, Any]]],
+                                Any]],
+    *,
+    float0_names: Optional[Sequence[str]] = None,
+    shapes_checked: bool = True,
 ) -> type[parameterized.TestCase]:
   """A test case: each transformation alone takes inputs as chain gives them.
 
@@ -994,13 +1013,19 @@ def prepared_inputs_test_case(
   (of an int32 param) gives zero updates and leaves the float leaf's
   updates those of a zero float32 gradient there; a Python-float param leaf
   gives the updates of a float32 array leaf; and a (1, 3) gradient for a
-  (4, 3) param is a ValueError naming the key path. Subclass the result in a
-  test module (the base itself is not collected there).
+  (4, 3) param is a ValueError naming the key path, or, for a wrapper that
+  leaves shapes to its inner transformation, per-example gradients (a
+  leading batch axis) come back with their shapes. Subclass the result in
+  a test module (the base itself is not collected there).
 
   Args:
     transforms: test name -> (factory of the transformation, extra keyword
-      arguments of ``update``); the name up to a ``'('`` is the public name
-      that the shape error begins with.
+      arguments of ``update`` or a function of the gradients and params
+      giving them, see :func:`transformation_steps`); the name up to a
+      ``'('`` is the public name that the shape error begins with.
+    float0_names: the entries of the float0 test (default: all).
+    shapes_checked: whether a gradient shaped otherwise than its param is
+      an error (False for wrappers such as ``masked``).
 
   Returns:
     A ``parameterized.TestCase`` subclass with those four tests.
@@ -1023,7 +1048,9 @@ def prepared_inputs_test_case(
           self.assertEqual(got_step[key].dtype, jnp.float32, key)
           np.testing.assert_array_equal(got_step[key], want_step[key])
 
-    @parameterized.product(name=names, use_jit=(False, True))
+    @parameterized.product(
+        name=names if float0_names is None else tuple(float0_names),
+        use_jit=(False, True))
     def test_float0_gradients_give_zero_updates(self, name, use_jit):
       params = {'w': _prepared_params()['w'],
                 'i': jnp.asarray([3, -1], jnp.int32)}
@@ -1053,15 +1080,31 @@ def prepared_inputs_test_case(
           self.assertEqual(got_step[key].dtype, jnp.float32)
           np.testing.assert_array_equal(got_step[key], want_step[key])
 
-    @parameterized.product(name=names, use_jit=(False, True))
-    def test_broadcast_gradient_raises_naming_key_path(self, name, use_jit):
-      params = {'w': jnp.ones((4, 3)), 'b': jnp.ones(3)}
-      grads = {'w': jnp.ones((1, 3)), 'b': jnp.ones(3)}
-      label = name.split('(')[0]
-      with self.assertRaisesRegex(
-          ValueError, label + r": at \['w'\] the gradient has shape \(1, 3\)"
-          r' but the param has shape \(4, 3\)'):
-        steps(name, grads, params, use_jit, count=1)
+    if shapes_checked:
+
+      @parameterized.product(name=names, use_jit=(False, True))
+      def test_broadcast_gradient_raises_naming_key_path(self, name,
+                                                         use_jit):
+        params = {'w': jnp.ones((4, 3)), 'b': jnp.ones(3)}
+        grads = {'w': jnp.ones((1, 3)), 'b': jnp.ones(3)}
+        label = name.split('(')[0]
+        with self.assertRaisesRegex(
+            ValueError, label + r": at \['w'\] the gradient has shape"
+            r' \(1, 3\) but the param has shape \(4, 3\)'):
+          steps(name, grads, params, use_jit, count=1)
+
+    else:
+
+      @parameterized.product(name=names, use_jit=(False, True))
+      def test_gradient_shapes_are_left_to_the_inner_transformation(
+          self, name, use_jit):
+        # Per-example gradients (a leading batch axis, as dpsgd takes them)
+        # reach the inner transformation as they are.
+        params = {'w': jnp.ones((4, 3)), 'b': jnp.ones(3)}
+        grads = {'w': jnp.ones((2, 4, 3)), 'b': jnp.ones((2, 3))}
+        got = steps(name, grads, params, use_jit, count=1)[0]
+        self.assertEqual(got['w'].shape, (2, 4, 3))
+        self.assertEqual(got['b'].shape, (2, 3))
 
   return PreparedInputsCase
 
