@@ -15,11 +15,8 @@
 """Tests for ``optax._src.lbfgs``: the inputs its transformation takes.
 
 Used on its own, each transformation takes gradients and params as
-``optax.chain`` gives them (``numerics.preparing_inputs``): integer
-gradients give float32 updates, ``float0`` gradients zero updates, a
-Python-float param leaf is accepted, and a gradient broadcast to its param
-is a ValueError naming the key path. The values are those of the same
-transformation on float32 gradients.
+``optax.chain`` gives them: the checks of
+``test_utils.prepared_inputs_test_case``.
 """
 
 from absl.testing import absltest

@@ -15,11 +15,8 @@
 """Tests for ``optax._src.param_block``: the inputs its transformations take.
 
 Used on its own, each transformation takes gradients and params as
-``optax.chain`` gives them (``numerics.preparing_inputs``): integer
-gradients give float32 updates, ``float0`` gradients zero updates, a
-Python-float param leaf is accepted, and a gradient broadcast to its param
-is a ValueError naming the key path. The values are those of the same
-transformation on float32 gradients.
+``optax.chain`` gives them: the checks of
+``test_utils.prepared_inputs_test_case``, and vector hyperparameters.
 """
 
 from absl.testing import absltest
@@ -42,20 +39,14 @@ class PreparedInputsTest(
   """Inputs the transformations of the module take as a chain gives them."""
 
 
-class VectorHyperparametersTest(parameterized.TestCase):
-
-  @parameterized.parameters(
-      (param_block.scale_by_trust_ratio, 'min_norm', {}),
-      (param_block.scale_by_trust_ratio, 'trust_coefficient', {}),
-      (param_block.scale_by_trust_ratio, 'eps', {}),
-      (param_block.scale_by_param_block_norm, 'min_scale', {}),
-      (param_block.scale_by_param_block_rms, 'min_scale', {}),
-  )
-  def test_vector_raises_type_error_when_built(self, factory, arg, kwargs):
-    with self.assertRaisesRegex(
-        TypeError, f'{factory.__name__}: {arg} must be a scalar number'
-        r'.*got an array of shape \(2,\)'):
-      factory(**kwargs, **{arg: jnp.asarray([0.5, 0.5])})
+class VectorHyperparametersTest(test_utils.vector_arguments_test_case((
+    (param_block.scale_by_trust_ratio, 'min_norm', {}),
+    (param_block.scale_by_trust_ratio, 'trust_coefficient', {}),
+    (param_block.scale_by_trust_ratio, 'eps', {}),
+    (param_block.scale_by_param_block_norm, 'min_scale', {}),
+    (param_block.scale_by_param_block_rms, 'min_scale', {}),
+))):
+  """A vector hyperparameter is a TypeError naming it when built."""
 
 
 class StructureTest(parameterized.TestCase):

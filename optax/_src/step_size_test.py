@@ -15,15 +15,11 @@
 """Tests for ``optax._src.step_size``: the inputs its transformations take.
 
 Used on its own, each transformation takes gradients and params as
-``optax.chain`` gives them (``numerics.preparing_inputs``): integer
-gradients give float32 updates, ``float0`` gradients zero updates, a
-Python-float param leaf is accepted, and a gradient broadcast to its param
-is a ValueError naming the key path. The values are those of the same
-transformation on float32 gradients.
+``optax.chain`` gives them: the checks of
+``test_utils.prepared_inputs_test_case``, and vector hyperparameters.
 """
 
 from absl.testing import absltest
-from absl.testing import parameterized
 import jax.numpy as jnp
 
 from optax._src import step_size
@@ -54,21 +50,15 @@ class PreparedInputsTest(
   """Inputs the transformations of the module take as a chain gives them."""
 
 
-class VectorHyperparametersTest(parameterized.TestCase):
-
-  @parameterized.parameters(
-      (step_size.scale, 'step_size', {}),
-      (step_size.scale_by_polyak, 'f_min', {}),
-      (step_size.scale_by_polyak, 'eps', {}),
-      (step_size.scale_by_distance_over_gradients, 'reps_rel', {}),
-      (step_size.scale_by_distance_over_gradients, 'eps', {}),
-      (step_size.scale_by_distance_over_gradients, 'global_scale', {}),
-  )
-  def test_vector_raises_type_error_when_built(self, factory, arg, kwargs):
-    with self.assertRaisesRegex(
-        TypeError, f'{factory.__name__}: {arg} must be a scalar number'
-        r'.*got an array of shape \(2,\)'):
-      factory(**kwargs, **{arg: jnp.asarray([0.5, 0.5])})
+class VectorHyperparametersTest(test_utils.vector_arguments_test_case((
+    (step_size.scale, 'step_size', {}),
+    (step_size.scale_by_polyak, 'f_min', {}),
+    (step_size.scale_by_polyak, 'eps', {}),
+    (step_size.scale_by_distance_over_gradients, 'reps_rel', {}),
+    (step_size.scale_by_distance_over_gradients, 'eps', {}),
+    (step_size.scale_by_distance_over_gradients, 'global_scale', {}),
+))):
+  """A vector hyperparameter is a TypeError naming it when built."""
 
 
 if __name__ == '__main__':

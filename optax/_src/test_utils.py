@@ -696,6 +696,20 @@ class RunningSumState(NamedTuple):
   total: base.Updates
 
 
+def doubling() -> base.GradientTransformation:
+  """Doubles the updates as they come (integer ones stay integer).
+
+  An inner transformation that prepares nothing itself, for the tests of
+  wrappers that prepare their inputs.
+  """
+
+  def update_fn(updates, state, params=None):
+    del params
+    return jax.tree.map(lambda g: 2 * g, updates), state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
 def running_sum() -> base.GradientTransformation:
   """A stateful transformation returning the sum of all updates so far.
 
@@ -949,29 +963,24 @@ def transformation_steps(
       inside the (jitted) step (a line search's ``value`` and
       ``value_fn``).
     name: the entry to run.
-    grads: the gradients of every step.
-    params: the params, given to ``init`` and to every ``update``.
-    use_jit: whether ``update`` is jitted.
-    count: the number of steps.
+    grads: the gradients, as for :func:`update_steps`.
+    params: the params, as for :func:`update_steps`.
+    use_jit: whether to jit, as for :func:`update_steps`.
+    count: the number of steps, as for :func:`update_steps`.
 
   Returns:
     The updates of each step.
   """
   factory, extra = transforms[name]
-  if not callable(extra):
-    return update_steps(factory(), grads, params, use_jit, count, **extra)
   tx = factory()
+  if not callable(extra):
+    return update_steps(tx, grads, params, use_jit, count, **extra)
 
-  def step(g, state, p):
+  def update_fn(g, state, p):
     return tx.update(g, state, p, **extra(g, p))
 
-  update = jax.jit(step) if use_jit else step
-  state = tx.init(params)
-  out = []
-  for _ in range(count):
-    updates, state = update(grads, state, params)
-    out.append(updates)
-  return out
+  return update_steps(base.GradientTransformation(tx.init, update_fn), grads,
+                      params, use_jit, count)
 
 
 def update_steps(tx: base.GradientTransformation, grads: Any, params: Any,
@@ -1279,3 +1288,31 @@ def vector_hyperparameters_test_case(
       factory(**{arg: jnp.asarray(0.5)})
 
   return VectorHyperparametersCase
+
+
+def vector_arguments_test_case(
+    cases: Sequence[tuple[Callable[..., Any], str, dict[str, Any]]],
+) -> type[parameterized.TestCase]:
+  """A test case: each listed argument given a vector is a TypeError.
+
+  Args:
+    cases: (factory, argument, other keyword arguments of the factory); the
+      factory called with the argument set to a vector of two 0.5s must
+      raise TypeError naming the factory (its ``__name__``) and the
+      argument.
+
+  Returns:
+    A ``parameterized.TestCase`` subclass with that test.
+  """
+
+  class VectorArgumentsCase(parameterized.TestCase):
+    """A vector where a scalar is expected is a TypeError when built."""
+
+    @parameterized.parameters(*cases)
+    def test_vector_raises_type_error_when_built(self, factory, arg, kwargs):
+      with self.assertRaisesRegex(
+          TypeError, f'{factory.__name__}: {arg} must be a scalar number'
+          r'.*got an array of shape \(2,\)'):
+        factory(**kwargs, **{arg: jnp.asarray([0.5, 0.5])})
+
+  return VectorArgumentsCase

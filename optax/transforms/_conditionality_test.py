@@ -253,27 +253,17 @@ class BarrierTest(parameterized.TestCase):
     self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
 
 
-def _doubling() -> base.GradientTransformation:
-  """Doubles the updates as they come (integer ones stay integer)."""
-
-  def update_fn(updates, state, params=None):
-    del params
-    return jax.tree.map(lambda g: 2 * g, updates), state
-
-  return base.GradientTransformation(base.init_empty_state, update_fn)
-
-
 # name -> (factory, extra keyword arguments of update), for
 # PreparedInputsTest.
 _PREP_TRANSFORMS = {
     'apply_if_finite': (
-        lambda: _conditionality.apply_if_finite(_doubling(), 2), {}),
+        lambda: _conditionality.apply_if_finite(test_utils.doubling(), 2), {}),
     'conditionally_mask': (
         lambda: _conditionality.conditionally_mask(
-            _doubling(), lambda step: step % 2 == 0), {}),
+            test_utils.doubling(), lambda step: step % 2 == 0), {}),
     'conditionally_transform': (
         lambda: _conditionality.conditionally_transform(
-            _doubling(), lambda step: step % 2 == 0), {}),
+            test_utils.doubling(), lambda step: step % 2 == 0), {}),
 }
 
 

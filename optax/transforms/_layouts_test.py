@@ -109,20 +109,10 @@ class FlattenTest(parameterized.TestCase):
     self.assertEqual(shapes.total.shape, (14,))
 
 
-def _doubling() -> base.GradientTransformation:
-  """Doubles the updates as they come (integer ones stay integer)."""
-
-  def update_fn(updates, state, params=None):
-    del params
-    return jax.tree.map(lambda g: 2 * g, updates), state
-
-  return base.GradientTransformation(base.init_empty_state, update_fn)
-
-
 # name -> (factory, extra keyword arguments of update), for
 # PreparedInputsTest.
 _PREP_TRANSFORMS = {
-    'flatten': (lambda: _layouts.flatten(_doubling()), {}),
+    'flatten': (lambda: _layouts.flatten(test_utils.doubling()), {}),
 }
 
 

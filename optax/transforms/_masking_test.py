@@ -336,21 +336,11 @@ class MaskedTreeMapParamsTest(parameterized.TestCase):
         shapes.inner_state[1].total['b'], _masking.MaskedNode)
 
 
-def _doubling() -> base.GradientTransformation:
-  """Doubles the updates as they come (integer ones stay integer)."""
-
-  def update_fn(updates, state, params=None):
-    del params
-    return jax.tree.map(lambda g: 2 * g, updates), state
-
-  return base.GradientTransformation(base.init_empty_state, update_fn)
-
-
 # name -> (factory, extra keyword arguments of update), for
 # PreparedInputsTest.
 _PREP_TRANSFORMS = {
     'masked': (
-        lambda: _masking.masked(_doubling(), lambda p: jax.tree.map(
+        lambda: _masking.masked(test_utils.doubling(), lambda p: jax.tree.map(
             lambda x: x.ndim != 1 or x.shape[0] != 3, p)), {}),
 }
 
