@@ -345,6 +345,36 @@ def as_updates(updates: Any, params: Optional[Any] = None
     >>> numerics.as_updates(jnp.array([3, -2]), jnp.ones(2))[0]
     Array([ 3., -2.], dtype=float32)
   """
+  return _prepare(updates, params, None, False)
+
+
+def _shapes_differ(g: Any, p: Any, per_example: bool) -> bool:
+  if g is None or p is None:
+    return False
+  g_shape, p_shape = np.shape(g), np.shape(p)
+  if per_example:
+    return not g_shape or g_shape[1:] != p_shape
+  return g_shape != p_shape
+
+
+def _prepare(updates: Any, params: Optional[Any], shapes_for: Optional[str],
+             per_example: bool
+             ) -> tuple[Any, Any, Optional[Float0Leaves]]:
+  """:func:`as_updates`, checking the shapes for ``shapes_for`` if named.
+
+  One pass over the leaves does both, so that a transformation used inside
+  a chain (which has prepared the inputs already) costs one flatten of
+  each tree while tracing.
+
+  Args:
+    updates: the gradients.
+    params: the params, or None.
+    shapes_for: the public name to raise for, or None for no shape check.
+    per_example: whether the gradients have a leading batch axis.
+
+  Returns:
+    What :func:`as_updates` returns.
+  """
   g_leaves, treedef = jax.tree.flatten(updates, is_leaf=_is_none)
   p_leaves = None
   if params is not None:
@@ -363,6 +393,10 @@ def as_updates(updates: Any, params: Optional[Any] = None
   new_leaves = list(g_leaves)
   x64 = bool(jax.config.jax_enable_x64)
   for i, g in enumerate(g_leaves):
+    if shapes_for is not None and p_leaves is not None and _shapes_differ(
+        g, p_leaves[i], per_example):
+      check_shapes_like_params(
+          shapes_for, updates, params, per_example=per_example)
     if _is_number_leaf(g):
       g = jnp.asarray(g)
       new_leaves[i] = g
@@ -451,15 +485,9 @@ def check_shapes_like_params(fn: str, updates: Any, params: Any, *,
   if p_def != treedef:
     return  # The transformation's own structure checks say where.
   for index, (g, p) in enumerate(zip(g_leaves, p_leaves)):
-    if g is None or p is None:
+    if not _shapes_differ(g, p, per_example):
       continue
     g_shape, p_shape = np.shape(g), np.shape(p)
-    if per_example:
-      mismatch = g_shape[1:] != p_shape or not g_shape
-    else:
-      mismatch = g_shape != p_shape
-    if not mismatch:
-      continue
     path, _ = jax.tree_util.tree_flatten_with_path(
         updates, is_leaf=_is_none)[0][index]
     where = jax.tree_util.keystr(path) or 'the root'
@@ -511,10 +539,8 @@ def preparing_inputs(
     return tx.init(as_params(params))
 
   def update_fn(updates, state, params=None, **extra_args):
-    updates, params, float0 = as_updates(updates, params)
-    if check_shapes and params is not None:
-      check_shapes_like_params(
-          fn, updates, params, per_example=per_example)
+    updates, params, float0 = _prepare(
+        updates, params, fn if check_shapes else None, per_example)
     updates, state = tx.update(updates, state, params, **extra_args)
     if float0 is not None:
       updates = float0.zero(updates)
