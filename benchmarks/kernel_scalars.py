@@ -38,21 +38,14 @@ Counts are reported, never asserted here.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 from typing import Any
 
+_REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _FLAG = '--xla_disable_hlo_passes=cse_barrier_expander'
 _REPLY = '@@kernel_scalars@@ '
-_SCALAR = re.compile(
-    r'^(pred|s8|s16|s32|s64|u8|u16|u32|u64|bf16|f16|f32|f64|c64|c128)\[\]')
-_DEFINITION = re.compile(
-    r'\s*(?:ROOT )?(%[\w.\-]+) = (\([^)]*\)|\S+) ([\w\-]+)\(')
-_FUSION = re.compile(r'= (\S+) fusion\((.*?)\), kind=')
-
-
 def _programs() -> dict[str, Any]:
   import optax  # pylint: disable=import-outside-toplevel
 
@@ -65,39 +58,8 @@ def _programs() -> dict[str, Any]:
   }
 
 
-def runtime_scalars(hlo: str) -> list[tuple[str, int]]:
-  """Per fused kernel over an array: its shape and its runtime scalars.
-
-  Args:
-    hlo: the optimized HLO text of a compiled program.
-
-  Returns:
-    ``(shape, count)`` for every fusion whose result is not a scalar:
-    ``count`` is the number of its operands that are rank-0 values other
-    than constants (kernels that compute scalars themselves, once per
-    step, are left out).
-  """
-  shapes, opcodes = {}, {}
-  for line in hlo.splitlines():
-    match = _DEFINITION.match(line)
-    if match:
-      shapes[match.group(1)] = match.group(2)
-      opcodes[match.group(1)] = match.group(3)
-  kernels = []
-  for line in hlo.splitlines():
-    match = _FUSION.search(line)
-    if not match or _SCALAR.match(match.group(1)):
-      continue
-    operands = [o.strip().split('*/')[-1] for o in match.group(2).split(',')]
-    count = sum(1 for o in operands
-                if _SCALAR.match(shapes.get(o, ''))
-                and opcodes.get(o) != 'constant')
-    kernels.append((match.group(1), count))
-  return kernels
-
-
 def _worker() -> None:
-  """Compiles every program and prints its kernels' counts as JSON."""
+  """Compiles every program and prints its optimized HLO as JSON."""
   os.environ['XLA_FLAGS'] = f'{os.environ.get("XLA_FLAGS", "")} {_FLAG}'
   import jax  # pylint: disable=import-outside-toplevel
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
@@ -106,7 +68,7 @@ def _worker() -> None:
   params = {'w': jnp.ones((256, 512), jnp.float32),
             'b': jnp.ones((512,), jnp.bfloat16)}
   grads = jax.tree.map(jnp.ones_like, params)
-  counts = {}
+  programs = {}
   for name, tx in _programs().items():
 
     def step(p, s, g, tx=tx):
@@ -115,11 +77,11 @@ def _worker() -> None:
 
     compiled = jax.jit(step, donate_argnums=(0, 1)).lower(
         params, tx.init(params), grads).compile()
-    counts[name] = runtime_scalars(compiled.as_text())
+    programs[name] = compiled.as_text()
   print(_REPLY + json.dumps({
       'optax': optax.__version__, 'optax_file': optax.__file__,
       'jax': jax.__version__, 'backend': jax.default_backend(),
-      'counts': counts}), flush=True)
+      'hlo': programs}), flush=True)
 
 
 def _run(python: str, env: dict[str, str]) -> dict[str, Any]:
@@ -128,7 +90,13 @@ def _run(python: str, env: dict[str, str]) -> dict[str, Any]:
       cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True)
   for line in result.stdout.splitlines():
     if line.startswith(_REPLY):
-      return json.loads(line[len(_REPLY):])
+      side = json.loads(line[len(_REPLY):])
+      # Both sides' programs are read by this repository's parser.
+      sys.path.insert(0, _REPO)
+      from optax._src import test_utils  # pylint: disable=import-outside-toplevel
+      side['counts'] = {name: test_utils.fused_kernel_scalars(hlo)
+                        for name, hlo in side.pop('hlo').items()}
+      return side
   raise RuntimeError(f'kernel_scalars: no answer from {python}:\n'
                      f'{result.stderr}')
 
@@ -147,9 +115,8 @@ def main() -> None:
   if args.worker:
     _worker()
     return
-  repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
   env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
-  sides = {'fork': _run(sys.executable, dict(env, PYTHONPATH=repo))}
+  sides = {'fork': _run(sys.executable, dict(env, PYTHONPATH=_REPO))}
   if args.upstream_tree:
     sides['upstream'] = _run(sys.executable, dict(
         env, PYTHONPATH=os.path.abspath(args.upstream_tree)))

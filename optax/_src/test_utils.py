@@ -24,6 +24,7 @@ import functools
 import gc
 import inspect
 import logging
+import re
 import threading
 from typing import Any, NamedTuple, Optional, Union
 import unittest
@@ -441,6 +442,56 @@ def barriers_in_conditionals(jaxpr: Any) -> list[int]:
 
   visit(jaxpr)
   return counts
+
+
+# An HLO type of rank 0 (``f32[]``), an instruction's name, result type and
+# opcode, and a fusion's result type and operand list.
+_HLO_RANK0 = re.compile(
+    r'^(pred|s8|s16|s32|s64|u8|u16|u32|u64|bf16|f16|f32|f64|c64|c128)\[\]')
+_HLO_INSTRUCTION = re.compile(
+    r'\s*(?:ROOT )?(%[\w.\-]+) = (\([^)]*\)|\S+) ([\w\-]+)\(')
+_HLO_FUSION = re.compile(r'= (\S+) fusion\((.*?)\), kind=')
+
+# What a step is compiled with to see the fusions XLA:GPU makes: XLA:CPU
+# removes optimization barriers before fusion, XLA:GPU only after it.
+GPU_ORDER_FUSION = {'xla_disable_hlo_passes': 'cse_barrier_expander'}
+
+
+def fused_kernel_scalars(hlo: str) -> list[tuple[str, int]]:
+  """The runtime scalars each fused kernel over an array reads.
+
+  A hyperparameter XLA sees as a constant is folded into every leaf's
+  kernel; one it cannot see through (behind an optimization barrier, or an
+  argument) is computed once and passed to every kernel as a rank-0
+  operand, read at run time. Fusions whose own result is a scalar (the
+  once-per-step arithmetic) are left out.
+
+  Args:
+    hlo: the text of an optimized HLO module (``compiled.as_text()``).
+
+  Returns:
+    ``(result_type, count)`` per fusion with a non-scalar result, in the
+    order of the text: ``count`` is the number of its operands of rank 0
+    that are not constants.
+  """
+  lines = hlo.splitlines()
+  defined = {}
+  for line in lines:
+    found = _HLO_INSTRUCTION.match(line)
+    if found:
+      defined[found.group(1)] = (found.group(2), found.group(3))
+  kernels = []
+  for line in lines:
+    found = _HLO_FUSION.search(line)
+    if not found or _HLO_RANK0.match(found.group(1)):
+      continue
+    count = 0
+    for operand in found.group(2).split(','):
+      type_, opcode = defined.get(
+          operand.strip().split('*/')[-1], ('', ''))
+      count += bool(_HLO_RANK0.match(type_)) and opcode != 'constant'
+    kernels.append((found.group(1), count))
+  return kernels
 
 
 def arrays_created_by(fn: Callable[[], Any]) -> tuple[Any, list[Any]]:
