@@ -445,12 +445,13 @@ def barriers_in_conditionals(jaxpr: Any) -> list[int]:
 
 
 # An HLO type of rank 0 (``f32[]``), an instruction's name, result type and
-# opcode, and a fusion's result type and operand list.
+# opcode, and a fusion's result type (a tuple for a multi-output fusion, as
+# XLA:GPU makes of an optimizer's per-leaf kernel) and operand list.
 _HLO_RANK0 = re.compile(
     r'^(pred|s8|s16|s32|s64|u8|u16|u32|u64|bf16|f16|f32|f64|c64|c128)\[\]')
 _HLO_INSTRUCTION = re.compile(
     r'\s*(?:ROOT )?(%[\w.\-]+) = (\([^)]*\)|\S+) ([\w\-]+)\(')
-_HLO_FUSION = re.compile(r'= (\S+) fusion\((.*?)\), kind=')
+_HLO_FUSION = re.compile(r'= (\([^)]*\)|\S+) fusion\((.*?)\), kind=')
 
 # What a step is compiled with to see the fusions XLA:GPU makes: XLA:CPU
 # removes optimization barriers before fusion, XLA:GPU only after it.
@@ -487,8 +488,10 @@ def fused_kernel_scalars(hlo: str) -> list[tuple[str, int]]:
       continue
     count = 0
     for operand in found.group(2).split(','):
-      type_, opcode = defined.get(
-          operand.strip().split('*/')[-1], ('', ''))
+      # An operand is printed as its name, after its type and a comment
+      # in some versions of XLA ('f32[] %p', '/*index=5*/%p').
+      name = operand.split('*/')[-1].split()[-1] if operand.strip() else ''
+      type_, opcode = defined.get(name, ('', ''))
       count += bool(_HLO_RANK0.match(type_)) and opcode != 'constant'
     kernels.append((found.group(1), count))
   return kernels
