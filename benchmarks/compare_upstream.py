@@ -475,12 +475,24 @@ def _worker_main(args: argparse.Namespace) -> None:
     request = json.loads(line)
     if request['what'] == 'exit':
       break
-    print(_REPLY + json.dumps(worker.handle(request)), flush=True)
+    try:
+      answer = worker.handle(request)
+    except Exception as e:  # pylint: disable=broad-exception-caught
+      # A row one side cannot run (upstream 0.2.8's inject_hyperparams
+      # changes a bfloat16 moment to float32, which no fori_loop carries):
+      # the parent reports it and goes on with the other rows.
+      lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+      answer = {'error': ' '.join([type(e).__name__ + ':', *lines[:2]])[:300]}
+    print(_REPLY + json.dumps(answer), flush=True)
 
 
 # ----------------------------------------------------------------------------
 # Parent: starts both workers, alternates the pairs, prints the table.
 # ----------------------------------------------------------------------------
+
+
+class _RowFailed(Exception):
+  """A worker could not run a request of a row (its message says why)."""
 
 
 class _Side:
@@ -504,11 +516,24 @@ class _Side:
         f'{self.process.wait()} (see its stderr above)')
 
   def ask(self, **request: Any) -> Any:
-    """Sends one request and waits for the worker's answer."""
+    """Sends one request and waits for the worker's answer.
+
+    Args:
+      **request: the request, as the worker's ``handle`` takes it.
+
+    Returns:
+      The worker's answer.
+
+    Raises:
+      _RowFailed: when the worker answers that the request failed.
+    """
     assert self.process.stdin is not None
     self.process.stdin.write(json.dumps(request) + '\n')
     self.process.stdin.flush()
-    return self._read()
+    answer = self._read()
+    if isinstance(answer, dict) and 'error' in answer:
+      raise _RowFailed(f'{self.label}: {answer["error"]}')
+    return answer
 
   def close(self) -> None:
     """Asks the worker to exit and waits for it."""
@@ -642,6 +667,10 @@ def _selected(rows: list[str], patterns: Optional[str]) -> list[str]:
                  for k in keys)]
 
 
+def _failed_row(name: str, error: _RowFailed) -> dict[str, Any]:
+  return {'row': name, 'failed': str(error)}
+
+
 def _ratio_row(name: str, fork: list[float], upstream: list[float],
                unit: str) -> dict[str, Any]:
   ratios = [f / u for f, u in zip(fork, upstream)]
@@ -650,6 +679,22 @@ def _ratio_row(name: str, fork: list[float], upstream: list[float],
           'fork': statistics.median(fork),
           'upstream': statistics.median(upstream), 'unit': unit,
           'pairs': len(ratios)}
+
+
+def _step_row(args: argparse.Namespace, fork: _Side, upstream: _Side,
+              row: str, pairs: int) -> dict[str, Any]:
+  """One step row, in alternating fork/upstream pairs."""
+  # Compile both, and choose repeats so that one call takes ~budget.
+  one = max(fork.ask(what='step', row=row, repeats=1),
+            upstream.ask(what='step', row=row, repeats=1))
+  repeats = int(min(args.max_repeats, max(3, args.budget / max(one, 1e-6))))
+  times = {'fork': [], 'upstream': []}
+  for i in range(pairs):
+    order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
+    for side in order:
+      times[side.label].append(
+          side.ask(what='step', row=row, repeats=repeats))
+  return _ratio_row(row, times['fork'], times['upstream'], 's')
 
 
 def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
@@ -669,17 +714,10 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
                          for o in _STEP_OPTIMIZERS], args.rows)
   pairs = args.pairs or (3 if args.quick else 7)
   for row in step_rows:
-    # Compile both, and choose repeats so that one call takes ~budget.
-    one = max(fork.ask(what='step', row=row, repeats=1),
-              upstream.ask(what='step', row=row, repeats=1))
-    repeats = int(min(args.max_repeats, max(3, args.budget / max(one, 1e-6))))
-    times = {'fork': [], 'upstream': []}
-    for i in range(pairs):
-      order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
-      for side in order:
-        times[side.label].append(
-            side.ask(what='step', row=row, repeats=repeats))
-    results.append(_ratio_row(row, times['fork'], times['upstream'], 's'))
+    try:
+      results.append(_step_row(args, fork, upstream, row, pairs))
+    except _RowFailed as e:
+      results.append(_failed_row(row, e))
     log(_format_text([results[-1]]))
 
   _measure_loops(args, fork, upstream, pairs, log, results)
@@ -709,11 +747,16 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
   for row in compile_names:
     name = row.split('/')[1]
     times = {'fork': [], 'upstream': []}
-    for i in range(compile_pairs):
-      order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
-      for side in order:
-        times[side.label].append(side.ask(
-            what='compile', name=name, leaves=args.compile_leaves))
+    try:
+      for i in range(compile_pairs):
+        order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
+        for side in order:
+          times[side.label].append(side.ask(
+              what='compile', name=name, leaves=args.compile_leaves))
+    except _RowFailed as e:
+      results.append(_failed_row(row, e))
+      log(_format_text([results[-1]]))
+      continue
     for phase in _COMPILE_PHASES:
       results.append(_ratio_row(
           f'{row}/{phase} ({args.compile_leaves} leaves)',
@@ -731,10 +774,14 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
         row = f'{kind}/{name}/{tree}'
         if not _selected([row], args.rows):
           continue
-        values = [side.ask(what='memory', row=f'step/{name}/{tree}',
-                           minimize=kind == 'memory_min')
-                  for side in (fork, upstream)]
-        results.append(_ratio_row(row, values[:1], values[1:], 'x params'))
+        try:
+          values = [side.ask(what='memory', row=f'step/{name}/{tree}',
+                             minimize=kind == 'memory_min')
+                    for side in (fork, upstream)]
+          results.append(_ratio_row(row, values[:1], values[1:],
+                                    'x params'))
+        except _RowFailed as e:
+          results.append(_failed_row(row, e))
         log(_format_text([results[-1]]))
 
 
@@ -772,8 +819,12 @@ def _measure_loops(args: argparse.Namespace, fork: _Side, upstream: _Side,
   for tree in _CONTROL_TREES:
     row = f'control/{tree}'
     if _selected([row], args.rows):
-      times = _loop_pairs(args, fork, upstream, row, pairs)
-      results.append(_ratio_row(row, times['fork'], times['upstream'], 's'))
+      try:
+        times = _loop_pairs(args, fork, upstream, row, pairs)
+        results.append(_ratio_row(row, times['fork'], times['upstream'],
+                                  's'))
+      except _RowFailed as e:
+        results.append(_failed_row(row, e))
       log(_format_text([results[-1]]))
   for tree in _LOOP_TREES:
     rows = _selected([f'loop/{o}/{tree}' for o in _LOOP_OPTIMIZERS[tree]],
@@ -788,7 +839,12 @@ def _measure_loops(args: argparse.Namespace, fork: _Side, upstream: _Side,
               / statistics.median(copy_times[side.label])
               for side in (fork, upstream)}
     for row in rows:
-      times = _loop_pairs(args, fork, upstream, row, pairs)
+      try:
+        times = _loop_pairs(args, fork, upstream, row, pairs)
+      except _RowFailed as e:
+        results.append(_failed_row(row, e))
+        log(_format_text([results[-1]]))
+        continue
       results.append(_ratio_row(row, times['fork'], times['upstream'], 's'))
       log(_format_text([results[-1]]))
       bound = f'bound/{row[len("loop/"):]}'
@@ -808,6 +864,8 @@ def _control_summary(results: list[dict[str, Any]]) -> str:
   controls = [r for r in results if r['row'].startswith('control/')]
   if not controls:
     return ''
+  if any('failed' in r for r in controls):
+    return 'control rows: FAILED (see the table)'
   worst = max(abs(r['ratio'] - 1) for r in controls)
   verdict = ('within' if worst <= _CONTROL_SPREAD else
              'OUTSIDE (the loop rows cannot be read to a few percent)')
@@ -825,6 +883,9 @@ def _value(x: float, unit: str) -> str:
 def _format_text(results: list[dict[str, Any]]) -> str:
   lines = []
   for r in results:
+    if 'failed' in r:
+      lines.append(f'{r["row"]:<48} not compared: {r["failed"]}')
+      continue
     lines.append(
         f'{r["row"]:<48} {r["ratio"]:6.2f}  [{r["low"]:.2f}-{r["high"]:.2f}]'
         f'  fork {_value(r["fork"], r["unit"]):>11}'
@@ -836,6 +897,9 @@ def _format_markdown(results: list[dict[str, Any]]) -> str:
   lines = ['| row | fork / upstream (median) | range over pairs | fork |'
            ' upstream |', '| --- | --- | --- | --- | --- |']
   for r in results:
+    if 'failed' in r:
+      lines.append(f'| {r["row"]} | not compared | | {r["failed"]} | |')
+      continue
     lines.append(
         f'| {r["row"]} | {r["ratio"]:.2f} | {r["low"]:.2f}-{r["high"]:.2f}'
         f' ({r["pairs"]} pairs) | {_value(r["fork"], r["unit"])} |'
