@@ -84,6 +84,7 @@ Speed is never asserted in tests; this script only reports.
 """
 
 import argparse
+import gc
 import json
 import os
 import pathlib
@@ -448,6 +449,10 @@ class _Worker:
                             request['counts'])
     if what == 'step_bytes':
       return self.step_bytes(request['key'])
+    if what == 'release':  # A finished loop row: its buffers and programs.
+      self.loops.pop(request['key'], None)
+      gc.collect()
+      return None
     if what == 'compile':
       return self.time_compile(request['name'], request['leaves'])
     if what == 'memory':
@@ -803,6 +808,12 @@ def _loop_pairs(args: argparse.Namespace, fork: _Side, upstream: _Side,
   return times
 
 
+def _release(key: str, fork: _Side, upstream: _Side) -> None:
+  """Lets both workers free a finished loop row (GPT-2 small's hold GBs)."""
+  for side in (fork, upstream):
+    side.ask(what='release', key=key)
+
+
 def _measure_loops(args: argparse.Namespace, fork: _Side, upstream: _Side,
                    pairs: int, log: Callable[[str], None],
                    results: list[dict[str, Any]]) -> None:
@@ -826,6 +837,7 @@ def _measure_loops(args: argparse.Namespace, fork: _Side, upstream: _Side,
       except _RowFailed as e:
         results.append(_failed_row(row, e))
       log(_format_text([results[-1]]))
+      _release(row, fork, upstream)
   for tree in _LOOP_TREES:
     rows = _selected([f'loop/{o}/{tree}' for o in _LOOP_OPTIMIZERS[tree]],
                      args.rows)
@@ -844,6 +856,7 @@ def _measure_loops(args: argparse.Namespace, fork: _Side, upstream: _Side,
       except _RowFailed as e:
         results.append(_failed_row(row, e))
         log(_format_text([results[-1]]))
+        _release(row, fork, upstream)
         continue
       results.append(_ratio_row(row, times['fork'], times['upstream'], 's'))
       log(_format_text([results[-1]]))
@@ -857,6 +870,9 @@ def _measure_loops(args: argparse.Namespace, fork: _Side, upstream: _Side,
                                   fractions['fork'], fractions['upstream'],
                                   'x'))
         log(_format_text([results[-1]]))
+      _release(row, fork, upstream)
+    if copy:
+      _release(f'copy/{tree}', fork, upstream)
 
 
 def _control_summary(results: list[dict[str, Any]]) -> str:
