@@ -53,7 +53,8 @@ def add_decayed_weights(
     u_t \leftarrow u_t + \lambda_t \, \theta_t
 
   Placed before the learning-rate scaling this is decoupled weight decay
-  (as in AdamW).
+  (as in AdamW). A Python-number zero (the default) returns the updates as
+  given, without reading the params.
 
   Args:
     weight_decay: the coefficient :math:`\lambda`, a number or a schedule of
@@ -130,11 +131,18 @@ def add_decayed_weights(
 
   else:
     init_fn = base.init_empty_state
+    # A Python zero (int or float, as upstream tests it) adds nothing: the
+    # updates are returned as given, without reading the params, so that an
+    # inf param or a -0.0 update stays as it was (0 * inf would be nan).
+    adds_nothing = (isinstance(weight_decay, (int, float))
+                    and weight_decay == 0)
 
     def update_fn(updates, state, params=None):
       validation.require_params(
           'add_decayed_weights', params,
           'this transformation needs the current parameters')
+      if adds_nothing:
+        return updates, state
       decay = numerics.as_hyperparameter(weight_decay)
       return add(updates, params, decay), state
 

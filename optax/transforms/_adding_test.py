@@ -164,6 +164,34 @@ def _expected_noise(key, grads, eta, gamma, steps):
   return out
 
 
+class AddDecayedWeightsZeroTest(parameterized.TestCase):
+  """A Python-number zero leaves the updates as given (as upstream does)."""
+
+  @parameterized.product(weight_decay=(0, 0.0), use_jit=(False, True))
+  def test_updates_pass_through_bit_for_bit(self, weight_decay, use_jit):
+    # 0 * inf is nan and -0.0 + 0 * 1 is +0.0: computing g + 0 * p would
+    # change both leaves below.
+    tx = _adding.add_decayed_weights(weight_decay)
+    params = {'w': jnp.array([jnp.inf, -jnp.inf, jnp.nan, 1.0])}
+    grads = {'w': jnp.array([1.5, -0.0, 2.0, -0.0])}
+    update = jax.jit(tx.update) if use_jit else tx.update
+    updates, state = update(grads, tx.init(params), params)
+    self.assertEqual(state, base.EmptyState())
+    self.assertEqual(np.asarray(updates['w']).tobytes(),
+                     np.asarray(grads['w']).tobytes())
+
+  def test_params_are_not_read(self):
+    tx = _adding.add_decayed_weights(0.0)
+    params = {'w': jnp.ones(3)}
+    jaxpr = jax.make_jaxpr(tx.update)(params, tx.init(params), params)
+    self.assertEmpty(jaxpr.eqns)
+
+  def test_params_still_required(self):
+    tx = _adding.add_decayed_weights(0.0)
+    with self.assertRaises(ValueError):
+      tx.update(jnp.ones(2), tx.init(jnp.ones(2)))
+
+
 class AddNoiseTest(parameterized.TestCase):
   """Tests for add_noise."""
 
