@@ -308,6 +308,11 @@ def scale_gradient(inputs: base.ArrayTree, scale: base.Numeric) -> Any:
   """
   if isinstance(scale, (int, float)) and scale == 1:
     return inputs
+  if (not isinstance(scale, jax.core.Tracer) and np.ndim(scale) == 0
+      and scale == 0):
+    # As upstream: no gradient at all, so +0.0 where a product by zero
+    # would give -0.0 (a negative cotangent) or nan (an infinite one).
+    return jax.lax.stop_gradient(inputs)
   return _scale_gradient(inputs, jnp.asarray(scale))
 
 

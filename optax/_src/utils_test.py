@@ -199,6 +199,16 @@ class ScaleGradientTest(parameterized.TestCase):
     self.assertEqual(grad.dtype, jnp.bfloat16)
     np.testing.assert_array_equal(grad, np.full(2, 0.5))
 
+  @parameterized.parameters(0, 0.0, np.float32(0.0))
+  def test_zero_scale_stops_the_gradient(self, scale):
+    # The cotangent reaching scale_gradient is y: a product by zero would
+    # give -0.0 for -2.0 and nan for inf; a stopped gradient is +0.0.
+    y = jnp.array([-2.0, jnp.inf, 3.0])
+    grad = jax.grad(
+        lambda x: jnp.sum(utils.scale_gradient(x, scale) * y))(jnp.ones(3))
+    self.assertEqual(np.asarray(grad).tobytes(),
+                     np.zeros(3, np.float32).tobytes())
+
   def test_no_gradient_to_scale(self):
     grad = jax.grad(
         lambda s: jnp.sum(utils.scale_gradient(jnp.ones(2), s)))(2.0)
