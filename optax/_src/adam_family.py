@@ -383,9 +383,15 @@ def scale_by_amsgrad(
               if bias_correction_mu else mu)
     nu_hat = (otu.tree_bias_correction(nu, beta2, count)
               if bias_correction_nu else nu)
-    nu_max = jax.tree.map(
-        lambda vm, v: jnp.maximum(vm, v.astype(vm.dtype)), state.nu_max,
-        nu_hat)
+    def new_nu_max(vm, v):
+      # The maximum taken in the epsilon's (float32) dtype and rounded to
+      # the state's: the same bits as in a bfloat16 state's own dtype
+      # (rounding keeps order), but XLA:CPU then reads the stored maximum
+      # for the update instead of taking it again from a copy of the state.
+      vm_w, v_w, _ = moments.lift(vm, v, epsilon)
+      return moments.cast_leaf_like(jnp.maximum(vm_w, v_w), vm)
+
+    nu_max = jax.tree.map(new_nu_max, state.nu_max, nu_hat)
     updates = moments.tree_adam_ratio(
         updates, mu_hat, nu_max, epsilon_root, epsilon)
     mu = moments.cast_like(mu, state.mu)
