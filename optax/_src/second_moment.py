@@ -342,10 +342,14 @@ def scale_by_rss(
     del params
     tree_structure.check_like_updates(fn, updates, state.sum_of_squares)
     epsilon = _hp(eps)
-    sums = jax.tree.map(
-        lambda g, s: jnp.add(
-            *moments.lift(s, numerics.abs_sq(g))).astype(s.dtype),
-        updates, state.sum_of_squares)
+    def new_sum(g, s):
+      # Computed wide (with the float32 epsilon's dtype) and rounded once to
+      # the state's dtype: XLA:CPU then reads the stored sums for the
+      # update instead of computing them again from a copy of the state.
+      g_w, s_w, _ = moments.lift(g, s, epsilon)
+      return (s_w + numerics.abs_sq(g_w)).astype(s.dtype)
+
+    sums = jax.tree.map(new_sum, updates, state.sum_of_squares)
 
     def leaf(g, s):
       x, s, e = moments.lift(g, s, epsilon)
