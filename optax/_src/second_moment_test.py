@@ -23,6 +23,7 @@ import functools
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -92,6 +93,32 @@ class SM3MaskedTest(parameterized.TestCase):
       self.assertEqual(step_got['w'].dtype, jnp.float32)
       np.testing.assert_array_equal(step_got['w'], step_want['w'])
 
+
+
+class RssNarrowStateTest(parameterized.TestCase):
+  """scale_by_rss's bfloat16 sums: computed wide, rounded once."""
+
+  @parameterized.parameters(False, True)
+  def test_bfloat16_sums_rounded_once(self, use_jit):
+    # 0.1 + g ** 2 in float32 then rounded to bfloat16, not g ** 2 rounded
+    # to bfloat16 first: the two differ for these gradients (jit and eager
+    # gave different bits when the square was narrow).
+    g = jnp.asarray([0.3, 0.0349121, -0.0976562, 0.173828, 5.5], jnp.bfloat16)
+    tx = second_moment.scale_by_rss(initial_accumulator_value=0.1)
+    state = tx.init(jnp.zeros(5, jnp.bfloat16))
+    update = jax.jit(tx.update) if use_jit else tx.update
+    _, state = update(g, state)
+    s0 = np.float32(jnp.asarray(0.1, jnp.bfloat16))
+    g32 = np.asarray(g, np.float32)
+    want = jnp.asarray(s0 + g32 * g32, jnp.bfloat16)
+    narrow = jnp.asarray(
+        s0 + np.asarray(jnp.asarray(g32 * g32, jnp.bfloat16), np.float32),
+        jnp.bfloat16)
+    self.assertNotEqual(np.asarray(want).tobytes(),
+                        np.asarray(narrow).tobytes())
+    self.assertEqual(state.sum_of_squares.dtype, jnp.bfloat16)
+    self.assertEqual(np.asarray(state.sum_of_squares).tobytes(),
+                     np.asarray(want).tobytes())
 
 if __name__ == '__main__':
   absltest.main()
