@@ -162,30 +162,38 @@ class ProgramSizeTest(parameterized.TestCase):
 
 
 class NarrowStateStepTest(parameterized.TestCase):
-  """A donated step of bfloat16 params copies no state buffer.
+  """A donated step of bfloat16 params copies no more state than upstream's.
 
   The state is donated and each new leaf is written over the old one; a
   program that still reads an old leaf after that (recomputing the new
   value in the update's loop rather than reading the stored one) makes XLA
   copy it first: a read and a write of the leaf more per step. A new narrow
   leaf rounded once from a wide value is read back as stored; such a step
-  moves as many bytes as upstream's (XLA's cost analysis on CPU: adagrad 7
-  and amsgrad 13 param bytes, 12 and 18 before). The programs checked are
-  XLA:CPU's, which makes one loop per output; other backends fuse several
-  outputs into one kernel and are not checked here.
+  moves as many bytes as upstream's (XLA's cost analysis on CPU: adagrad 7,
+  amsgrad 13, adopt 12 param bytes; 12, 18 and 18 before). The expected
+  counts are upstream 0.2.8's, from the same program run under it. The
+  programs checked are XLA:CPU's, which makes one loop per output; other
+  backends fuse several outputs into one kernel and are not checked here.
   """
 
   @parameterized.named_parameters(
-      ('adam', lambda: optax.adam(1e-3)),
-      ('adamw', lambda: optax.adamw(1e-3)),
-      ('rmsprop', lambda: optax.rmsprop(1e-3)),
-      ('adagrad', lambda: optax.adagrad(1e-3)),
-      ('amsgrad', lambda: optax.amsgrad(1e-3)),
-      ('sgd_momentum', lambda: optax.sgd(1e-3, momentum=0.9)),
-      ('adabelief', lambda: optax.adabelief(1e-3)),
-      ('yogi', lambda: optax.yogi(1e-3)),
+      ('adam', lambda: optax.adam(1e-3), 0),
+      ('adamw', lambda: optax.adamw(1e-3), 0),
+      ('rmsprop', lambda: optax.rmsprop(1e-3), 0),
+      ('adagrad', lambda: optax.adagrad(1e-3), 0),
+      ('amsgrad', lambda: optax.amsgrad(1e-3), 0),
+      ('sgd_momentum', lambda: optax.sgd(1e-3, momentum=0.9), 0),
+      ('adabelief', lambda: optax.adabelief(1e-3), 0),
+      ('yogi', lambda: optax.yogi(1e-3), 0),
+      # The old moment is read by two loops in upstream's programs too
+      # (lion's direction and new moment; adopt's normalization by the old
+      # nu and the new nu).
+      ('lion', lambda: optax.lion(1e-3), 1),
+      ('contrib_adopt', lambda: optax.contrib.adopt(1e-3), 1),
+      ('contrib_schedule_free_sgd',
+       lambda: optax.contrib.schedule_free_sgd(1e-3), 1),
   )
-  def test_no_copy_of_an_array(self, make):
+  def test_copies_no_more_arrays_than_upstream(self, make, upstream):
     if jax.default_backend() != 'cpu':
       self.skipTest('checks the programs of XLA:CPU (one loop per output)')
     tx = make()
@@ -201,7 +209,7 @@ class NarrowStateStepTest(parameterized.TestCase):
     entry = hlo[hlo.index('\nENTRY'):]
     copies = [line.strip() for line in entry.splitlines()
               if ' copy(' in line and '[]' not in line.split('copy(')[0]]
-    self.assertEmpty(copies)
+    self.assertLen(copies, upstream, copies)
 
 
 class KernelScalarsTest(parameterized.TestCase):

@@ -21,6 +21,7 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import moments
 from optax._src import numerics
 from optax._src import transform
 from optax._src import utils
@@ -151,12 +152,19 @@ def scale_by_adopt(
 
     normalized = jax.tree.map(leaf_normalize, updates, state.nu)
     mu = otu.tree_update_moment(normalized, state.mu, beta1, 1)
-    mu = jax.tree.map(
-        lambda new, old: jnp.where(first, old, new), mu, state.mu)
+    # Each selection is made in float32 (the epsilon's dtype) and rounded
+    # to the state's dtype once: the same bits as in a bfloat16 state's own
+    # dtype, but XLA:CPU then reads the stored moments for the update
+    # instead of selecting them again from copies of the old state.
+
+    def first_or(new, first_value):
+      new_w, first_w, _ = moments.lift(new, first_value, epsilon)
+      return jnp.where(first, first_w, new_w).astype(new.dtype)
+
+    mu = jax.tree.map(first_or, mu, state.mu)
     nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
     nu = jax.tree.map(
-        lambda new, g: jnp.where(
-            first, numerics.abs_sq(g).astype(new.dtype), new),
+        lambda new, g: first_or(new, numerics.abs_sq(g).astype(new.dtype)),
         nu, updates)
 
     def leaf_direction(g, m, n):
