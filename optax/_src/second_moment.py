@@ -486,9 +486,11 @@ def scale_by_sm3(
       if ndim < 2:
         new_acc = [a.astype(acc[0].dtype)]
       else:
+        # Rounded before the maximum (the same bits: rounding keeps order),
+        # so that the reductions read the accumulator in the state's dtype.
         new_acc = [
-            jnp.max(a, axis=tuple(ax for ax in range(ndim) if ax != axis))
-            .astype(acc[axis].dtype)
+            jnp.max(a.astype(acc[axis].dtype),
+                    axis=tuple(ax for ax in range(ndim) if ax != axis))
             for axis in range(ndim)
         ]
       return scaled, new_acc
