@@ -254,16 +254,11 @@ def schedule_free(
           jnp.promote_types(y.dtype, z.dtype), dtype)
       y_, z_ = y.astype(leaf_dtype), z.astype(leaf_dtype)
       c, b_old, b_new = (s.astype(leaf_dtype) for s in (ck, old_b1, new_b1))
-      # z is rounded once to its dtype when stored, and y is interpolated
-      # from that stored z: the next step recovers x from y and the stored
-      # z, so both must be the same z (and XLA reads it back, rather than
-      # copying the old z to compute the new one again).
-      new_z = (z_ + u.astype(leaf_dtype)).astype(z.dtype)
-      new_z_ = new_z.astype(leaf_dtype)
+      new_z = z_ + u.astype(leaf_dtype)
       x = (y_ - (1 - b_old) * z_) / b_old
-      new_x = (1 - c) * x + c * new_z_
-      new_y = (1 - b_new) * new_z_ + b_new * new_x
-      return (new_y - y_).astype(y.dtype), new_z
+      new_x = (1 - c) * x + c * new_z
+      new_y = (1 - b_new) * new_z + b_new * new_x
+      return (new_y - y_).astype(y.dtype), new_z.astype(z.dtype)
 
     y_leaves, treedef = jax.tree.flatten(params)
     pairs = [leaf(y, z, u) for y, z, u in zip(
