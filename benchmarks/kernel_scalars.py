@@ -41,7 +41,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import Any
+from typing import Any, Callable
 
 _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _FLAG = '--xla_disable_hlo_passes=cse_barrier_expander'
@@ -84,17 +84,15 @@ def _worker() -> None:
       'hlo': programs}), flush=True)
 
 
-def _run(python: str, env: dict[str, str]) -> dict[str, Any]:
+def _run(python: str, env: dict[str, str],
+         parse: Callable[[str], Any]) -> dict[str, Any]:
   result = subprocess.run(
       [python, os.path.abspath(__file__), '--worker'], env=env,
       cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True)
   for line in result.stdout.splitlines():
     if line.startswith(_REPLY):
       side = json.loads(line[len(_REPLY):])
-      # Both sides' programs are read by this repository's parser.
-      sys.path.insert(0, _REPO)
-      from optax._src import test_utils  # pylint: disable=import-outside-toplevel
-      side['counts'] = {name: test_utils.fused_kernel_scalars(hlo)
+      side['counts'] = {name: parse(hlo)
                         for name, hlo in side.pop('hlo').items()}
       return side
   raise RuntimeError(f'kernel_scalars: no answer from {python}:\n'
@@ -116,12 +114,17 @@ def main() -> None:
     _worker()
     return
   env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
-  sides = {'fork': _run(sys.executable, dict(env, PYTHONPATH=_REPO))}
+  # Both sides' programs are read by this repository's parser (imported
+  # here, not at the top: a worker sets XLA_FLAGS before importing jax).
+  sys.path.insert(0, _REPO)
+  from optax._src import test_utils  # pylint: disable=import-outside-toplevel
+  parse = test_utils.fused_kernel_scalars
+  sides = {'fork': _run(sys.executable, dict(env, PYTHONPATH=_REPO), parse)}
   if args.upstream_tree:
     sides['upstream'] = _run(sys.executable, dict(
-        env, PYTHONPATH=os.path.abspath(args.upstream_tree)))
+        env, PYTHONPATH=os.path.abspath(args.upstream_tree)), parse)
   elif args.upstream_python:
-    sides['upstream'] = _run(args.upstream_python, env)
+    sides['upstream'] = _run(args.upstream_python, env, parse)
   if args.json:
     print(json.dumps(sides, indent=1))
     return
