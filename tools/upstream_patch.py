@@ -146,6 +146,7 @@ class Reference:
 
   @property
   def number(self) -> int:
+    """The issue's or pull request's number."""
     return int(self.ref.lstrip('#'))
 
   @property
@@ -294,8 +295,9 @@ def parse(table: dict[str, Any], where: str = '<patch>',
                        f'(*_test.py), got {test.into!r}')
   return Patch(fix=fix, base=base, subject=subject.strip(),
                message=message.strip(), description=description.strip(),
-               references=tuple(references), depends=tuple(depends), why_depends=why.strip(), test=test,
-               edits=tuple(edits), path=path)
+               references=tuple(references), depends=tuple(depends),
+               why_depends=why.strip(), test=test, edits=tuple(edits),
+               path=path)
 
 
 def _parse_edit(where: str, raw: Any) -> Edit:
