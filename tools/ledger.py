@@ -54,6 +54,11 @@ FIELDS: dict[str, tuple[type, bool]] = {
     'upstream_change': (str, True),
     'readme': (bool, True),
     'status': (dict, True),
+    # Why a fix upstream still needs is not offered as a patch (a policy
+    # upstream should first agree to, ...); else upstream_patches/<id>.toml.
+    'not_offered': (str, False),
+    # The upstream labels where the fix's patch is known not to apply.
+    'patch_stale': (list, False),
 }
 
 _ID = re.compile(r'^[a-z0-9]+(-[a-z0-9]+)*$')
@@ -88,6 +93,8 @@ class Fix:
   upstream_change: str
   readme: bool
   status: dict[str, str]
+  not_offered: str = ''
+  patch_stale: tuple[str, ...] = ()
 
   @property
   def reproducer_path(self) -> str:
@@ -206,8 +213,9 @@ def load(path: pathlib.Path = LEDGER) -> list[Fix]:
   fixes = []
   for entry in data['fix']:
     values = dict(entry)
-    for field in ('upstream_refs', 'code', 'commits'):
-      values[field] = tuple(values[field])
+    for field in ('upstream_refs', 'code', 'commits', 'patch_stale'):
+      if field in values:
+        values[field] = tuple(values[field])
     values['status'] = dict(values['status'])
     fixes.append(Fix(**values))
   return fixes

@@ -1,0 +1,565 @@
+#!/usr/bin/env python3
+# Copyright 2026 The Optax fork authors. All Rights Reserved.
+# Licensed under the Apache License, Version 2.0.
+"""Verifies the upstream patches inside an upstream tree.
+
+Every fix of ledger.toml that an upstream still needs is offered upstream as
+a patch (``upstream_patches/<id>.toml``, see tools/upstream_patch.py), or
+the ledger says why it is not (``not_offered``). Against an upstream tree
+(``--upstream-tree``, a checkout or an export of upstream main), this lane:
+
+1. checks that coverage: every needed fix of kind fix, error or deliberate
+   has a patch or a ``not_offered`` reason;
+2. applies each patch alone to a fresh copy of the tree (with the patches
+   it depends on) and runs:
+
+   - its reproducer, placed where upstream would take it, on the tree with
+     the test alone: it must fail (the bug is there);
+   - the upstream test files of every module the patch touches, and the
+     file the reproducer went into, on the patched tree: the reproducer must
+     pass, and no test that passes on the pristine tree may fail;
+
+3. applies all patches together (each after its dependencies) and runs
+   upstream's whole suite on the result and on the pristine tree: no test
+   that passes on the pristine tree may fail, and every reproducer passes
+   (``--no-suite`` runs only the reproducers and the touched files there).
+
+A patch whose edits no longer apply is reported as stale, by id; it fails
+the lane unless the ledger records it (``patch_stale`` lists the upstream
+labels where the patch is known not to apply), and a recorded one that
+applies again fails it too, so that the record is removed.
+
+Each pytest process records its outcomes with upstream_status_plugin.py and
+is checked to have imported ``optax`` from the copy it tests. Exit status:
+0 when every check holds, 1 otherwise, 2 when the lane could not run.
+
+Usage::
+
+  python tools/patch_lane.py --upstream-tree PATH [--upstream-label L]
+      [--only FIX ...] [--no-suite] [--jobs N] [--keep DIR] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import dataclasses
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from typing import Any, Optional, Sequence
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+# pylint: disable=wrong-import-position
+import ledger as ledger_lib  # noqa: E402
+import upstream_patch as patch_lib  # noqa: E402
+import upstream_status as status_lib  # noqa: E402
+# pylint: enable=wrong-import-position
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+PLUGIN = pathlib.Path(__file__).resolve().parent / 'upstream_status_plugin.py'
+OFFERED_KINDS = ('fix', 'error', 'deliberate')
+PYTEST_TIMEOUT = 3600
+
+
+# Running pytest in a tree.
+
+
+@dataclasses.dataclass
+class Record:
+  """What one pytest process gave: each test's outcome, by node id."""
+
+  tests: dict[str, dict[str, str]]
+  collect_errors: dict[str, dict[str, str]]
+  meta: dict[str, str]
+  output: str
+
+  def outcome(self, nodeid: str) -> str:
+    """``passed``, ``failed``, ``skipped`` or ``missing`` for a test."""
+    value = self.tests.get(nodeid)
+    return value['outcome'] if value else 'missing'
+
+  def matching(self, test_id: str) -> dict[str, dict[str, str]]:
+    """The tests of ``test_id``: itself and its parameterized variants."""
+    found = {}
+    for nodeid, value in self.tests.items():
+      rest = nodeid[len(test_id):] if nodeid.startswith(test_id) else None
+      if rest is not None and (rest == '' or rest.isdigit()
+                               or rest.startswith('[')
+                               or rest.startswith('_')):
+        found[nodeid] = value
+    return found
+
+
+def run_pytest(tree: pathlib.Path, targets: Sequence[str], python: str,
+               work: pathlib.Path, name: str, processes: int = 0
+               ) -> Record:
+  """Runs pytest on ``targets`` inside ``tree``.
+
+  Args:
+    tree: an upstream tree (a copy): the cwd, and the only ``optax`` on
+      PYTHONPATH.
+    targets: test files or node ids, relative to ``tree``.
+    python: the interpreter (with jax, pytest and upstream's test
+      dependencies).
+    work: a folder for the record and the plugin.
+    name: the run's name (its record's file name).
+    processes: pytest-xdist workers (0: none).
+
+  Returns:
+    The record.
+
+  Raises:
+    SystemExit: when pytest wrote no record or imported another optax.
+  """
+  plugin_dir = work / 'plugin'
+  plugin_dir.mkdir(parents=True, exist_ok=True)
+  shutil.copy(PLUGIN, plugin_dir / PLUGIN.name)
+  out = work / f'{name}.json'
+  out.unlink(missing_ok=True)
+  env = {k: v for k, v in os.environ.items()
+         if k not in ('PYTHONPATH', 'PYTHONHOME', 'PYTHONSAFEPATH')}
+  env['PYTHONPATH'] = os.pathsep.join([str(tree), str(plugin_dir)])
+  env['UPSTREAM_STATUS_OUT'] = str(out)
+  cmd = [python, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-p',
+         PLUGIN.stem, '--continue-on-collection-errors', '-rN',
+         '-W', 'ignore::DeprecationWarning']
+  if processes:
+    cmd += ['-n', str(processes)]
+  proc = subprocess.run([*cmd, *targets], cwd=tree, env=env, text=True,
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                        timeout=PYTEST_TIMEOUT, check=False)
+  if not out.exists():
+    raise SystemExit(f'patch_lane: pytest in {tree} wrote no record:\n'
+                     f'{proc.stdout[-3000:]}')
+  with open(out, encoding='utf-8') as f:
+    data = json.load(f)
+  meta = data['meta']
+  if meta.get('error'):
+    raise SystemExit(f'patch_lane: optax does not import in {tree}: '
+                     f'{meta["error"]}')
+  where = pathlib.Path(meta['optax_file']).resolve()
+  if not where.is_relative_to(tree.resolve()):
+    raise SystemExit(f'patch_lane: pytest in {tree} imported optax from '
+                     f'{where}')
+  return Record(data.get('tests', {}), data.get('collect_errors', {}), meta,
+                proc.stdout)
+
+
+# What to run for a patch.
+
+
+def touched_test_files(tree: pathlib.Path, patches: Sequence[
+    patch_lib.Patch]) -> list[str]:
+  """The upstream test files a set of patches touches.
+
+  Args:
+    tree: a patched tree (where the files are looked for).
+    patches: the patches.
+
+  Returns:
+    For each file an edit changes, its ``*_test.py`` beside it (or the
+    file itself if it is a test); and each reproducer's test file; sorted.
+  """
+  files = set()
+  for patch in patches:
+    for name in patch.files:
+      path = pathlib.PurePosixPath(name)
+      if path.suffix != '.py':
+        continue
+      if path.stem.endswith('_test'):
+        files.add(name)
+        continue
+      test = path.with_name(f'{path.stem}_test.py').as_posix()
+      if (tree / test).is_file():
+        files.add(test)
+    if patch.test is not None:
+      files.add(patch.test.into)
+  return sorted(files)
+
+
+@dataclasses.dataclass
+class PatchResult:
+  """What the lane found of one patch."""
+
+  fix: str
+  applies: bool = True
+  stale: str = ''
+  notes: list[str] = dataclasses.field(default_factory=list)
+  reproducer: list[str] = dataclasses.field(default_factory=list)
+  before: dict[str, str] = dataclasses.field(default_factory=dict)
+  after: dict[str, str] = dataclasses.field(default_factory=dict)
+  failure_before: str = ''
+  files: list[str] = dataclasses.field(default_factory=list)
+  counts: dict[str, int] = dataclasses.field(default_factory=dict)
+  regressions: list[str] = dataclasses.field(default_factory=list)
+  problems: list[str] = dataclasses.field(default_factory=list)
+
+  def as_json(self) -> dict[str, Any]:
+    """The result as plain JSON types."""
+    return dataclasses.asdict(self)
+
+
+def _reproducer_outcomes(record: Record, test_ids: Sequence[str]
+                         ) -> dict[str, str]:
+  """Each placed test's outcome, its variants merged (any failure fails)."""
+  outcomes = {}
+  for test_id in test_ids:
+    found = record.matching(test_id)
+    errors = [k for k in record.collect_errors
+              if test_id.startswith(k.split('::')[0])]
+    if errors:
+      outcomes[test_id] = 'failed'
+    elif not found:
+      outcomes[test_id] = 'missing'
+    elif any(v['outcome'] == 'failed' for v in found.values()):
+      outcomes[test_id] = 'failed'
+    elif all(v['outcome'] == 'skipped' for v in found.values()):
+      outcomes[test_id] = 'skipped'
+    else:
+      outcomes[test_id] = 'passed'
+  return outcomes
+
+
+def _first_failure(record: Record, test_ids: Sequence[str]) -> str:
+  """The report of the first placed test that failed."""
+  for test_id in test_ids:
+    for value in record.matching(test_id).values():
+      if value['outcome'] == 'failed':
+        return value.get('text') or value.get('crash', '')
+  for value in record.collect_errors.values():
+    return value.get('text') or value.get('crash', '')
+  return ''
+
+
+def _in_files(nodeid: str, files: Optional[Sequence[str]]) -> bool:
+  return files is None or any(nodeid.startswith(f + '::') for f in files)
+
+
+def regressions(pristine: Record, patched: Record,
+                files: Optional[Sequence[str]], placed: Sequence[str]
+                ) -> list[str]:
+  """Tests of ``files`` that pass on the pristine tree and not when patched.
+
+  Args:
+    pristine: a run of the pristine tree that covers ``files``.
+    patched: a run of the patched tree.
+    files: the test files compared (None: every test).
+    placed: the reproducers' test ids (new tests: not compared).
+
+  Returns:
+    ``nodeid: outcome`` for each test that passed and now fails or is
+    missing; a file that no longer collects is one entry.
+  """
+  out = []
+  for nodeid in sorted(set(patched.collect_errors)
+                       - set(pristine.collect_errors)):
+    if files is None or any(nodeid.startswith(f) for f in files):
+      out.append(f'{nodeid}: does not collect')
+  for nodeid, value in sorted(pristine.tests.items()):
+    if value['outcome'] != 'passed' or not _in_files(nodeid, files):
+      continue
+    if any(nodeid.startswith(p) for p in placed):
+      continue
+    now = patched.outcome(nodeid)
+    if now not in ('passed', 'skipped'):
+      out.append(f'{nodeid}: {now}')
+  return out
+
+
+def _counts(record: Record, files: Optional[Sequence[str]] = None
+            ) -> dict[str, int]:
+  counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+  for nodeid, value in record.tests.items():
+    if _in_files(nodeid, files):
+      counts[value['outcome']] = counts.get(value['outcome'], 0) + 1
+  return counts
+
+
+def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
+                tree: pathlib.Path, python: str, work: pathlib.Path
+                ) -> PatchResult:
+  """Applies one patch alone and checks it.
+
+  The touched test files run twice: on the tree with the reproducer placed
+  but without the fix (the reproducer must fail there, and upstream's own
+  tests give their pristine outcomes) and on the patched tree.
+
+  Args:
+    fix: the patch's id.
+    patches: every patch.
+    tree: the pristine upstream tree.
+    python: the interpreter for pytest.
+    work: a folder of its own.
+
+  Returns:
+    The result; ``problems`` is empty when it holds.
+  """
+  result = PatchResult(fix)
+  try:
+    before = patch_lib.apply(patches, [fix], tree, work / 'before',
+                             code=False)
+    after = patch_lib.apply(patches, [fix], tree, work / 'after')
+  except patch_lib.StaleError as exc:
+    result.applies, result.stale = False, str(exc)
+    return result
+  except patch_lib.PatchError as exc:
+    result.applies = False
+    result.problems.append(f'does not apply: {exc}')
+    return result
+  result.notes = after.notes
+  placed = after.tests.get(fix, [])
+  result.reproducer = placed
+  if not placed:
+    result.problems.append('the patch places no reproducer ([test])')
+  deps = [patches[d] for d in patch_lib.order(patches, [fix])]
+  files = touched_test_files(after.tree, deps)
+  result.files = files
+  pristine = run_pytest(before.tree, files, python, work, 'before')
+  result.before = _reproducer_outcomes(pristine, placed)
+  result.failure_before = _first_failure(pristine, placed)
+  if placed and not any(o == 'failed' for o in result.before.values()):
+    result.problems.append(
+        'the reproducer does not fail on the tree without the fix: '
+        + ', '.join(f'{k.split("::")[-1]} {v}'
+                    for k, v in result.before.items()))
+  rec_after = run_pytest(after.tree, files, python, work, 'after')
+  result.after = _reproducer_outcomes(rec_after, placed)
+  bad = {k: v for k, v in result.after.items() if v != 'passed'}
+  if bad:
+    result.problems.append(
+        'the reproducer does not pass with the patch: '
+        + ', '.join(f'{k.split("::")[-1]} {v}' for k, v in bad.items())
+        + _one_line(' ' + _first_failure(rec_after, list(bad))))
+  result.counts = {f'before_{k}': v
+                   for k, v in _counts(pristine, files).items()}
+  result.counts.update({f'after_{k}': v
+                        for k, v in _counts(rec_after, files).items()})
+  result.regressions = regressions(pristine, rec_after, files, placed)
+  if result.regressions:
+    result.problems.append(f'{len(result.regressions)} upstream test(s) that '
+                           'pass without the patch fail with it')
+  return result
+
+
+def _one_line(text: str, width: int = 300) -> str:
+  text = ' '.join(text.split())
+  return text if len(text) <= width else text[:width - 3] + '...'
+
+
+# Coverage of the ledger.
+
+
+def coverage_problems(fixes: Sequence[ledger_lib.Fix],
+                      patches: dict[str, patch_lib.Patch], label: str
+                      ) -> tuple[list[str], list[str]]:
+  """Which needed fixes lack a patch, and which patches no fix needs.
+
+  Args:
+    fixes: the ledger.
+    patches: the patches, by id.
+    label: the upstream's label (``main@<commit>`` or a release).
+
+  Returns:
+    ``(problems, notes)``.
+  """
+  problems, notes = [], []
+  known = {f.id: f for f in fixes}
+  for fix in fixes:
+    key, _ = status_lib.status_for(
+        status_lib.Fix(fix.id, fix.title, fix.upstream_refs, fix.reproducer,
+                       fix.status, {}), label)
+    needed = key is not None and fix.status[key] == 'needed'
+    if not needed or fix.kind not in OFFERED_KINDS:
+      if fix.id in patches and not needed:
+        notes.append(f'{fix.id}: has a patch, but {label} does not need it '
+                     f'({key}: {fix.status.get(key, "no status")})')
+      continue
+    if fix.id not in patches and not fix.not_offered:
+      problems.append(f'{fix.id}: {label} needs it, and it has neither a '
+                      'patch (upstream_patches/) nor a not_offered reason '
+                      'in the ledger')
+    if fix.id in patches and fix.not_offered:
+      problems.append(f'{fix.id}: has a patch and a not_offered reason')
+  for fix_id in patches:
+    if fix_id not in known:
+      problems.append(f'upstream_patches/{fix_id}.toml: no such ledger id')
+  return problems, notes
+
+
+# The lane.
+
+
+def _stale_recorded(fix: Optional[ledger_lib.Fix], label: str) -> bool:
+  return fix is not None and any(
+      status_lib.same_label(k, label) for k in fix.patch_stale)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+  """Runs the lane; returns the exit status."""
+  parser = argparse.ArgumentParser(
+      description=__doc__.splitlines()[0],
+      formatter_class=argparse.RawDescriptionHelpFormatter)
+  parser.add_argument('--upstream-tree', required=True)
+  parser.add_argument('--upstream-label', default=None)
+  parser.add_argument('--ledger', default=str(REPO / 'ledger.toml'))
+  parser.add_argument('--patches', default=str(patch_lib.PATCHES))
+  parser.add_argument('--python', default=sys.executable,
+                      help='the interpreter that runs upstream\'s tests')
+  parser.add_argument('--only', action='append', default=[],
+                      metavar='FIX', help='check only this patch')
+  parser.add_argument('--no-suite', action='store_true',
+                      help='skip upstream\'s whole suite (all patches '
+                      'together: only the reproducers and touched files)')
+  parser.add_argument('--jobs', type=int, default=2)
+  parser.add_argument('--keep', default=None)
+  parser.add_argument('--json', default=None, metavar='FILE')
+  args = parser.parse_args(argv)
+  tree = pathlib.Path(args.upstream_tree).resolve()
+  if not (tree / 'optax' / '__init__.py').is_file():
+    print(f'patch_lane: {tree} is not an upstream tree', file=sys.stderr)
+    return 2
+  label = status_lib.label_for_tree(tree, args.upstream_label)
+  fixes = ledger_lib.load(pathlib.Path(args.ledger))
+  by_id = {f.id: f for f in fixes}
+  patches = patch_lib.load_all(pathlib.Path(args.patches))
+  problems, notes = [], []
+  if not args.only:
+    problems, notes = coverage_problems(fixes, patches, label)
+  selected = args.only or list(patches)
+  unknown = [f for f in selected if f not in patches]
+  if unknown:
+    print(f'patch_lane: no patch for {unknown}', file=sys.stderr)
+    return 2
+  work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix='optax-lane.'))
+  work.mkdir(parents=True, exist_ok=True)
+  print(f'patch lane against upstream {label} ({tree}); {len(selected)} '
+        f'patch(es)', flush=True)
+  try:
+    results = _run_patches(selected, patches, tree, args, work)
+    together = None
+    if not args.only:
+      together = _run_together(
+          [r.fix for r in results if r.applies], patches, tree, args, work)
+  finally:
+    if not args.keep:
+      shutil.rmtree(work, ignore_errors=True)
+  for r in results:
+    recorded = _stale_recorded(by_id.get(r.fix), label)
+    if not r.applies and r.stale:
+      (notes if recorded else problems).append(
+          f'STALE {r.fix}: {r.stale}' + (
+              ' (recorded in the ledger\'s patch_stale)' if recorded else
+              f': rebase the patch, or record "{label}" in its patch_stale'))
+    elif recorded:
+      problems.append(f'{r.fix}: the ledger records the patch as stale on '
+                      f'{label}, but it applies: remove that record')
+    problems += [f'{r.fix}: {p}' for p in r.problems]
+  if together is not None:
+    problems += together['problems']
+  _print_report(results, together, problems, notes)
+  if args.json:
+    pathlib.Path(args.json).write_text(json.dumps({
+        'label': label, 'patches': [r.as_json() for r in results],
+        'together': together, 'problems': problems, 'notes': notes},
+        indent=1), encoding='utf-8')
+  return 1 if problems else 0
+
+
+def _run_patches(selected: Sequence[str], patches: dict[str, Any],
+                 tree: pathlib.Path, args: argparse.Namespace,
+                 work: pathlib.Path) -> list[PatchResult]:
+  """Checks each selected patch alone, ``args.jobs`` at a time."""
+  with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+    futures = {fix: pool.submit(check_patch, fix, patches, tree,
+                                args.python, work / fix)
+               for fix in selected}
+    results = []
+    for fix in selected:
+      result = futures[fix].result()
+      mark = 'ok' if not result.problems and result.applies else 'FAIL'
+      print(f'  {mark:4} {fix}', flush=True)
+      results.append(result)
+  return results
+
+
+def _run_together(fixes: Sequence[str], patches: dict[str, Any],
+                  tree: pathlib.Path, args: argparse.Namespace,
+                  work: pathlib.Path) -> dict[str, Any]:
+  """Applies every patch together and runs the suite (or touched files)."""
+  out: dict[str, Any] = {'fixes': list(fixes), 'problems': []}
+  try:
+    applied = patch_lib.apply(patches, fixes, tree, work / 'together')
+  except patch_lib.PatchError as exc:
+    out['problems'].append(f'all patches together do not apply: {exc}')
+    return out
+  placed = [t for ids in applied.tests.values() for t in ids]
+  compared: Optional[list[str]] = None
+  targets = ['optax']
+  if args.no_suite:
+    compared = touched_test_files(applied.tree, [patches[f] for f in fixes])
+    targets = compared
+  processes = args.jobs if args.jobs > 1 else 0
+  base = patch_lib.copy_tree(tree, work / 'pristine')
+  pristine = run_pytest(base, [t for t in targets if (base / t).exists()],
+                        args.python, work, 'suite_pristine', processes)
+  patched = run_pytest(applied.tree, targets, args.python, work,
+                       'suite_together', processes)
+  lost = regressions(pristine, patched, compared, placed)
+  outcomes = _reproducer_outcomes(patched, placed)
+  failing = {k: v for k, v in outcomes.items() if v != 'passed'}
+  out.update(
+      files=targets, pristine=_counts(pristine, compared),
+      patched=_counts(patched, compared), regressions=lost,
+      reproducers={'passed': len(outcomes) - len(failing),
+                   'total': len(outcomes)}, failing=failing)
+  if lost:
+    out['problems'].append(f'all patches together: {len(lost)} upstream '
+                           'test(s) that pass on the pristine tree fail: '
+                           + '; '.join(lost[:20]))
+  if failing:
+    out['problems'].append('all patches together: reproducers that do not '
+                           'pass: ' + ', '.join(sorted(failing)))
+  return out
+
+
+def _print_report(results: Sequence[PatchResult],
+                  together: Optional[dict[str, Any]], problems: list[str],
+                  notes: list[str]) -> None:
+  """Prints the table, the whole-suite lines, problems and notes."""
+  print('\nfix  |  reproducer without -> with the fix  |  touched tests '
+        'passed without -> with (failed)')
+  for r in results:
+    if not r.applies:
+      print(f'{r.fix}: {"STALE" if r.stale else "does not apply"}')
+      continue
+    before = ','.join(sorted(set(r.before.values()))) or '-'
+    after = ','.join(sorted(set(r.after.values()))) or '-'
+    c = r.counts
+    print(f'{r.fix}: {len(r.reproducer)} test(s) {before} -> {after}  |  '
+          f'{", ".join(r.files)}: {c.get("before_passed", 0)} -> '
+          f'{c.get("after_passed", 0)} ({c.get("before_failed", 0)} -> '
+          f'{c.get("after_failed", 0)} failed)')
+  if together is not None and 'pristine' in together:
+    p, q = together['pristine'], together['patched']
+    what = ('upstream\'s whole suite' if together['files'] == ['optax']
+            else 'the touched test files')
+    print(f'\nall {len(together["fixes"])} patches together, {what}: '
+          f'pristine {p["passed"]} passed / {p["failed"]} failed / '
+          f'{p["skipped"]} skipped; patched {q["passed"]} / {q["failed"]} '
+          f'/ {q["skipped"]}; {len(together["regressions"])} regressions; '
+          f'reproducers {together["reproducers"]["passed"]}/'
+          f'{together["reproducers"]["total"]} pass')
+  for note in notes:
+    print(f'note {note}')
+  for problem in problems:
+    print(f'FAIL {problem}')
+  print(f'patch_lane: {len(results)} patch(es), {len(problems)} problem(s)')
+
+
+if __name__ == '__main__':
+  sys.exit(main())
