@@ -30,21 +30,21 @@ import numpy as np
 import optax
 
 
-@jax.tree_util.register_dataclass
-@dataclasses.dataclass
-class Linear:
-  """A model that is a pytree and a function, as an Equinox module."""
-
-  w: object
-  b: object
-
-  def __call__(self, x):
-    return x @ self.w + self.b
-
-
 class TreeOrFunctionCallablePytreesTest(parameterized.TestCase):
 
   def test_partition_labels_as_callable_pytree(self):
+
+    @jax.tree_util.register_dataclass
+    @dataclasses.dataclass
+    class Linear:
+      """A model that is a pytree and a function, as an Equinox module."""
+
+      w: object
+      b: object
+
+      def __call__(self, x):
+        return x @ self.w + self.b
+
     params = Linear(w=jnp.ones((2, 3)), b=jnp.ones(3))
     labels = Linear(w='train', b='frozen')
     tx = optax.partition(
