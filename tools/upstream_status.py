@@ -61,7 +61,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 import zipfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -246,32 +246,40 @@ def status_for(fix: Fix, label: str) -> tuple[Optional[str], bool]:
   return None, False
 
 
+def git_head(tree: pathlib.Path) -> Optional[str]:
+  """The full commit of ``tree``'s HEAD when it is a git checkout's top."""
+  proc = subprocess.run(
+      ['git', '-C', str(tree), 'rev-parse', '--show-toplevel', 'HEAD'],
+      capture_output=True, text=True, check=False)
+  top, commit = (proc.stdout.split() + ['', ''])[:2]
+  if (proc.returncode != 0 or not _HEX.match(commit)
+      or pathlib.Path(top).resolve() != tree.resolve()):
+    return None
+  return commit
+
+
 def label_for_tree(tree: pathlib.Path, given: Optional[str]) -> str:
-  """The label of a source checkout: ``main@<commit>``.
+  """The label of an upstream source tree: ``main@<commit>``, or ``main``.
 
   Args:
-    tree: the checkout.
+    tree: a git checkout of upstream, or a plain export of one.
     given: ``--upstream-label``: a label (``main@2edbcbe2``), a bare commit
       hash, or None to ask git.
 
   Returns:
-    The label.
-
-  Raises:
-    SystemExit: when no label is given and ``tree`` is not a git checkout.
+    The label given; else ``main@<commit>`` of a checkout's HEAD; else, for
+    a plain export (or a folder inside another checkout), ``main``: a main
+    whose commit is unknown, held to the ledger's newest ``main@`` status.
   """
   if given:
     return f'main@{given}' if _HEX.match(given) else given
-  proc = subprocess.run(
-      ['git', '-C', str(tree), 'rev-parse', '--show-toplevel', '--short=8',
-       'HEAD'], capture_output=True, text=True, check=False)
-  top, commit = (proc.stdout.split() + ['', ''])[:2]
-  if (proc.returncode != 0 or not _HEX.match(commit)
-      or pathlib.Path(top).resolve() != tree.resolve()):
-    raise SystemExit(f'upstream_status: {tree} is not a git checkout '
-                     f'({proc.stderr.strip()}); name its commit with '
-                     '--upstream-label main@COMMIT')
-  return f'main@{commit}'
+  commit = git_head(tree)
+  if commit is None:
+    print(f'upstream_status: {tree} is not a git checkout: labelled "main" '
+          '(name its commit with --upstream-label main@COMMIT)',
+          file=sys.stderr)
+    return 'main'
+  return f'main@{commit[:8]}'
 
 
 # Matching test reports to reproducers.
@@ -438,6 +446,29 @@ def _copy_tests(files: Sequence[str], root: pathlib.Path,
       '[pytest]\nmarkers =\n    slow: a long test\n', encoding='utf-8')
 
 
+def side_env(side: Side, environ: Mapping[str, str]) -> dict[str, str]:
+  """The environment a side's pytest runs in.
+
+  The fork side keeps the caller's environment, PYTHONPATH included (a
+  checkout of the fork that is not installed runs with PYTHONPATH); an
+  upstream side gets only its own PYTHONPATH.
+
+  Args:
+    side: the side.
+    environ: the caller's environment.
+
+  Returns:
+    The environment.
+  """
+  env = dict(environ)
+  if side.name != 'fork' or side.pythonpath:
+    for key in ('PYTHONPATH', 'PYTHONHOME', 'PYTHONSAFEPATH'):
+      env.pop(key, None)
+  if side.pythonpath:
+    env['PYTHONPATH'] = side.pythonpath
+  return env
+
+
 def start(side: Side, files: Sequence[str], source: pathlib.Path,
           work: pathlib.Path) -> subprocess.Popen[str]:
   """Starts pytest on ``files`` (under ``source``) in ``work/<side>``."""
@@ -446,10 +477,7 @@ def start(side: Side, files: Sequence[str], source: pathlib.Path,
     shutil.rmtree(root)
   root.mkdir(parents=True)
   _copy_tests(files, source, root)
-  env = {k: v for k, v in os.environ.items()
-         if k not in ('PYTHONPATH', 'PYTHONHOME', 'PYTHONSAFEPATH')}
-  if side.pythonpath:
-    env['PYTHONPATH'] = side.pythonpath
+  env = side_env(side, os.environ)
   env['UPSTREAM_STATUS_OUT'] = str(root / 'record.json')
   cmd = [side.python, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
          '-p', PLUGIN.stem, '--rootdir', str(root),

@@ -97,9 +97,9 @@ def test_labels():
   assert us.label_for_tree(pathlib.Path('/nowhere'), 'main@x') == 'main@x'
 
 
-def test_label_for_tree_needs_git_or_a_label(tmp_path):
-  with pytest.raises(SystemExit, match='--upstream-label'):
-    us.label_for_tree(tmp_path, None)
+def test_label_for_tree_of_an_export_is_main(tmp_path, capsys):
+  assert us.label_for_tree(tmp_path, None) == 'main'
+  assert '--upstream-label' in capsys.readouterr().err
 
 
 def test_label_for_tree_from_git(tmp_path):
@@ -114,8 +114,9 @@ def test_label_for_tree_from_git(tmp_path):
                         capture_output=True, text=True).stdout.strip()
   assert us.label_for_tree(tree, None) == f'main@{head[:8]}'
   # A folder inside a checkout is not one: its HEAD is another tree's.
-  with pytest.raises(SystemExit, match='not a git checkout'):
-    us.label_for_tree(tree / 'optax', None)
+  assert us.label_for_tree(tree / 'optax', None) == 'main'
+  assert us.git_head(tree).startswith(head[:8])
+  assert us.git_head(tree / 'optax') is None
 
 
 def test_status_for():
@@ -300,3 +301,13 @@ def test_end_to_end_against_a_fake_tree(tmp_path):
               for f in report['fixes']}
   assert outcomes == {'a': ('passed', 'passed'), 'b': ('failed', 'passed')}
   assert "has no attribute 'sgd'" in report['fixes'][1]['upstream']['crash']
+
+
+def test_the_fork_side_keeps_the_callers_pythonpath():
+  environ = {'PYTHONPATH': '/src/fork', 'HOME': '/h'}
+  fork = us.side_env(us.Side('fork', 'python'), environ)
+  assert fork == environ
+  upstream = us.side_env(us.Side('upstream', 'python', '/up'), environ)
+  assert upstream == {'PYTHONPATH': '/up', 'HOME': '/h'}
+  installed = us.side_env(us.Side('upstream', 'python'), environ)
+  assert installed == {'HOME': '/h'}
