@@ -22,8 +22,7 @@ import warnings
 
 from absl.testing import absltest
 from absl.testing import parameterized
-import optax
-import optax.tree_utils
+from optax import tree_utils as tu
 
 
 class DeprecationWarningTextTest(parameterized.TestCase):
@@ -31,8 +30,8 @@ class DeprecationWarningTextTest(parameterized.TestCase):
   def test_tree_add_scalar_mul_warning(self):
     with warnings.catch_warnings(record=True) as caught:
       warnings.simplefilter('always')
-      fn = optax.tree_utils.tree_add_scalar_mul
-    self.assertIs(fn, optax.tree_utils.tree_add_scale)
+      fn = tu.tree_add_scalar_mul
+    self.assertIs(fn, tu.tree_add_scale)
     messages = [str(w.message) for w in caught
                 if issubclass(w.category, DeprecationWarning)]
     self.assertLen(messages, 1)
