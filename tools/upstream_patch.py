@@ -666,12 +666,12 @@ def apply_edits(tree: pathlib.Path, patch: Patch,
   return notes
 
 
-def _import_key(line: str) -> str:
-  """The sort key of an import line in Google style (module path)."""
+def _import_key(line: str) -> tuple[str, str]:
+  """The sort key of an import line in Google style: module, then name."""
   words = line.split()
   if words[0] == 'from':
-    return f'{words[1]}.{words[3]}'.lower()
-  return words[1].lower()
+    return words[1].lower(), words[3].lower()
+  return words[1].lower(), ''
 
 
 def _top_level_imports(source: str) -> list[tuple[int, int, str]]:
@@ -784,14 +784,14 @@ def read_reproducer(path: pathlib.Path) -> Reproducer:
 
 
 def place_test(tree: pathlib.Path, placement: TestPlacement,
-               repo: pathlib.Path = REPO, year: Optional[int] = None
-               ) -> list[str]:
+               repo: Optional[pathlib.Path] = None,
+               year: Optional[int] = None) -> list[str]:
   """Puts a reproducer into an upstream tree, in place.
 
   Args:
     tree: the upstream tree (a copy).
     placement: the patch's ``[test]``.
-    repo: the repository holding ``placement.source``.
+    repo: the repository holding ``placement.source`` (default: this one).
     year: the copyright year of a new test file.
 
   Returns:
@@ -801,7 +801,7 @@ def place_test(tree: pathlib.Path, placement: TestPlacement,
   Raises:
     PatchError: a method or class that is not there.
   """
-  repro = read_reproducer(repo / placement.source)
+  repro = read_reproducer((repo or REPO) / placement.source)
   path = tree / placement.into
   methods = placement.methods or tuple(
       m for m in repro.methods if m.startswith('test'))
@@ -878,7 +878,7 @@ class Applied:
 
 def apply(patches: dict[str, Patch], fixes: Sequence[str],
           tree: pathlib.Path, dest: pathlib.Path, code: bool = True,
-          tests: bool = True, repo: pathlib.Path = REPO,
+          tests: bool = True, repo: Optional[pathlib.Path] = None,
           year: Optional[int] = None) -> Applied:
   """Copies ``tree`` to ``dest`` and applies ``fixes`` there.
 
@@ -890,7 +890,7 @@ def apply(patches: dict[str, Patch], fixes: Sequence[str],
     dest: where the copy goes (replaced if it exists).
     code: whether to apply the wanted patches' code edits.
     tests: whether to place their reproducers.
-    repo: the repository holding the reproducers.
+    repo: the repository holding the reproducers (default: this one).
     year: the copyright year of new files.
 
   Returns:
