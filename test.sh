@@ -14,8 +14,10 @@
 # OPTAX_TEST_FULL=1 for the exhaustive composition suite and the tests marked
 # slow. OPTAX_UPSTREAM_TREE=PATH, a source checkout of upstream main (a
 # clone of google-deepmind/optax): the fix ledger, upstream main's tests and
-# the live comparison also run against it (OPTAX_UPSTREAM_LABEL=main@COMMIT
-# names its commit when PATH is not the top of a git checkout).
+# the live comparison also run against it, and every upstream patch
+# (upstream_patches/) is verified in its tree: tools/patch_lane.py, which
+# runs upstream's whole suite twice (OPTAX_UPSTREAM_LABEL=main@COMMIT names
+# the tree's commit when PATH is not the top of a git checkout).
 #
 # The newest jax lane: the newest jax on the package registry often needs a
 # newer Python than PYTHON (jax 0.12 needs 3.12), so the fork's own tests and
@@ -172,6 +174,7 @@ fuzz lane)"
 (cd "$here" && "$venv_py" -m pytest -q -p no:cacheprovider \
     tools/fork_config_test.py tools/compare/compare_test.py \
     tools/ledger_test.py tools/upstream_status_test.py \
+    tools/upstream_patch_test.py tools/patch_lane_test.py \
     tools/fuzz/fuzz_test.py)
 
 step "wait for the upstream virtualenv"
@@ -290,6 +293,12 @@ if [ -n "${OPTAX_UPSTREAM_TREE:-}" ]; then
   tree_rc=0
   step "fix ledger against upstream main ($tree)"
   (cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
+      --ledger "$here/ledger.toml" --upstream-tree "$tree" \
+      ${tree_label[@]+"${tree_label[@]}"}) || tree_rc=1
+  step "upstream patches verified in upstream main's tree ($tree): each \
+alone (its reproducer fails without it, passes with it; the touched \
+modules' tests pass as before), then all together with upstream's suite"
+  (cd "$work" && "$venv_py" "$here/tools/patch_lane.py" \
       --ledger "$here/ledger.toml" --upstream-tree "$tree" \
       ${tree_label[@]+"${tree_label[@]}"}) || tree_rc=1
   step "upstream main's test-suite against the installed wheel ($tree)"

@@ -412,6 +412,75 @@ def repository_problems(repo: pathlib.Path = REPO) -> list[str]:
                               path.read_text(encoding='utf-8'), re.M):
       problems.append(f'{fix.id}: reproducer {fix.reproducer}: no {test} in '
                       f'{fix.reproducer_path}')
+  return problems + patch_problems(fixes, repo)
+
+
+# The kinds of fix that upstream is offered as a patch (a port is upstream's
+# own code, and needs none).
+OFFERED_KINDS = ('fix', 'error', 'deliberate')
+
+
+def newest_main_status(fix: Fix) -> Optional[str]:
+  """The fix's status on the newest upstream main it lists, if any."""
+  mains = [k for k in fix.status if k.startswith('main@')]
+  return fix.status[mains[-1]] if mains else None
+
+
+def patch_problems(fixes: list[Fix], repo: pathlib.Path = REPO
+                   ) -> list[str]:
+  """Disagreements between the ledger and upstream_patches/.
+
+  Every fix that the newest upstream main of the ledger needs, of a kind
+  offered upstream, has a patch (``upstream_patches/<id>.toml``) or says
+  why not (``not_offered``), not both; every patch names a ledger fix, places
+  that fix's reproducer and lists its upstream references; ``patch_stale``
+  names upstream labels.
+
+  Args:
+    fixes: the ledger.
+    repo: the repository.
+
+  Returns:
+    The problems.
+  """
+  import upstream_patch  # pylint: disable=import-outside-toplevel
+  try:
+    patches = upstream_patch.load_all(repo / 'upstream_patches')
+  except upstream_patch.PatchError as e:
+    return [f'upstream_patches: {e}']
+  problems = []
+  known = by_id(fixes)
+  for fix in fixes:
+    patch = patches.get(fix.id)
+    needed = newest_main_status(fix) == 'needed'
+    if needed and fix.kind in OFFERED_KINDS:
+      if patch is None and not fix.not_offered.strip():
+        problems.append(f'{fix.id}: upstream main needs it and it has no '
+                        f'upstream patch (upstream_patches/{fix.id}.toml) '
+                        'and no not_offered reason')
+    if patch is not None and fix.not_offered.strip():
+      problems.append(f'{fix.id}: has an upstream patch and a not_offered '
+                      'reason: keep one')
+    for key in fix.patch_stale:
+      if not _STATUS_KEY.match(key):
+        problems.append(f'{fix.id}: patch_stale must list labels like '
+                        f'"main@<commit>", got {key!r}')
+    if patch is None:
+      continue
+    if patch.test is None:
+      problems.append(f'{fix.id}: its patch places no reproducer ([test])')
+    elif patch.test.source != fix.reproducer_path:
+      problems.append(f'{fix.id}: its patch places {patch.test.source}, '
+                      f'the ledger\'s reproducer is {fix.reproducer_path}')
+    listed = {r.ref for r in patch.references}
+    missing = [r for r in fix.upstream_refs if r not in listed]
+    if missing:
+      problems.append(f'{fix.id}: its patch\'s references lack '
+                      f'{", ".join(missing)} (the ledger\'s upstream_refs)')
+  for fix_id in patches:
+    if fix_id not in known:
+      problems.append(f'upstream_patches/{fix_id}.toml: {fix_id!r} is not in '
+                      'ledger.toml')
   return problems
 
 
