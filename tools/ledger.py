@@ -230,7 +230,7 @@ def by_id(fixes: Iterable[Fix]) -> dict[str, Fix]:
 
 _TICKED_ID = re.compile(r'`([a-z0-9]+(?:-[a-z0-9]+)*)`')
 README_SECTION = '## What differs from upstream'
-README_SECTION_END = '### The composition guarantee'
+README_SECTION_END = '## Benchmarks'
 DIFFERENCES_SECTION = '## Fork fixes'
 LEDGER_LINE = re.compile(r'^Ledger (?:entry|entries): (.*)$')
 
