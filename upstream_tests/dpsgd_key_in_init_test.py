@@ -24,7 +24,7 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
-import optax
+from optax.contrib import _privacy
 
 
 class DpsgdKeyInInitTest(parameterized.TestCase):
@@ -34,7 +34,7 @@ class DpsgdKeyInInitTest(parameterized.TestCase):
 
     @jax.jit
     def build(x):
-      built.append(optax.contrib.dpsgd(0.1, 1.0, 0.1, 0))
+      built.append(_privacy.dpsgd(0.1, 1.0, 0.1, 0))
       return x
 
     with jax.checking_leaks():
