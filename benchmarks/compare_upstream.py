@@ -34,9 +34,11 @@ upstream, the range of those ratios and both median absolute values.
 
 Rows:
 
-* ``step/<optimizer>/<tree>``: a jitted step (``update`` then
-  ``apply_updates``, params and state donated) on one big leaf and on a
-  tree of many leaves of mixed shapes and dtypes;
+* ``step/<optimizer>/<tree>``: the median time of a jitted step
+  (``update`` then ``apply_updates``, params and state donated) on one big
+  leaf and on a tree of many leaves of mixed shapes and dtypes;
+  ``step/control/<tree>`` is the control rows' fixed kernel (below) timed
+  as a step, so it must read 1.00;
 * ``compile/<optimizer>/<phase>``: the time to build ``init`` and the
   donated step (``update`` + ``apply_updates``, state as an argument) for a
   fresh optimizer on a tree of many small float32 leaves, split with jax's
@@ -44,7 +46,11 @@ Rows:
   StableHLO) and ``xla`` (``.compile()``), plus ``total``;
 * ``memory/<optimizer>/<tree>``: the bytes XLA plans for the donated step
   (temporaries + arguments + outputs - donated aliases, from
-  ``compiled.memory_analysis()``) per byte of params;
+  ``compiled.memory_analysis()``) per byte of params; nothing is run, so
+  these rows are exact; ``memory/control/<tree>`` reads 1.00 when both
+  workers' XLA plans alike;
+* ``memory_undonated/<optimizer>/<tree>``: the same for the step compiled
+  without donation, for the ``MultiSteps`` optimizers;
 * ``memory_min/<optimizer>/<tree>`` (CPU backend only): the same, with the
   step compiled by XLA:CPU's memory-minimizing scheduler. The default one
   orders independent loops for concurrency, which can keep a temporary of
@@ -72,6 +78,22 @@ Rows:
   same worker (a loop of ``x + 1`` over every leaf, timed as above), over
   the loop row's time per step: the fraction of the bandwidth bound that
   each side's step reaches.
+
+Optimizer names: a base optimizer (``adam``, ``sgd_momentum``, ...) or a
+wrapper around a name: ``clip_<name>`` (``chain(clip_by_global_norm(1.0),
+<name>)``), ``multisteps_<name>4`` (``MultiSteps(<name>, 4)``) and
+``apply_if_finite_<name>`` (``apply_if_finite(<name>, 3)``).
+
+``--rows`` takes prefixes of row names and these groups of rows:
+
+* ``step_time``: the ``step/`` rows of sgd with momentum, adam, adamw,
+  adafactor, lion and muon, each alone and inside ``multisteps_<name>4``,
+  ``clip_<name>`` and ``apply_if_finite_<name>``, with ``step/control``;
+* ``multisteps_memory``: the ``memory/`` and ``memory_undonated/`` rows of
+  ``MultiSteps(<name>, 4)`` around sgd, sgd with momentum, adam,
+  ``chain(clip_by_global_norm, adam)`` and adamw, with ``memory/control``
+  and ``memory_undonated/control``: the memory XLA plans for a donated
+  step, against the same step not donated, in param bytes.
 
 Both workers run with glibc's malloc told to keep freed memory (one arena,
 a fixed mmap threshold of 32 MiB, no heap trimming; set
@@ -104,9 +126,38 @@ _STEP_OPTIMIZERS = (
     'adam', 'adamw', 'lion', 'adafactor', 'sgd_momentum', 'radam',
     'inject_adamw', 'clip_adamw', 'muon', 'multisteps_adam4')
 _STEP_TREES = ('big', 'tree')
+# The step_time group: these optimizers alone and in each wrapper.
+_STEP_TIME_OPTIMIZERS = tuple(
+    wrapper.format(name)
+    for name in ('sgd_momentum', 'adam', 'adamw', 'adafactor', 'lion', 'muon')
+    for wrapper in ('{}', 'multisteps_{}4', 'clip_{}', 'apply_if_finite_{}'))
+# The multisteps_memory group: MultiSteps(<optimizer>, 4), donated or not.
+_MULTISTEPS_MEMORY_OPTIMIZERS = (
+    'multisteps_sgd4', 'multisteps_sgd_momentum4', 'multisteps_adam4',
+    'multisteps_clip_adam4', 'multisteps_adamw4')
 _COMPILE_OPTIMIZERS = ('adamw', 'clip_adamw', 'clip_multisteps_adamw')
 _COMPILE_PHASES = ('trace', 'lower', 'xla', 'total')
-_MEMORY_OPTIMIZERS = _STEP_OPTIMIZERS
+
+
+def _union(*names: tuple[str, ...]) -> tuple[str, ...]:
+  return tuple(dict.fromkeys(n for group in names for n in group))
+
+
+# 'control': the same program in both workers (_control_step).
+_STEP_ROW_OPTIMIZERS = _union(('control',), _STEP_OPTIMIZERS,
+                              _STEP_TIME_OPTIMIZERS)
+_MEMORY_OPTIMIZERS = _union(('control',), _STEP_OPTIMIZERS,
+                            _MULTISTEPS_MEMORY_OPTIMIZERS)
+_UNDONATED_OPTIMIZERS = ('control',) + _MULTISTEPS_MEMORY_OPTIMIZERS
+# Named groups of rows for --rows (the docstring says what each is).
+_GROUPS = {
+    'step_time': [f'step/{o}/{t}' for t in _STEP_TREES
+                  for o in ('control',) + _STEP_TIME_OPTIMIZERS],
+    'multisteps_memory': [f'{kind}/{o}/{t}'
+                          for kind in ('memory', 'memory_undonated')
+                          for t in _STEP_TREES
+                          for o in _UNDONATED_OPTIMIZERS],
+}
 _LOOP_TREES = ('big', 'tree', 'gpt2_small')
 # The loop rows of the big and mixed trees are the step rows' optimizers and
 # schedule-free AdamW; GPT-2 small's are the optimizers one trains it with.
@@ -133,7 +184,16 @@ _MEMORY_OPTIMIZED_CPU_SCHEDULER = {
 
 
 def _make_optimizer(name: str) -> Any:
-  """A fresh optimizer by row name (public optax API only)."""
+  """A fresh optimizer by row name (public optax API only).
+
+  Args:
+    name: a base optimizer, or ``clip_<name>``, ``multisteps_<name>4`` or
+      ``apply_if_finite_<name>`` around one (``clip_multisteps_adamw``,
+      the compile rows' name from before the ``4``, is a base).
+
+  Returns:
+    The optimizer, as a ``GradientTransformation``.
+  """
   import optax  # pylint: disable=import-outside-toplevel
 
   def clip(tx):
@@ -147,19 +207,29 @@ def _make_optimizer(name: str) -> Any:
       'adamw': lambda: optax.adamw(1e-3),
       'lion': lambda: optax.lion(1e-4),
       'adafactor': lambda: optax.adafactor(1e-3),
+      'sgd': lambda: optax.sgd(1e-2),
       'sgd_momentum': lambda: optax.sgd(1e-2, momentum=0.9),
       'radam': lambda: optax.radam(1e-3),
       'inject_adamw': lambda: optax.inject_hyperparams(optax.adamw)(
           learning_rate=1e-3),
-      'clip_adamw': lambda: clip(optax.adamw(1e-3)),
       'muon': lambda: optax.contrib.muon(1e-3),
-      'multisteps_adam4': lambda: multisteps(optax.adam(1e-3)),
-      'multisteps_adamw4': lambda: multisteps(optax.adamw(1e-3)),
       'schedule_free_adamw': lambda: optax.contrib.schedule_free_adamw(
           1e-3),
       'clip_multisteps_adamw': lambda: clip(multisteps(optax.adamw(1e-3))),
   }
-  return makers[name]()
+  if name in makers:
+    return makers[name]()
+  if name.startswith('clip_'):
+    return clip(_make_optimizer(name.removeprefix('clip_')))
+  if name.startswith('multisteps_') and name.endswith('4'):
+    return multisteps(_make_optimizer(name.removeprefix('multisteps_')[:-1]))
+  if name.startswith('apply_if_finite_'):
+    return optax.apply_if_finite(
+        _make_optimizer(name.removeprefix('apply_if_finite_')), 3)
+  raise ValueError(
+      f'compare_upstream: unknown optimizer {name!r}; expected one of '
+      f'{sorted(makers)} or clip_<name>, multisteps_<name>4, '
+      'apply_if_finite_<name> around one')
 
 
 def _make_tree(kind: str, quick: bool, leaves: int = 0) -> Any:
@@ -212,6 +282,25 @@ def _make_tree(kind: str, quick: bool, leaves: int = 0) -> Any:
   raise ValueError(f'compare_upstream: unknown tree {kind!r}')
 
 
+def _control_step(params: Any, state: Any, grads: Any) -> tuple[Any, Any]:
+  """The control rows' step: heavy-ball momentum written here, not in Optax.
+
+  Both workers run this same program, so a control row must read 1.00.
+
+  Args:
+    params: the params.
+    state: the momentum, shaped as the params.
+    grads: the gradients.
+
+  Returns:
+    The new params and momentum.
+  """
+  import jax  # pylint: disable=import-outside-toplevel
+
+  state = jax.tree.map(lambda m, g: 0.9 * m + g, state, grads)
+  return jax.tree.map(lambda p, m: p - 1e-3 * m, params, state), state
+
+
 def _step_fn(tx: Any) -> Callable[..., Any]:
   import optax  # pylint: disable=import-outside-toplevel
 
@@ -243,24 +332,38 @@ class _Worker:
     jnp = self.jax.numpy
     return self.jax.tree.map(lambda p: (1e-3 * jnp.ones_like(p)), params)
 
-  def _setup_step(self, row: str) -> Any:
-    """Compiles (once) the donated step of ``step/<optimizer>/<tree>``."""
+  def _setup_step(self, row: str) -> list[Any]:
+    """Compiles (once) the donated step of ``step/<optimizer>/<tree>``.
+
+    Args:
+      row: the step row; its optimizer ``control`` is ``_control_step``.
+
+    Returns:
+      ``[step, params, state, grads, fn]``: the jitted step (params and
+      state donated), its current params and state, the fixed gradients,
+      and the step function before ``jit``.
+    """
     if row not in self.steps:
       jax = self.jax
       _, name, tree = row.split('/')
-      tx = _make_optimizer(name)
       params = _make_tree(tree, self.quick)
       grads = self._grads(params)
-      state = tx.init(params)
-      step = jax.jit(_step_fn(tx), donate_argnums=(0, 1))
+      if name == 'control':
+        fn = _control_step
+        state = jax.tree.map(jax.numpy.zeros_like, params)
+      else:
+        tx = _make_optimizer(name)
+        fn = _step_fn(tx)
+        state = tx.init(params)
+      step = jax.jit(fn, donate_argnums=(0, 1))
       params, state = jax.block_until_ready(step(params, state, grads))
-      self.steps[row] = [step, params, state, grads]
+      self.steps[row] = [step, params, state, grads, fn]
     return self.steps[row]
 
   def time_step(self, row: str, repeats: int) -> float:
     """Median seconds of ``repeats`` calls of the step of ``row``."""
     entry = self._setup_step(row)
-    step, params, state, grads = entry
+    step, params, state, grads, _ = entry
     times = []
     for _ in range(repeats):
       start = self.now()
@@ -317,11 +420,7 @@ class _Worker:
       elif kind == 'control':  # The same program in both workers.
         carry = (params, jax.tree.map(jax.numpy.zeros_like, params))
         operand = self._grads(params)
-
-        def body(c, g):
-          p, m = c
-          m = jax.tree.map(lambda m, g: 0.9 * m + g, m, g)
-          return jax.tree.map(lambda p, m: p - 1e-3 * m, p, m), m
+        body = lambda c, g: _control_step(*c, g)
       else:  # copy: each leaf read and written once a step.
         carry, operand = params, None
         body = lambda c, _: jax.tree.map(lambda x: x + 1, c)
@@ -412,22 +511,27 @@ class _Worker:
     phases['total'] = sum(phases.values())
     return phases
 
-  def memory(self, row: str, minimize: bool = False) -> float:
-    """Planned bytes of the donated step of ``row`` per byte of params.
+  def memory(self, row: str, minimize: bool = False,
+             donate: bool = True) -> float:
+    """Planned bytes of the step of ``row`` per byte of params.
 
     Args:
       row: a step row.
       minimize: compile the step again with XLA:CPU's memory-minimizing
         scheduler rather than its default one (which orders independent
         loops for concurrency).
+      donate: whether the params and the state are donated, as in the step
+        rows.
 
     Returns:
       Temporaries, arguments and outputs, less the donated aliases, over
       the bytes of the params.
     """
-    step, params, state, grads = self._setup_step(row)
-    # Without options, the executable the step rows run: jax's caches make
-    # this no compile.
+    step, params, state, grads, fn = self._setup_step(row)
+    if not donate:
+      step = self.jax.jit(fn)
+    # Donated and without options, the executable the step rows run: jax's
+    # caches make this no compile.
     options = _MEMORY_OPTIMIZED_CPU_SCHEDULER if minimize else None
     stats = step.lower(params, state, grads).compile(
         compiler_options=options).memory_analysis()
@@ -456,7 +560,8 @@ class _Worker:
     if what == 'compile':
       return self.time_compile(request['name'], request['leaves'])
     if what == 'memory':
-      return self.memory(request['row'], request.get('minimize', False))
+      return self.memory(request['row'], request.get('minimize', False),
+                         request.get('donate', True))
     if what == 'warmup':  # jnp's own jitted helpers, traced once.
       return self.time_compile('adamw', 8)
     raise ValueError(f'compare_upstream worker: unknown request {what!r}')
@@ -655,18 +760,23 @@ def _selected(rows: list[str], patterns: Optional[str]) -> list[str]:
 
   ``step`` selects every step row (and not ``compile/clip_multisteps_adamw``,
   which merely contains the word); ``step/adam`` selects ``step/adam/*`` and
-  ``step/adamw/*``; ``compile/adamw/xla`` selects the row ``compile/adamw``.
+  ``step/adamw/*``; ``compile/adamw/xla`` selects the row ``compile/adamw``;
+  a group's name (``step_time``) selects exactly the rows of ``_GROUPS``.
 
   Args:
     rows: the candidate rows.
-    patterns: comma-separated prefixes, or None for every row.
+    patterns: comma-separated prefixes and group names, or None for every
+      row.
 
   Returns:
     The selected rows, in their order.
   """
   if not patterns:
     return rows
-  keys = patterns.split(',')
+  keys = []
+  for key in patterns.split(','):
+    # A group's rows, each ended by '/' so that it selects that row alone.
+    keys += [f'{r}/' for r in _GROUPS[key]] if key in _GROUPS else [key]
   return [r for r in rows
           if any(f'{r}/'.startswith(k) or k.startswith(f'{r}/')
                  for k in keys)]
@@ -716,7 +826,7 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
       interrupt.
   """
   step_rows = _selected([f'step/{o}/{t}' for t in _STEP_TREES
-                         for o in _STEP_OPTIMIZERS], args.rows)
+                         for o in _STEP_ROW_OPTIMIZERS], args.rows)
   pairs = args.pairs or (3 if args.quick else 7)
   for row in step_rows:
     try:
@@ -770,18 +880,22 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
       log(_format_text([results[-1]]))
 
   # memory_min/: the same steps compiled with XLA:CPU's memory-minimizing
-  # scheduler (an option of that backend only).
-  kinds = ('memory', 'memory_min') if fork.info['backend'] == 'cpu' else (
-      'memory',)
-  for kind in kinds:
+  # scheduler (an option of that backend only); memory_undonated/: compiled
+  # without donation.
+  kinds = {'memory': _MEMORY_OPTIMIZERS}
+  if fork.info['backend'] == 'cpu':
+    kinds['memory_min'] = _MEMORY_OPTIMIZERS
+  kinds['memory_undonated'] = _UNDONATED_OPTIMIZERS
+  for kind, names in kinds.items():
     for tree in _STEP_TREES:
-      for name in _MEMORY_OPTIMIZERS:
+      for name in names:
         row = f'{kind}/{name}/{tree}'
         if not _selected([row], args.rows):
           continue
         try:
           values = [side.ask(what='memory', row=f'step/{name}/{tree}',
-                             minimize=kind == 'memory_min')
+                             minimize=kind == 'memory_min',
+                             donate=kind != 'memory_undonated')
                     for side in (fork, upstream)]
           results.append(_ratio_row(row, values[:1], values[1:],
                                     'x params'))
@@ -875,19 +989,37 @@ def _measure_loops(args: argparse.Namespace, fork: _Side, upstream: _Side,
       _release(f'copy/{tree}', fork, upstream)
 
 
-def _control_summary(results: list[dict[str, Any]]) -> str:
-  """Whether the control rows read 1.00 within the allowed spread."""
-  controls = [r for r in results if r['row'].startswith('control/')]
-  if not controls:
-    return ''
-  if any('failed' in r for r in controls):
-    return 'control rows: FAILED (see the table)'
-  worst = max(abs(r['ratio'] - 1) for r in controls)
-  verdict = ('within' if worst <= _CONTROL_SPREAD else
-             'OUTSIDE (the loop rows cannot be read to a few percent)')
-  ratios = ', '.join(f'{r["ratio"]:.2f}' for r in controls)
-  return (f'control rows: {ratios}, {verdict} 1.00 +- '
-          f'{_CONTROL_SPREAD:.2f}')
+def _control_summary(results: list[dict[str, Any]]) -> list[str]:
+  """Whether the control rows of each kind read 1.00 within the spread.
+
+  Args:
+    results: the finished rows.
+
+  Returns:
+    One line for each kind of row that had control rows: ``control/``
+    vouches for the loop rows, ``step/control/`` for the step rows,
+    ``memory/control/`` (and its kin) for that kind's rows.
+  """
+  controls: dict[str, list[dict[str, Any]]] = {}
+  for r in results:
+    kind, *rest = r['row'].split('/')
+    if kind == 'control':
+      controls.setdefault('loop', []).append(r)
+    elif rest[:1] == ['control']:
+      controls.setdefault(kind, []).append(r)
+  lines = []
+  for kind, rows in controls.items():
+    label = 'control rows' if kind == 'loop' else f'{kind} control rows'
+    if any('failed' in r for r in rows):
+      lines.append(f'{label}: FAILED (see the table)')
+      continue
+    worst = max(abs(r['ratio'] - 1) for r in rows)
+    verdict = ('within' if worst <= _CONTROL_SPREAD else
+               f'OUTSIDE (the {kind} rows cannot be read to a few percent)')
+    ratios = ', '.join(f'{r["ratio"]:.2f}' for r in rows)
+    lines.append(f'{label}: {ratios}, {verdict} 1.00 +- '
+                 f'{_CONTROL_SPREAD:.2f}')
+  return lines
 
 
 def _value(x: float, unit: str) -> str:
@@ -944,10 +1076,14 @@ def main() -> None:
       epilog='Rows: step/<optimizer>/{big,tree}, bound/adam, '
       'compile/<optimizer>/{trace,lower,xla,total}, '
       'memory/<optimizer>/{big,tree}, memory_min/<optimizer>/{big,tree} '
-      '(CPU), control/{big,gpt2_small}, loop/<optimizer>/{big,tree,'
-      'gpt2_small}, bound/<optimizer>/{big,tree,gpt2_small}. Optimizers: '
-      + ', '.join(_STEP_OPTIMIZERS) + '; compile rows: '
-      + ', '.join(_COMPILE_OPTIMIZERS) + '.')
+      '(CPU), memory_undonated/<optimizer>/{big,tree}, '
+      'control/{big,gpt2_small}, loop/<optimizer>/{big,tree,'
+      'gpt2_small}, bound/<optimizer>/{big,tree,gpt2_small}. Step rows: '
+      + ', '.join(_STEP_ROW_OPTIMIZERS) + '; memory rows: '
+      + ', '.join(_MEMORY_OPTIMIZERS) + '; memory_undonated rows: '
+      + ', '.join(_UNDONATED_OPTIMIZERS) + '; compile rows: '
+      + ', '.join(_COMPILE_OPTIMIZERS) + '. Groups for --rows: '
+      + ', '.join(_GROUPS) + '.')
   parser.add_argument('--upstream-python', help='interpreter with upstream '
                       'optax installed (default: a cached virtualenv made '
                       'with pip)')
@@ -959,9 +1095,10 @@ def main() -> None:
                       '(default 2,10; quick 1,8)')
   parser.add_argument('--quick', action='store_true',
                       help='smaller trees and fewer pairs: a smoke run')
-  parser.add_argument('--rows', help='comma-separated prefixes; only the '
-                      'rows starting with one of them run (e.g. "step/adam,'
-                      'compile")')
+  parser.add_argument('--rows', help='comma-separated prefixes and group '
+                      'names; only the rows starting with one of them, or '
+                      'in one of the groups, run (e.g. "step/adam,compile" '
+                      'or "step_time")')
   parser.add_argument('--markdown', action='store_true',
                       help='print the final table in Markdown')
   parser.add_argument('--pairs', type=int, default=0,
@@ -1024,8 +1161,10 @@ def main() -> None:
     print(f'\nMachine: {machine}.\n')
     print(_format_markdown(results))
   summary = _control_summary(results)
-  if summary:
-    print(f'\n{summary}' if args.markdown else f'# {summary}')
+  if summary and args.markdown:
+    print('\n' + '\n\n'.join(summary))
+  elif summary:
+    print('\n'.join(f'# {line}' for line in summary))
   print(f'# {time.perf_counter() - start:.0f} s', file=sys.stderr)
 
 
