@@ -20,8 +20,9 @@ and Yogi. The helpers they share (bias corrections, the Adam ratio, NAdam's
 look-ahead moment, dtype lifting) live in :mod:`optax._src.moments`.
 
 Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them (:func:`optax._src.numerics.preparing_inputs`); a
-hyperparameter that is not a scalar is a TypeError when it is built
+``optax.chain`` gives them
+(:func:`optax._src.prepared_inputs.with_prepared_inputs`); a hyperparameter
+that is not a scalar is a TypeError when it is built
 (:func:`optax._src.validation.check_scalars_or_schedules`).
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
@@ -35,14 +36,17 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import leaf_kernels
 from optax._src import moments
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
 from optax._src import validation
 
-_hp = numerics.as_hyperparameter  # Shorthand.
+_hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
 class ScaleByAdamState(NamedTuple):
@@ -142,11 +146,11 @@ def scale_by_adam(
     # Python number, 1 - b is derived before XLA sees it: one constant,
     # not a subtraction per leaf), used for the moments and the bias
     # corrections alike.
-    b1_pair = numerics.hyperparameter_and_complement(b1)
-    b2_pair = numerics.hyperparameter_and_complement(b2)
+    b1_pair = hyperparameters.hyperparameter_and_complement(b1)
+    b2_pair = hyperparameters.hyperparameter_and_complement(b2)
     beta1, beta2 = b1_pair[0], b2_pair[0]
     epsilon = _hp(eps)
-    epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
+    epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
     tree_structure.check_like_updates(fn, updates, state.mu)
     tree_structure.check_like_updates(fn, updates, state.nu)
     count = numerics.safe_increment(state.count)
@@ -162,7 +166,7 @@ def scale_by_adam(
         (epsilon,) if epsilon_root is None else (epsilon, epsilon_root))
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -188,19 +192,19 @@ def _adam_leaf(g, mu, nu, b1_pair, b2_pair, first_correction,
   (b1, one_minus_b1), (b2, one_minus_b2) = b1_pair, b2_pair
   m = moments.update_moment_leaf(
       g, moments.widened_moment(mu, g),
-      numerics.ScalarsByDtype(one_minus_b1, b1), 1)
+      dtypes.ScalarsByDtype(one_minus_b1, b1), 1)
   v = moments.update_moment_per_elem_norm_leaf(
-      g, nu, numerics.ScalarsByDtype(one_minus_b2, b2), 2)
+      g, nu, dtypes.ScalarsByDtype(one_minus_b2, b2), 2)
   if lookahead is None:
     m_hat = moments.bias_corrected_leaf(
-        m, numerics.ScalarsByDtype(first_correction))
+        m, dtypes.ScalarsByDtype(first_correction))
   else:
     m_hat = moments.nesterov_first_moment_leaf(g, m, *lookahead)
   v_hat = moments.bias_corrected_leaf(
-      v, numerics.ScalarsByDtype(second_correction))
+      v, dtypes.ScalarsByDtype(second_correction))
   update = moments.adam_ratio_leaf(
-      g, m_hat, v_hat, numerics.ScalarsByDtype(*epsilons))
-  return update, moments.cast_leaf_like(m, mu), v
+      g, m_hat, v_hat, dtypes.ScalarsByDtype(*epsilons))
+  return update, dtypes.cast_leaf_like(m, mu), v
 
 
 # Traced once per leaf signature under jit (see leaf_kernels).
@@ -269,13 +273,13 @@ def scale_by_adamax(
     nu = otu.tree_update_infinity_moment(updates, state.nu, beta2, _hp(eps))
     bc1 = moments.bias_correction(beta1, count)
     def direction(g, m, v):
-      m, v, bc = moments.lift(m, v, bc1)
+      m, v, bc = dtypes.lift(m, v, bc1)
       return (m / bc / v).astype(g.dtype)
 
     updates = jax.tree.map(direction, updates, mu, nu)
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -374,7 +378,7 @@ def scale_by_amsgrad(
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon = _hp(eps)
-    epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
+    epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
     mu = otu.tree_update_moment(
         updates, moments.widen_moments(state.mu, updates), beta1, 1)
     nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
@@ -388,17 +392,17 @@ def scale_by_amsgrad(
       # the state's: the same bits as in a bfloat16 state's own dtype
       # (rounding keeps order), but XLA:CPU then reads the stored maximum
       # for the update instead of taking it again from a copy of the state.
-      vm_w, v_w, _ = moments.lift(vm, v, epsilon)
-      return moments.cast_leaf_like(jnp.maximum(vm_w, v_w), vm)
+      vm_w, v_w, _ = dtypes.lift(vm, v, epsilon)
+      return dtypes.cast_leaf_like(jnp.maximum(vm_w, v_w), vm)
 
     nu_max = jax.tree.map(new_nu_max, state.nu_max, nu_hat)
     updates = moments.tree_adam_ratio(
         updates, mu_hat, nu_max, epsilon_root, epsilon)
-    mu = moments.cast_like(mu, state.mu)
+    mu = dtypes.cast_like(mu, state.mu)
     return updates, ScaleByAmsgradState(
         count=count, mu=mu, nu=nu, nu_max=nu_max)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -498,9 +502,9 @@ def scale_by_adan(
     del params
     beta1, beta2, beta3 = _hp(b1), _hp(b2), _hp(b3)
     epsilon = _hp(eps)
-    epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
+    epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
     one_minus_b2 = 1 - beta2
-    first = numerics.ScalarsByDtype(state.t == 0)
+    first = dtypes.ScalarsByDtype(state.t == 0)
 
     def difference(g, prev):
       # jnp.where(first, 0, g - prev), the predicate broadcast once per
@@ -511,7 +515,7 @@ def scale_by_adan(
 
     diff = jax.tree.map(difference, updates, state.g)
 
-    one_minus_b2_by_dtype = numerics.ScalarsByDtype(one_minus_b2)
+    one_minus_b2_by_dtype = dtypes.ScalarsByDtype(one_minus_b2)
 
     def plus_one_minus_b2_times(x, y):
       """``x + (1 - b2) y`` in the promoted dtype (Adan's look-ahead)."""
@@ -533,7 +537,7 @@ def scale_by_adan(
     prev = jax.tree.map(lambda g, p: g.astype(p.dtype), updates, state.g)
     return new_updates, ScaleByAdanState(m=m, v=v, n=n, g=prev, t=t)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -627,7 +631,7 @@ def scale_by_belief(
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
     error = jax.tree.map(lambda g, m: g - m.astype(g.dtype), updates, mu)
     nu = otu.tree_update_moment_per_elem_norm(error, state.nu, beta2, 2)
-    roots = numerics.ScalarsByDtype(epsilon_root)
+    roots = dtypes.ScalarsByDtype(epsilon_root)
 
     def add_root(v):
       wide, root = roots.lift(v)
@@ -643,7 +647,7 @@ def scale_by_belief(
     updates = moments.tree_adam_ratio(updates, mu_hat, nu_hat, None, epsilon)
     return updates, ScaleByBeliefState(count=count, mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -724,18 +728,18 @@ def scale_by_novograd(
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
-  no_decay = numerics.is_number(weight_decay) and weight_decay == 0
+  no_decay = hyperparameters.is_number(weight_decay) and weight_decay == 0
   validation.check_scalars_or_schedules(
       fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root, weight_decay=weight_decay)
 
   def zero_nu(p):
-    wide = numerics.hyperparameter_dtype()
+    wide = hyperparameters.hyperparameter_dtype()
     if not jnp.issubdtype(p.dtype, jnp.inexact):
       # An integer param's gradients are made float32 (float64 under x64)
-      # before they get here (numerics.as_updates).
+      # before they get here (prepared_inputs.as_updates).
       return jnp.zeros([], wide)
-    return jnp.zeros([], numerics.promote_dtypes(jnp.finfo(p.dtype).dtype,
-                                                 wide))
+    return jnp.zeros([], dtypes.promote_dtypes(jnp.finfo(p.dtype).dtype,
+                                               wide))
 
   def init_fn(params):
     return ScaleByNovogradState(
@@ -757,8 +761,8 @@ def scale_by_novograd(
 
     def new_nu(g, v):
       # The squared norm in nu's dtype, not in a narrower gradient dtype.
-      g = g.astype(numerics.promote_dtypes(g.dtype, v.dtype))
-      sq, v_, b = moments.lift(jnp.sum(numerics.abs_sq(g)), v, beta2)
+      g = g.astype(dtypes.promote_dtypes(g.dtype, v.dtype))
+      sq, v_, b = dtypes.lift(jnp.sum(numerics.abs_sq(g)), v, beta2)
       ema = (1 - b) * sq + b * v_
       return jnp.where(first, sq, ema).astype(v.dtype)
 
@@ -767,12 +771,12 @@ def scale_by_novograd(
     def new_mu(g, m, v, p):
       if g is None:  # A None leaf of the params: it passes through.
         return None
-      x, v, e_root, e = moments.lift(g, v, epsilon_root, epsilon)
+      x, v, e_root, e = dtypes.lift(g, v, epsilon_root, epsilon)
       step = x / (jnp.sqrt(v + e_root) + e)
       if p is not None:
-        step, lam, p = moments.lift(step, decay, p)
+        step, lam, p = dtypes.lift(step, decay, p)
         step = step + lam * p
-      step, b, m_ = moments.lift(step, beta1, m)
+      step, b, m_ = dtypes.lift(step, beta1, m)
       return jnp.where(first, step, b * m_ + step).astype(m.dtype)
 
     mu = jax.tree.map(
@@ -782,7 +786,7 @@ def scale_by_novograd(
     return new_updates, ScaleByNovogradState(
         count=numerics.safe_increment(state.count), mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -882,14 +886,14 @@ def scale_by_radam(
     nu_hat = otu.tree_bias_correction(nu, beta2, count)
 
     def direction(g, m, v):
-      m, v, r, e_root, e = moments.lift(m, v, rect, epsilon_root, epsilon)
+      m, v, r, e_root, e = dtypes.lift(m, v, rect, epsilon_root, epsilon)
       adaptive = r * m / (jnp.sqrt(v + e_root) + e)
       return jnp.where(use_rect, adaptive, m).astype(g.dtype)
 
     new_updates = jax.tree.map(direction, updates, mu_hat, nu_hat)
     return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -963,12 +967,12 @@ def scale_by_yogi(
     del params
     beta1, beta2 = _hp(b1), _hp(b2)
     epsilon = _hp(eps)
-    epsilon_root = numerics.as_hyperparameter_unless(eps_root, 0)
+    epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
     one_minus_b2 = 1 - beta2
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
 
     def new_nu(g, v):
-      v_, g2, c = moments.lift(v, numerics.abs_sq(g), one_minus_b2)
+      v_, g2, c = dtypes.lift(v, numerics.abs_sq(g), one_minus_b2)
       return (v_ - c * jnp.sign(v_ - g2) * g2).astype(v.dtype)
 
     nu = jax.tree.map(new_nu, updates, state.nu)
@@ -979,5 +983,5 @@ def scale_by_yogi(
         updates, mu_hat, nu_hat, epsilon_root, epsilon)
     return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))

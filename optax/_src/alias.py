@@ -29,7 +29,7 @@ import jax.numpy as jnp
 
 from optax._src import base
 from optax._src import factorized
-from optax._src import numerics
+from optax._src import hyperparameters
 from optax._src import transform
 from optax._src import validation
 from optax.transforms import _accumulation
@@ -800,7 +800,7 @@ def amsgrad(
 
 def _fromage_multiplier(learning_rate: Any) -> tuple[jax.Array, jax.Array]:
   """The learning rate and ``1 / sqrt(1 + lr ** 2)``, as arrays."""
-  lr = numerics.as_hyperparameter(learning_rate)
+  lr = hyperparameters.as_hyperparameter(learning_rate)
   return lr, 1 / jnp.sqrt(1 + lr * lr)
 
 
@@ -1771,10 +1771,11 @@ def rprop(
   validation.check_non_negative(fn, 'learning_rate', learning_rate)
   validation.check_in_interval(fn, 'eta_minus', eta_minus, 0, 1,
                                include_low=False)
-  if numerics.is_number(eta_plus) and not eta_plus >= 1:
+  if hyperparameters.is_number(eta_plus) and not eta_plus >= 1:
     raise ValueError(f'{fn}: eta_plus must be >= 1, got {eta_plus}')
   validation.check_non_negative(fn, 'min_step_size', min_step_size)
-  if (numerics.is_number(min_step_size) and numerics.is_number(max_step_size)
+  if (hyperparameters.is_number(min_step_size)
+      and hyperparameters.is_number(max_step_size)
       and not max_step_size >= min_step_size):
     raise ValueError(
         f'{fn}: max_step_size must be >= min_step_size ({min_step_size}),'

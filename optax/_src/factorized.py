@@ -23,7 +23,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
 from optax._src import validation
@@ -31,8 +33,9 @@ from optax._src import validation
 
 def _decay_rate_pow(i: jax.Array, exponent: base.Numeric = 0.8) -> jax.Array:
   """The default decay schedule of Adafactor, ``1 - (i + 1) ** -exponent``."""
-  t = jnp.asarray(i, numerics.hyperparameter_dtype()) + 1.0
-  return 1.0 - t ** (-jnp.asarray(exponent, numerics.hyperparameter_dtype()))
+  dtype = hyperparameters.hyperparameter_dtype()
+  t = jnp.asarray(i, dtype) + 1.0
+  return 1.0 - t ** (-jnp.asarray(exponent, dtype))
 
 
 def _factored_dims(
@@ -205,11 +208,11 @@ def scale_by_factored_rms(
   def update_fn(updates, state, params=None):
     del params
     _check_state_matches(init_fn, updates, state)
-    hp_dtype = numerics.hyperparameter_dtype()
+    hp_dtype = hyperparameters.hyperparameter_dtype()
     step = state.count - jnp.asarray(step_offset, jnp.int32)
     decay_t = jnp.asarray(decay_rate_fn(step, decay_rate), hp_dtype)
     mixing = 1.0 - decay_t
-    eps = numerics.as_hyperparameter(epsilon)
+    eps = hyperparameters.as_hyperparameter(epsilon)
 
     def update_leaf(grad, v_row, v_col, v):
       dims = dims_of(grad)
@@ -269,5 +272,5 @@ def scale_by_factored_rms(
         v=treedef.unflatten([r[3] for r in results]))
     return new_updates, new_state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_factored_rms', base.GradientTransformation(init_fn, update_fn))

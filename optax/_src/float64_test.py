@@ -26,8 +26,8 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import alias_test
+from optax._src import hyperparameters
 from optax._src import linear_algebra
-from optax._src import numerics
 from optax._src import utils
 
 
@@ -42,7 +42,7 @@ class Float64Test(parameterized.TestCase):
     before = jax.config.jax_enable_x64
     with utils.x64_precision():
       self.assertTrue(jax.config.jax_enable_x64)
-      self.assertEqual(numerics.hyperparameter_dtype(), jnp.float64)
+      self.assertEqual(hyperparameters.hyperparameter_dtype(), jnp.float64)
     self.assertEqual(jax.config.jax_enable_x64, before)
 
   @parameterized.parameters(*alias_test._NAMES)  # pylint: disable=protected-access

@@ -27,10 +27,13 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
-from optax._src import moments
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import validation
+from optax.tree_utils import _tree_math
 
 
 class ScaleByLBFGSState(NamedTuple):
@@ -99,12 +102,12 @@ def _precondition_by_lbfgs(
 
   def axpy(vec, a, x):
     def leaf(v, xi):
-      v_, a_, xi = moments.lift(v, a, xi)
+      v_, a_, xi = dtypes.lift(v, a, xi)
       return (v_ + a_ * xi).astype(v.dtype)
     return jax.tree.map(leaf, vec, x)
 
   def weighted_dot(idx, a, b):
-    dot = numerics.real_vdot(a, b, weights_memory.dtype)
+    dot = _tree_math.real_vdot(a, b, weights_memory.dtype)
     return weights_memory[idx] * dot
 
   def backward(vec, idx):
@@ -115,7 +118,7 @@ def _precondition_by_lbfgs(
   vec, alphas = jax.lax.scan(backward, updates, order, reverse=True)
   gamma = jnp.asarray(identity_scale)
   vec = jax.tree.map(
-      lambda v: jnp.multiply(*moments.lift(gamma, v)).astype(v.dtype), vec)
+      lambda v: jnp.multiply(*dtypes.lift(gamma, v)).astype(v.dtype), vec)
 
   def forward(vec, idx_alpha):
     idx, alpha = idx_alpha
@@ -192,7 +195,7 @@ def scale_by_lbfgs(
         diff_params_memory=stacked(),
         diff_updates_memory=stacked(),
         weights_memory=jnp.zeros([memory_size],
-                                 numerics.hyperparameter_dtype()))
+                                 hyperparameters.hyperparameter_dtype()))
 
   def update_fn(updates, state, params=None):
     tree_structure.check_like_updates(fn, updates, state.updates)
@@ -210,7 +213,7 @@ def scale_by_lbfgs(
                                jnp.zeros_like(g)),
         updates, state.updates)
     w_dtype = state.weights_memory.dtype
-    curvature = numerics.real_vdot(diff_updates, diff_params, w_dtype)
+    curvature = _tree_math.real_vdot(diff_updates, diff_params, w_dtype)
     safe_curvature = jnp.where(curvature == 0, 1, curvature)
     weight = jnp.where(curvature == 0, 0, 1 / safe_curvature)
     diff_params_memory = jax.tree.map(
@@ -243,5 +246,5 @@ def scale_by_lbfgs(
         weights_memory=weights_memory)
     return new_updates, new_state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))

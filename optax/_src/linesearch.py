@@ -38,8 +38,12 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import validation
+from optax.tree_utils import _tree_math
 
 
 # Messages of the zoom line search, printed (with ``verbose=True``) when it
@@ -148,14 +152,14 @@ def _value_fn_kwargs(fn: str, value_fn: Callable[..., Any],
 
 def _scalar_dtype() -> jnp.dtype:
   """The dtype of step sizes, values and slopes inside the searches."""
-  return numerics.hyperparameter_dtype()
+  return hyperparameters.hyperparameter_dtype()
 
 
 def _scaled(updates: base.Updates, stepsize: jax.Array) -> base.Updates:
   """``stepsize * updates`` in the dtype of each update leaf."""
 
   def leaf(u):
-    ct = numerics.promote_dtypes(u.dtype, stepsize.dtype)
+    ct = dtypes.promote_dtypes(u.dtype, stepsize.dtype)
     return (stepsize.astype(ct) * u.astype(ct)).astype(u.dtype)
 
   return jax.tree.map(leaf, updates)
@@ -165,7 +169,7 @@ def _moved(params: base.Params, step: base.Updates) -> base.Params:
   """``params + step`` in the dtype of each parameter leaf."""
 
   def leaf(p, s):
-    ct = numerics.promote_dtypes(p.dtype, s.dtype)
+    ct = dtypes.promote_dtypes(p.dtype, s.dtype)
     return (p.astype(ct) + s.astype(ct)).astype(p.dtype)
 
   return jax.tree.map(leaf, params, step)
@@ -367,23 +371,23 @@ def scale_by_backtracking_linesearch(
   ) -> tuple[base.Updates, ScaleByBacktrackingLinesearchState]:
     _require_params(fn, params)
     # The gradient argument as the updates are prepared (an integer param's
-    # float0 gradient is zeros, see numerics.as_updates).
-    grad = numerics.as_updates(grad, params)[0]
+    # float0 gradient is zeros, see prepared_inputs.as_updates).
+    grad = prepared_inputs.as_updates(grad, params)[0]
     fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
     # Entries set by hand (``optax.tree_utils.tree_set(state,
     # learning_rate=1.0)``) may be Python numbers.
     state = jax.tree.map(jnp.asarray, state)
     dtype = _scalar_dtype()
-    c = numerics.as_hyperparameter(slope_rtol)
-    beta = numerics.as_hyperparameter(decrease_factor)
-    gamma = numerics.as_hyperparameter(increase_factor)
-    eta_max = numerics.as_hyperparameter(max_learning_rate)
-    a_tol = numerics.as_hyperparameter(atol)
-    r_tol = numerics.as_hyperparameter(rtol)
+    c = hyperparameters.as_hyperparameter(slope_rtol)
+    beta = hyperparameters.as_hyperparameter(decrease_factor)
+    gamma = hyperparameters.as_hyperparameter(increase_factor)
+    eta_max = hyperparameters.as_hyperparameter(max_learning_rate)
+    a_tol = hyperparameters.as_hyperparameter(atol)
+    r_tol = hyperparameters.as_hyperparameter(rtol)
 
     value_init = _as_scalar(value, dtype)
     grad_init = otu.tree_cast_like(grad, state.grad) if store_grad else None
-    slope_init = numerics.real_vdot(updates, grad, dtype)
+    slope_init = _tree_math.real_vdot(updates, grad, dtype)
     guess = jnp.minimum(gamma * state.learning_rate.astype(dtype), eta_max)
     # The target of the decrease condition, up to the term of the slope.
     target = value_init + r_tol * value_init
@@ -466,7 +470,7 @@ def scale_by_backtracking_linesearch(
                 state.info.decrease_error.dtype)))
     return _scaled(updates, stepsize), new_state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
@@ -764,30 +768,30 @@ def scale_by_zoom_linesearch(
   ) -> tuple[base.Updates, ScaleByZoomLinesearchState]:
     _require_params(fn, params)
     # The gradient argument as the updates are prepared (an integer param's
-    # float0 gradient is zeros, see numerics.as_updates).
-    grad = numerics.as_updates(grad, params)[0]
+    # float0 gradient is zeros, see prepared_inputs.as_updates).
+    grad = prepared_inputs.as_updates(grad, params)[0]
     fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
     # Entries set by hand (``optax.tree_utils.tree_set(state,
     # learning_rate=1.0)``) may be Python numbers.
     state = jax.tree.map(jnp.asarray, state)
     dtype = _scalar_dtype()
-    c1 = numerics.as_hyperparameter(slope_rtol)
-    c2 = numerics.as_hyperparameter(curv_rtol)
-    eps = numerics.as_hyperparameter(approx_dec_rtol)
-    tolerance = numerics.as_hyperparameter(tol)
-    gamma = numerics.as_hyperparameter(increase_factor)
-    precision = numerics.as_hyperparameter(stepsize_precision)
+    c1 = hyperparameters.as_hyperparameter(slope_rtol)
+    c2 = hyperparameters.as_hyperparameter(curv_rtol)
+    eps = hyperparameters.as_hyperparameter(approx_dec_rtol)
+    tolerance = hyperparameters.as_hyperparameter(tol)
+    gamma = hyperparameters.as_hyperparameter(increase_factor)
+    precision = hyperparameters.as_hyperparameter(stepsize_precision)
     if max_learning_rate is None:
       eta_max = None
     else:
-      eta_max = numerics.as_hyperparameter(max_learning_rate)
+      eta_max = hyperparameters.as_hyperparameter(max_learning_rate)
 
     def capped(stepsize):
       return stepsize if eta_max is None else jnp.minimum(stepsize, eta_max)
 
     value_init = _as_scalar(value, dtype)
     grad_init = otu.tree_cast_like(grad, state.grad)
-    slope_init = numerics.real_vdot(updates, grad_init, dtype)
+    slope_init = _tree_math.real_vdot(updates, grad_init, dtype)
     if initial_guess_strategy == 'one':
       guess = capped(jnp.ones([], dtype))
     else:
@@ -799,7 +803,7 @@ def scale_by_zoom_linesearch(
           new_params, **fn_kwargs)
       new_grad = otu.tree_cast_like(new_grad, state.grad)
       return (_as_scalar(new_value, dtype), new_grad,
-              numerics.real_vdot(updates, new_grad, dtype))
+              _tree_math.real_vdot(updates, new_grad, dtype))
 
     def errors(stepsize, new_value, new_slope):
       # A point where the value or the slope is NaN fails both conditions
@@ -1010,7 +1014,7 @@ def scale_by_zoom_linesearch(
                 state.info.curvature_error.dtype)))
     return _scaled(updates, stepsize), new_state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 

@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
-from optax._src import numerics
+from optax._src import hyperparameters
 
 
 class LookaheadState(NamedTuple):
@@ -145,7 +145,7 @@ def lookahead(
     fast_updates, fast_state = fast_optimizer.update(
         updates, state.fast_state, params.fast, **extra_args)
     sync = state.steps_since_sync == sync_period - 1
-    step = numerics.as_hyperparameter(slow_step_size)
+    step = hyperparameters.as_hyperparameter(slow_step_size)
 
     # With d = fast + update - slow, a synchronization step moves the slow
     # parameters by alpha * d and the fast ones to the new slow ones, a move

@@ -18,9 +18,9 @@ The rescaling transformations (Adam and its relatives, RMSProp, Lion, ...)
 combine update leaves with moment leaves and scalar hyperparameters that may
 all have different dtypes. The helpers here keep that arithmetic explicit:
 
-* dtype handling: :func:`lift` (cast to the common dtype), :func:`widen_moments`
-  (moments widened to the updates' dtype within a step), :func:`cast_like`
-  (moments rounded back to their stored dtype), :func:`scale_leaves`;
+* dtype handling: :func:`widen_moments` (moments widened to the updates'
+  dtype within a step), :func:`scale_leaves`; the casts themselves
+  (``lift``, ``cast_like``) are those of ``optax._src.dtypes``;
 * moment formulas: :func:`bias_correction`, :func:`tree_adam_ratio`,
   :func:`nesterov_first_moment`;
 * the same formulas for one leaf (``*_leaf``), shared by the tree functions
@@ -34,42 +34,9 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
+from optax._src import dtypes
 from optax._src import numerics
 from optax._src import tree_structure
-
-
-def _dtype_of(x: Any) -> Any:
-  """``jnp.result_type(x)``, read directly from a JAX array's dtype."""
-  if isinstance(x, jax.Array):
-    return x.dtype
-  return jnp.result_type(x)
-
-
-def lift(*xs: Any) -> tuple[jax.Array, ...]:
-  """Casts arrays explicitly to their common dtype.
-
-  A bfloat16 leaf combined with a float32 hyperparameter is computed in
-  float32; explicit casts keep the arithmetic valid under
-  ``jax_numpy_dtype_promotion='strict'``.
-
-  Args:
-    *xs: arrays (leaves, hyperparameters, scalars derived from them) or
-      Python numbers.
-
-  Returns:
-    The arrays cast to the promotion of their dtypes.
-
-  Examples:
-    >>> import jax.numpy as jnp
-    >>> from optax._src import moments
-    >>> a, b = moments.lift(jnp.ones(2, jnp.bfloat16), jnp.float32(0.5))
-    >>> a.dtype, b.dtype
-    (dtype('float32'), dtype('float32'))
-  """
-  # Python numbers too; a traced or concrete array is used as it is.
-  arrays = tuple(numerics.as_array(x) for x in xs)
-  dtype = numerics.promote_dtypes(*(x.dtype for x in arrays))
-  return tuple(numerics.cast(x, dtype) for x in arrays)
 
 
 def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
@@ -83,17 +50,17 @@ def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
     The tree ``factor * updates``, each leaf in its original dtype.
   """
 
-  factor = numerics.as_array(factor)
-  factors = numerics.ScalarsByDtype(factor)
+  factor = dtypes.as_array(factor)
+  factors = dtypes.ScalarsByDtype(factor)
 
   def leaf(g):
-    g_dtype = _dtype_of(g)
-    dtype = numerics.promote_dtypes(factor.dtype, g_dtype)
-    x = numerics.cast(numerics.as_array(g), dtype)
+    g_dtype = dtypes.dtype_of(g)
+    dtype = dtypes.promote_dtypes(factor.dtype, g_dtype)
+    x = dtypes.cast(dtypes.as_array(g), dtype)
     f, = factors.get(dtype, x)
     if jnp.issubdtype(dtype, jnp.inexact):
-      return numerics.cast(jax.lax.mul(f, x), g_dtype)  # What * traces to.
-    return numerics.cast(f * x, g_dtype)
+      return dtypes.cast(jax.lax.mul(f, x), g_dtype)  # What * traces to.
+    return dtypes.cast(f * x, g_dtype)
 
   return jax.tree.map(leaf, updates)
 
@@ -125,23 +92,23 @@ def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
     mu: the (bias-corrected) first moments, shaped like ``updates``.
     nu: the (bias-corrected) second moments, shaped like ``updates``.
     epsilon_root: the term added inside the root; ``None`` for none (see
-      :func:`optax._src.numerics.as_hyperparameter_unless`).
+      :func:`optax._src.hyperparameters.as_hyperparameter_unless`).
     epsilon: the term added outside the root.
 
   Returns:
     The tree of ratios.
   """
   scalars = (epsilon,) if epsilon_root is None else (epsilon, epsilon_root)
-  scalars = numerics.ScalarsByDtype(*scalars)
+  scalars = dtypes.ScalarsByDtype(*scalars)
   return jax.tree.map(lambda g, m, v: adam_ratio_leaf(g, m, v, scalars),
                       updates, mu, nu)
 
 
 def adam_ratio_leaf(g: jax.Array, m: jax.Array, v: jax.Array,
-                    scalars: numerics.ScalarsByDtype) -> jax.Array:
+                    scalars: dtypes.ScalarsByDtype) -> jax.Array:
   """One leaf of :func:`tree_adam_ratio`; ``scalars`` are eps[, eps_root]."""
-  m, v, epsilon, *epsilon_root = scalars.lift(numerics.as_array(m),
-                                               numerics.as_array(v))
+  m, v, epsilon, *epsilon_root = scalars.lift(dtypes.as_array(m),
+                                              dtypes.as_array(v))
   dtype = m.dtype
   if jnp.issubdtype(dtype, jnp.inexact):
     # What the operators below trace to, without their per-call checks.
@@ -150,7 +117,7 @@ def adam_ratio_leaf(g: jax.Array, m: jax.Array, v: jax.Array,
   else:
     radicand = v + epsilon_root[0] if epsilon_root else v
     ratio = m / (jnp.sqrt(radicand) + epsilon)
-  return numerics.cast(ratio, _dtype_of(g))
+  return dtypes.cast(ratio, dtypes.dtype_of(g))
 
 
 def widen_moments(moments: Any, updates: Any) -> Any:
@@ -158,7 +125,7 @@ def widen_moments(moments: Any, updates: Any) -> Any:
 
   A first moment kept in a narrow ``mu_dtype`` (bfloat16) is updated and used
   in the wider dtype of the updates within a step, and only rounded to
-  ``mu_dtype`` when stored (see :func:`cast_like`).
+  ``mu_dtype`` when stored (see :func:`optax._src.dtypes.cast_like`).
 
   Args:
     moments: a tree of moment leaves, shaped like ``updates``.
@@ -178,33 +145,10 @@ def widen_moments(moments: Any, updates: Any) -> Any:
 
 def widened_moment(m: Any, g: Any) -> jax.Array:
   """One leaf of :func:`widen_moments`."""
-  m = numerics.as_array(m)
+  m = dtypes.as_array(m)
   # jnp.result_type also reads the dtype of a Python number (params and
   # gradients may be plain ints or floats).
-  return numerics.cast(m, numerics.promote_dtypes(m.dtype, _dtype_of(g)))
-
-
-def cast_like(tree: Any, like: Any) -> Any:
-  """Casts each leaf of ``tree`` to the dtype of the matching leaf.
-
-  Unlike ``optax.tree_utils.tree_cast_like``, the target dtype is read with
-  ``jnp.result_type``: a Python-number leaf of ``like`` gives JAX's default
-  float (or int) dtype, and a NumPy float64 leaf gives float32 when x64 is
-  off, without a truncation warning.
-
-  Args:
-    tree: the tree to cast.
-    like: a tree with the structure of ``tree`` giving the dtypes.
-
-  Returns:
-    The cast tree (JAX arrays).
-  """
-  return jax.tree.map(cast_leaf_like, tree, like)
-
-
-def cast_leaf_like(x: Any, y: Any) -> jax.Array:
-  """One leaf of :func:`cast_like`: ``x`` in the dtype of ``y``."""
-  return numerics.cast(numerics.as_array(x), _dtype_of(y))
+  return dtypes.cast(m, dtypes.promote_dtypes(m.dtype, dtypes.dtype_of(g)))
 
 
 def nesterov_first_moment(updates: base.Updates, mu: base.Updates,
@@ -251,11 +195,11 @@ def nesterov_first_moment_leaf(g: jax.Array, m: jax.Array, beta1: jax.Array,
                                bc_next: jax.Array,
                                bc_now: jax.Array) -> jax.Array:
   """One leaf of :func:`nesterov_first_moment`."""
-  b, b_next, b_now, x, y = lift(beta1, bc_next, bc_now, g, m)
+  b, b_next, b_now, x, y = dtypes.lift(beta1, bc_next, bc_now, g, m)
   return (b * (y / b_next) + (1 - b) * (x / b_now)).astype(m.dtype)
 
 
-def update_moment_leaf(g: Any, m: Any, factors: numerics.ScalarsByDtype,
+def update_moment_leaf(g: Any, m: Any, factors: dtypes.ScalarsByDtype,
                        order: int) -> jax.Array:
   """One leaf of ``optax.tree_utils.tree_update_moment``.
 
@@ -268,20 +212,20 @@ def update_moment_leaf(g: Any, m: Any, factors: numerics.ScalarsByDtype,
   Returns:
     The new moment, in the dtype of ``m``.
   """
-  g, m = numerics.as_array(g), numerics.as_array(m)
-  dtype = numerics.promote_dtypes(g.dtype, m.dtype, factors.dtypes[1])
+  g, m = dtypes.as_array(g), dtypes.as_array(m)
+  dtype = dtypes.promote_dtypes(g.dtype, m.dtype, factors.dtypes[1])
   one_minus_decay, decay = factors.get(dtype, g)
-  power = numerics.cast(g, dtype)
+  power = dtypes.cast(g, dtype)
   if order != 1:  # x ** 1 is x: no need to trace it per leaf.
     power = power ** order
   new_m = jax.lax.add(jax.lax.mul(one_minus_decay, power),
-                      jax.lax.mul(decay, numerics.cast(m, dtype)))
-  return numerics.cast(new_m, m.dtype)
+                      jax.lax.mul(decay, dtypes.cast(m, dtype)))
+  return dtypes.cast(new_m, m.dtype)
 
 
 def _power_of_modulus(g: jax.Array, dtype: Any, order: int) -> jax.Array:
   """``|g| ** order`` in (at least) ``dtype``; ``g ** order`` if real."""
-  g = numerics.cast(g, numerics.promote_dtypes(g.dtype, dtype))
+  g = dtypes.cast(g, dtypes.promote_dtypes(g.dtype, dtype))
   if order == 2:
     if jnp.iscomplexobj(g):
       return numerics.abs_sq(g)
@@ -292,7 +236,7 @@ def _power_of_modulus(g: jax.Array, dtype: Any, order: int) -> jax.Array:
 
 
 def update_moment_per_elem_norm_leaf(
-    g: Any, m: Any, factors: numerics.ScalarsByDtype, order: int
+    g: Any, m: Any, factors: dtypes.ScalarsByDtype, order: int
 ) -> jax.Array:
   """One leaf of ``optax.tree_utils.tree_update_moment_per_elem_norm``.
 
@@ -305,18 +249,18 @@ def update_moment_per_elem_norm_leaf(
   Returns:
     The new moment, in the dtype of ``m``.
   """
-  g, m = numerics.as_array(g), numerics.as_array(m)
+  g, m = dtypes.as_array(g), dtypes.as_array(m)
   power = _power_of_modulus(g, factors.dtypes[1], order)
-  dtype = numerics.promote_dtypes(power.dtype, m.dtype)
+  dtype = dtypes.promote_dtypes(power.dtype, m.dtype)
   one_minus_decay, decay = factors.get(dtype, power)
   new_m = jax.lax.add(
-      jax.lax.mul(one_minus_decay, numerics.cast(power, dtype)),
-      jax.lax.mul(decay, numerics.cast(m, dtype)))
-  return numerics.cast(new_m, m.dtype)
+      jax.lax.mul(one_minus_decay, dtypes.cast(power, dtype)),
+      jax.lax.mul(decay, dtypes.cast(m, dtype)))
+  return dtypes.cast(new_m, m.dtype)
 
 
 def bias_corrected_leaf(m: Any,
-                        corrections: numerics.ScalarsByDtype) -> jax.Array:
+                        corrections: dtypes.ScalarsByDtype) -> jax.Array:
   """One leaf of ``optax.tree_utils.tree_bias_correction``.
 
   Args:
@@ -326,6 +270,6 @@ def bias_corrected_leaf(m: Any,
   Returns:
     ``m / (1 - decay ** count)`` in the dtype of ``m``.
   """
-  m = numerics.as_array(m)
+  m = dtypes.as_array(m)
   wide, correction = corrections.lift(m)
-  return numerics.cast(jax.lax.div(wide, correction), m.dtype)
+  return dtypes.cast(jax.lax.div(wide, correction), m.dtype)

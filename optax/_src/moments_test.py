@@ -14,27 +14,11 @@
 # ==============================================================================
 """Tests for `moments.py`."""
 
-import warnings
-
 from absl.testing import absltest
-import jax
 import jax.numpy as jnp
 import numpy as np
 
 from optax._src import moments
-
-
-class LiftTest(absltest.TestCase):
-
-  def test_common_dtype_of_arrays_and_python_numbers(self):
-    a, b, c = moments.lift(jnp.ones(2, jnp.bfloat16), jnp.float32(2.0), 3)
-    self.assertEqual((a.dtype, b.dtype, c.dtype), (jnp.float32,) * 3)
-    np.testing.assert_array_equal(c, 3.0)
-
-  def test_strict_promotion(self):
-    with jax.numpy_dtype_promotion('strict'):
-      a, b = moments.lift(jnp.ones(2, jnp.bfloat16), jnp.float32(0.5))
-      self.assertEqual(float((a * b).sum()), 1.0)
 
 
 class ScaleLeavesTest(absltest.TestCase):
@@ -117,17 +101,6 @@ class TreeHelpersTest(absltest.TestCase):
   def test_widen_moments_names_mismatched_structure(self):
     with self.assertRaisesRegex(ValueError, 'optimizer update'):
       moments.widen_moments({'a': jnp.zeros(2)}, {'b': jnp.zeros(2)})
-
-  def test_cast_like_reads_result_type(self):
-    tree = {'a': jnp.ones(2), 'b': jnp.ones(2), 'c': jnp.ones(2)}
-    like = {'a': jnp.zeros(2, jnp.bfloat16), 'b': 0.0,
-            'c': np.zeros(2, np.float64)}
-    with warnings.catch_warnings():
-      warnings.simplefilter('error')
-      out = moments.cast_like(tree, like)
-    self.assertEqual(out['a'].dtype, jnp.bfloat16)
-    self.assertEqual(out['b'].dtype, jnp.result_type(0.0))
-    self.assertEqual(out['c'].dtype, jnp.result_type(np.float64))
 
 
 if __name__ == '__main__':

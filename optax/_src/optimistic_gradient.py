@@ -26,12 +26,13 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
-from optax._src import moments
-from optax._src import numerics
+from optax._src import dtypes
+from optax._src import hyperparameters
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import validation
 
-_hp = numerics.as_hyperparameter  # Shorthand.
+_hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
 class ScaleByOptimisticGradientState(NamedTuple):
@@ -103,7 +104,7 @@ def scale_by_optimistic_gradient(
 
     def direction(g, prev):
       prev = jnp.where(state.is_initial_step, g, prev.astype(g.dtype))
-      x, y, ab, b_ = moments.lift(g, prev, a_plus_b, b)
+      x, y, ab, b_ = dtypes.lift(g, prev, a_plus_b, b)
       return (ab * x - b_ * y).astype(g.dtype)
 
     new_updates = jax.tree.map(direction, updates, state.previous_gradient)
@@ -112,5 +113,5 @@ def scale_by_optimistic_gradient(
     return new_updates, ScaleByOptimisticGradientState(
         is_initial_step=jnp.zeros([], jnp.bool_), previous_gradient=prev)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))

@@ -28,12 +28,14 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
-from optax._src import moments
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import validation
 
-_hp = numerics.as_hyperparameter  # Shorthand.
+_hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
 def _check_params_like_updates(fn: str, updates, params) -> None:
@@ -107,7 +109,7 @@ def scale_by_trust_ratio(
         eps)
 
     def leaf(u, p):
-      x, p, floor_, coefficient_, epsilon_ = moments.lift(
+      x, p, floor_, coefficient_, epsilon_ = dtypes.lift(
           u, p, floor, coefficient, epsilon)
       param_norm = numerics.safe_norm(p, floor_)
       update_norm = numerics.safe_norm(x, floor_)
@@ -119,7 +121,7 @@ def scale_by_trust_ratio(
     _check_params_like_updates(fn, updates, params)
     return jax.tree.map(leaf, updates, params), state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(base.init_empty_state, update_fn))
 
 
@@ -162,14 +164,14 @@ def scale_by_param_block_norm(
     validation.require_params(fn, params)
     floor = _hp(min_scale)
     def leaf(u, p):
-      x, p, floor_ = moments.lift(u, p, floor)
+      x, p, floor_ = dtypes.lift(u, p, floor)
       return (x * numerics.safe_norm(p, floor_)).astype(u.dtype)
 
     _check_params_like_updates(fn, updates, params)
     new_updates = jax.tree.map(leaf, updates, params)
     return new_updates, state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(base.init_empty_state, update_fn))
 
 
@@ -213,7 +215,7 @@ def scale_by_param_block_rms(
     validation.require_params(fn, params)
     floor = _hp(min_scale)
     def leaf(u, p):
-      x, p, floor_ = moments.lift(u, p, floor)
+      x, p, floor_ = dtypes.lift(u, p, floor)
       # The RMS of a complex parameter is real: the floor stays real too.
       floor_ = floor_.real
       rms = numerics.safe_root_mean_squares(p, floor_).astype(x.dtype)
@@ -223,5 +225,5 @@ def scale_by_param_block_rms(
     new_updates = jax.tree.map(leaf, updates, params)
     return new_updates, state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(base.init_empty_state, update_fn))

@@ -19,8 +19,9 @@ Adagrad (:func:`scale_by_rss`), its memory-efficient cover SM3
 (:func:`scale_by_sm3`), and Adadelta (:func:`scale_by_adadelta`).
 
 Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them (:func:`optax._src.numerics.preparing_inputs`); a
-hyperparameter that is not a scalar is a TypeError when it is built
+``optax.chain`` gives them
+(:func:`optax._src.prepared_inputs.with_prepared_inputs`); a hyperparameter
+that is not a scalar is a TypeError when it is built
 (:func:`optax._src.validation.check_scalars_or_schedules`).
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
@@ -34,13 +35,15 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
-from optax._src import moments
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
 from optax._src import validation
 
-_hp = numerics.as_hyperparameter  # Shorthand.
+_hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
 class ScaleByRmsState(NamedTuple):
@@ -67,7 +70,7 @@ class ScaleByRmsWithCountState(NamedTuple):
 
 def _rescale_by_root(g, v, epsilon, eps_in_sqrt):
   """``g / sqrt(v + eps)`` or ``g / (sqrt(v) + eps)``, in ``g``'s dtype."""
-  x, v, epsilon = moments.lift(g, v, epsilon)
+  x, v, epsilon = dtypes.lift(g, v, epsilon)
   if eps_in_sqrt:
     out = x * jax.lax.rsqrt(v + epsilon)
   else:
@@ -156,7 +159,7 @@ def scale_by_rms(
         updates, nu_hat)
     return new_updates, new_state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -273,7 +276,7 @@ def scale_by_stddev(
         updates, mu_hat, nu_hat)
     return new_updates, new_state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -346,13 +349,13 @@ def scale_by_rss(
       # Computed wide (with the float32 epsilon's dtype) and rounded once to
       # the state's dtype: XLA:CPU then reads the stored sums for the
       # update instead of computing them again from a copy of the state.
-      g_w, s_w, _ = moments.lift(g, s, epsilon)
+      g_w, s_w, _ = dtypes.lift(g, s, epsilon)
       return (s_w + numerics.abs_sq(g_w)).astype(s.dtype)
 
     sums = jax.tree.map(new_sum, updates, state.sum_of_squares)
 
     def leaf(g, s):
-      x, s, e = moments.lift(g, s, epsilon)
+      x, s, e = dtypes.lift(g, s, epsilon)
       # The selection is of the factor, not of the product: a NaN gradient
       # (its sum NaN, so not > 0) still gives a NaN update, as upstream's.
       factor = jnp.where(s > 0, jax.lax.rsqrt(s + e), 0)
@@ -361,7 +364,7 @@ def scale_by_rss(
     new_updates = jax.tree.map(leaf, updates, sums)
     return new_updates, ScaleByRssState(sum_of_squares=sums)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -477,7 +480,7 @@ def scale_by_sm3(
           shape = [1] * ndim
           shape[axis] = -1
           previous = jnp.minimum(previous, acc[axis].reshape(shape))
-      c, b, g2, previous, x, e = moments.lift(
+      c, b, g2, previous, x, e = dtypes.lift(
           coeff, beta2, numerics.abs_sq(g), previous, g, epsilon)
       a = c * g2 + b * previous
       # A NaN gradient makes a NaN, not > 0: selecting the factor (not the
@@ -501,7 +504,7 @@ def scale_by_sm3(
     new_updates = jax.tree.map(lambda g, n: n.astype(g.dtype), updates, nu)
     return new_updates, ScaleBySM3State(mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -572,7 +575,7 @@ def scale_by_adadelta(
     decay, epsilon = _hp(rho), _hp(eps)
     e_g = otu.tree_update_moment_per_elem_norm(updates, state.e_g, decay, 2)
     def direction(g, eg, ex):
-      x, eg, ex, e = moments.lift(g, eg, ex, epsilon)
+      x, eg, ex, e = dtypes.lift(g, eg, ex, epsilon)
       return (jnp.sqrt(ex + e) / jnp.sqrt(eg + e) * x).astype(g.dtype)
 
     new_updates = jax.tree.map(direction, updates, e_g, state.e_x)
@@ -580,5 +583,5 @@ def scale_by_adadelta(
         new_updates, state.e_x, decay, 2)
     return new_updates, ScaleByAdaDeltaState(e_g=e_g, e_x=e_x)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))

@@ -19,8 +19,9 @@ interpolated momentum) and :func:`scale_by_rprop` (per-coordinate step sizes
 that grow or shrink with sign agreement).
 
 Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them (:func:`optax._src.numerics.preparing_inputs`); a
-hyperparameter that is not a scalar is a TypeError when it is built
+``optax.chain`` gives them
+(:func:`optax._src.prepared_inputs.with_prepared_inputs`); a hyperparameter
+that is not a scalar is a TypeError when it is built
 (:func:`optax._src.validation.check_scalars_or_schedules`).
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
@@ -34,13 +35,15 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
-from optax._src import moments
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
 from optax._src import validation
 
-_hp = numerics.as_hyperparameter  # Shorthand.
+_hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
 def scale_by_sign() -> base.GradientTransformation:
@@ -74,7 +77,7 @@ def scale_by_sign() -> base.GradientTransformation:
     del params
     return jax.tree.map(jnp.sign, updates), state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_sign',
       base.GradientTransformation(base.init_empty_state, update_fn))
 
@@ -168,9 +171,9 @@ def scale_by_lion(
     del params
     # 1 - b1 is derived before XLA sees it (one constant for a number),
     # and every scalar is broadcast once per leaf shape.
-    beta1, one_minus_beta1 = numerics.hyperparameter_and_complement(b1)
+    beta1, one_minus_beta1 = hyperparameters.hyperparameter_and_complement(b1)
     gamma = _hp(smooth_beta)
-    scalars = numerics.ScalarsByDtype(one_minus_beta1, beta1, gamma)
+    scalars = dtypes.ScalarsByDtype(one_minus_beta1, beta1, gamma)
 
     def direction(g, m):
       x, y, one_minus_b, b, sharp = scalars.lift(g, m)
@@ -188,7 +191,7 @@ def scale_by_lion(
     return new_updates, ScaleByLionState(
         count=numerics.safe_increment(state.count), mu=mu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
@@ -276,7 +279,8 @@ def scale_by_rprop(
                       ('eta_minus', eta_minus), ('eta_plus', eta_plus),
                       ('min_step_size', min_step_size)):
     validation.check_non_negative(fn, name, value)
-  if (numerics.is_number(min_step_size) and numerics.is_number(max_step_size)
+  if (hyperparameters.is_number(min_step_size)
+      and hyperparameters.is_number(max_step_size)
       and min_step_size > max_step_size):
     raise ValueError(
         f'{fn}: min_step_size must not exceed max_step_size, got'
@@ -299,7 +303,7 @@ def scale_by_rprop(
 
     def leaf(g, step, prev):
       s = jnp.sign(g * prev.astype(g.dtype))
-      step_, up_, down_, low_, high_ = moments.lift(step, up, down, low, high)
+      step_, up_, down_, low_, high_ = dtypes.lift(step, up, down, low, high)
       grown = jnp.clip(step_ * up_, low_, high_)
       shrunk = jnp.clip(step_ * down_, low_, high_)
       new_step = jnp.where(s > 0, grown, jnp.where(s < 0, shrunk, step_))
@@ -314,5 +318,5 @@ def scale_by_rprop(
     out, steps, prevs = tree_structure.unzip(updates, triples, 3)
     return out, ScaleByRpropState(step_sizes=steps, prev_updates=prevs)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))

@@ -32,12 +32,15 @@ import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import moments
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import utils
 from optax._src import validation
 
-_hp = numerics.as_hyperparameter  # Shorthand.
+_hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
 def scale(step_size: float) -> base.GradientTransformation:
@@ -72,7 +75,7 @@ def scale(step_size: float) -> base.GradientTransformation:
     del params
     return moments.scale_leaves(_hp(step_size), updates), state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale', base.GradientTransformation(base.init_empty_state, update_fn))
 
 
@@ -120,8 +123,8 @@ def scale_by_schedule(
         'scale_by_schedule: step_size_fn must be a callable of the step'
         f' count, got {type(step_size_fn).__name__}; use scale() for a'
         ' constant factor')
-  return numerics.preparing_inputs('scale_by_schedule',
-                                   _scale_by_schedule(step_size_fn))
+  return prepared_inputs.with_prepared_inputs(
+      'scale_by_schedule', _scale_by_schedule(step_size_fn))
 
 
 def _scale_by_schedule(
@@ -178,8 +181,8 @@ def scale_by_learning_rate(
   validation.check_finite('scale_by_learning_rate', 'learning_rate',
                           learning_rate)
   if learning_rate is None:
-    return numerics.preparing_inputs('scale_by_learning_rate',
-                                     base.identity())
+    return prepared_inputs.with_prepared_inputs('scale_by_learning_rate',
+                                                base.identity())
   sign = -1 if flip_sign else 1
   if callable(learning_rate):
     schedule = learning_rate
@@ -187,19 +190,20 @@ def scale_by_learning_rate(
     def signed_schedule(count):
       return sign * _hp(schedule(count))
 
-    return numerics.preparing_inputs('scale_by_learning_rate',
-                                     _scale_by_schedule(signed_schedule))
+    return prepared_inputs.with_prepared_inputs(
+        'scale_by_learning_rate', _scale_by_schedule(signed_schedule))
 
   def update_fn(updates, state, params=None):
     del params
     # A Python number is negated before it becomes an array (exactly: the
     # bits are those of the negated array), so XLA sees one constant rather
     # than a product it would recompute in every leaf's fused computation.
-    factor = (_hp(sign * learning_rate) if numerics.is_number(learning_rate)
+    factor = (_hp(sign * learning_rate)
+              if hyperparameters.is_number(learning_rate)
               else sign * _hp(learning_rate))
     return moments.scale_leaves(factor, updates), state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_learning_rate',
       base.GradientTransformation(base.init_empty_state, update_fn))
 
@@ -272,7 +276,8 @@ def scale_by_polyak(
   def update_fn(updates, state, params=None, *, value, **extra_args):
     del params, extra_args
     sq_norm = otu.tree_norm(updates, squared=True)
-    denominator = sq_norm.astype(numerics.hyperparameter_dtype()) + _hp(eps)
+    denominator = (sq_norm.astype(hyperparameters.hyperparameter_dtype())
+                   + _hp(eps))
     gap = _hp(value) - _hp(f_min)
     if variant == 'sps+':
       gap = jnp.maximum(gap, 0)
@@ -280,8 +285,9 @@ def scale_by_polyak(
     step = jnp.where(denominator <= _POLYAK_TINY, 0, step)
     return moments.scale_leaves(step, updates), state
 
-  return numerics.preparing_inputs(fn, base.GradientTransformationExtraArgs(
-      base.init_empty_state, update_fn))
+  return prepared_inputs.with_prepared_inputs(
+      fn, base.GradientTransformationExtraArgs(
+          base.init_empty_state, update_fn))
 
 
 class ScaleByDistanceOverGradientsState(NamedTuple):
@@ -358,7 +364,7 @@ def scale_by_distance_over_gradients(
 
   def init_fn(params):
     def first_dist(p):
-      norm, r = moments.lift(
+      norm, r = dtypes.lift(
           jnp.linalg.norm(p.astype(param_dtype)), _hp(reps_rel))
       return (r * (1 + norm)).astype(param_dtype)
 
@@ -377,11 +383,11 @@ def scale_by_distance_over_gradients(
         state.max_dist, params, state.init_params)
     sums = jax.tree.map(
         lambda s, g: jnp.add(
-            *moments.lift(s, jnp.sum(numerics.abs_sq(g)))).astype(s.dtype),
+            *dtypes.lift(s, jnp.sum(numerics.abs_sq(g)))).astype(s.dtype),
         state.grad_sum_of_squares, updates)
 
     def leaf(g, d, s):
-      x, d, s, c, e = moments.lift(g, d, s[0], scale_, epsilon)
+      x, d, s, c, e = dtypes.lift(g, d, s[0], scale_, epsilon)
       return (c * d / jnp.sqrt(s + e) * x).astype(g.dtype)
 
     new_updates = jax.tree.map(leaf, updates, max_dist, sums)
@@ -389,5 +395,5 @@ def scale_by_distance_over_gradients(
         max_dist=max_dist, grad_sum_of_squares=sums,
         init_params=state.init_params)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))

@@ -20,7 +20,8 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
-from optax._src import numerics
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import tree_structure
 
 
@@ -72,16 +73,16 @@ def apply_updates(params: base.Params, updates: base.Updates) -> base.Params:
           f'apply_updates: the update at {jax.tree_util.keystr(path)} is'
           ' None but the param is not; updates must have the structure of'
           ' the params.')
-    p, u = numerics.as_array(p), numerics.as_array(u)
+    p, u = dtypes.as_array(p), dtypes.as_array(u)
     dtype = p.dtype if p.dtype == u.dtype else _result_type(p, u)
-    p_wide, u_wide = numerics.cast(p, dtype), numerics.cast(u, dtype)
+    p_wide, u_wide = dtypes.cast(p, dtype), dtypes.cast(u, dtype)
     if jnp.issubdtype(dtype, jnp.inexact):
       # What ``+`` traces to here, without the operator's checks (the time
       # to trace a step on a tree of thousands of leaves).
       total = jax.lax.add(p_wide, u_wide)
     else:
       total = p_wide + u_wide
-    return numerics.cast(total, p.dtype)
+    return dtypes.cast(total, p.dtype)
 
   try:
     return jax.tree_util.tree_map_with_path(
@@ -108,8 +109,8 @@ def incremental_update(
       + (1 - \tau)\, \theta_{\text{old}}
 
   ``step_size`` is turned into an array of
-  :func:`optax._src.numerics.hyperparameter_dtype` before ``1 - step_size``
-  is derived; each result has the dtype of the old tensor.
+  :func:`optax._src.hyperparameters.hyperparameter_dtype` before
+  ``1 - step_size`` is derived; each result has the dtype of the old tensor.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -130,7 +131,7 @@ def incremental_update(
     Polyak and Juditsky, `Acceleration of stochastic approximation by
     averaging <https://doi.org/10.1137/0330046>`_, 1992.
   """
-  step_size = numerics.as_hyperparameter(step_size)
+  step_size = hyperparameters.as_hyperparameter(step_size)
   one_minus = 1 - step_size
 
   def leaf_update(new, old):

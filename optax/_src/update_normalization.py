@@ -27,11 +27,12 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import hyperparameters
 from optax._src import moments
-from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import validation
 
-_hp = numerics.as_hyperparameter  # Shorthand.
+_hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
 def centralize() -> base.GradientTransformation:
@@ -74,7 +75,7 @@ def centralize() -> base.GradientTransformation:
     del params
     return jax.tree.map(leaf, updates), state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'centralize',
       base.GradientTransformation(base.init_empty_state, update_fn))
 
@@ -116,9 +117,9 @@ def normalize_by_update_norm(
 
   def update_fn(updates, state, params=None):
     del params
-    norm = otu.tree_norm(updates).astype(numerics.hyperparameter_dtype())
+    norm = otu.tree_norm(updates).astype(hyperparameters.hyperparameter_dtype())
     factor = _hp(scale_factor) / (norm + _hp(eps))
     return moments.scale_leaves(factor, updates), state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(base.init_empty_state, update_fn))

@@ -15,7 +15,7 @@
 """Checks of hyperparameters and update arguments, shared by every factory.
 
 Each check looks only at values known when an optimizer is built: Python and
-NumPy real numbers (see :func:`optax._src.numerics.is_number`). Arrays,
+NumPy real numbers (see :func:`optax._src.hyperparameters.is_number`). Arrays,
 tracers (``inject_hyperparams`` calls the factory again with traced values)
 and schedules pass through unchecked. Every comparison is written so that NaN
 fails it: ``not value >= 0`` rather than ``value < 0``.
@@ -36,7 +36,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import numerics
+from optax._src import hyperparameters
 
 
 # Arguments that multiply every update as one factor: an array of another
@@ -194,7 +194,7 @@ def check_non_negative(fn: str, name: str, value: Any) -> None:
     ValueError: adam: eps must be non-negative, got -1.0
   """
   _check_type(fn, name, value)
-  if numerics.is_number(value) and not value >= 0:
+  if hyperparameters.is_number(value) and not value >= 0:
     _fail(fn, name, 'non-negative', value)
 
 
@@ -213,7 +213,7 @@ def check_positive(fn: str, name: str, value: Any) -> None:
       ``learning_rate``-like arguments.
   """
   _check_type(fn, name, value)
-  if numerics.is_number(value) and not value > 0:
+  if hyperparameters.is_number(value) and not value > 0:
     _fail(fn, name, 'positive', value)
 
 
@@ -232,7 +232,7 @@ def check_finite(fn: str, name: str, value: Any) -> None:
       ``learning_rate``-like arguments.
   """
   _check_type(fn, name, value)
-  if numerics.is_number(value) and not np.isfinite(value):
+  if hyperparameters.is_number(value) and not np.isfinite(value):
     _fail(fn, name, 'finite', value)
 
 
@@ -262,7 +262,7 @@ def check_decay(fn: str, name: str, value: Any, *,
     ValueError: adam: b1 must be in [0, 1), got 1.0
   """
   _check_type(fn, name, value)
-  if not numerics.is_number(value):
+  if not hyperparameters.is_number(value):
     return
   if closed and not 0 <= value <= 1:
     _fail(fn, name, 'in [0, 1]', value)
@@ -325,7 +325,7 @@ def check_in_interval(fn: str, name: str, value: Any, low: float,
     ValueError: f: factor must be in (0, 1), got 1.0
   """
   _check_type(fn, name, value)
-  if not numerics.is_number(value):
+  if not hyperparameters.is_number(value):
     return
   above = value >= low if include_low else value > low
   below = value <= high if include_high else value < high

@@ -19,7 +19,10 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import validation
 from optax.transforms import _adding
@@ -101,17 +104,17 @@ def scale_by_acprop(
 
   def update_fn(updates, state, params=None):
     del params
-    beta1, beta2 = numerics.as_hyperparameter(b1), numerics.as_hyperparameter(
-        b2)
-    epsilon = numerics.as_hyperparameter(eps)
-    epsilon_root = numerics.as_hyperparameter(eps_root)
+    beta1 = hyperparameters.as_hyperparameter(b1)
+    beta2 = hyperparameters.as_hyperparameter(b2)
+    epsilon = hyperparameters.as_hyperparameter(eps)
+    epsilon_root = hyperparameters.as_hyperparameter(eps_root)
     first = state.count == 0
     # Bias correction of the previous second moment; none exists at step 1.
     correction = 1 - beta2 ** state.count.astype(beta2.dtype)
     correction = jnp.where(first, jnp.ones_like(correction), correction)
 
     def leaf_error(g, m):
-      dtype = numerics.promote_dtypes(g.dtype, m.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, m.dtype)
       return g.astype(dtype) - m.astype(dtype)
 
     errors = jax.tree.map(leaf_error, updates, state.mu)
@@ -119,11 +122,11 @@ def scale_by_acprop(
     nu = otu.tree_update_moment_per_elem_norm(errors, state.nu, beta2, 2)
     nu = jax.tree.map(
         lambda v: (
-            v.astype(numerics.promote_dtypes(v.dtype, epsilon_root.dtype))
+            v.astype(dtypes.promote_dtypes(v.dtype, epsilon_root.dtype))
             + epsilon_root).astype(v.dtype), nu)
 
     def leaf_scale(g, v_prev):
-      dtype = numerics.promote_dtypes(g.dtype, v_prev.dtype, epsilon.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, v_prev.dtype, epsilon.dtype)
       v_hat = v_prev.astype(dtype) / correction.astype(dtype)
       root = jnp.where(first, jnp.ones_like(v_hat), jnp.sqrt(v_hat))
       return (g.astype(dtype) / (root + epsilon.astype(dtype))).astype(
@@ -133,7 +136,7 @@ def scale_by_acprop(
     return new_updates, transform.ScaleByBeliefState(
         count=numerics.safe_increment(state.count), mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_acprop', base.GradientTransformation(init_fn, update_fn))
 
 
@@ -187,7 +190,7 @@ def acprop(
   .. seealso:: :func:`scale_by_acprop`
   """
   validation.check_learning_rate('acprop', learning_rate, allow_none=True)
-  return numerics.preparing_inputs('acprop', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('acprop', _combining.chain(
       scale_by_acprop(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate),

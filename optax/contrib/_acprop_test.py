@@ -68,7 +68,8 @@ class ACPropTest(parameterized.TestCase):
     got, _ = _run(tx, _GRADS, _PARAMS, use_jit=False)
     want, _, _ = _numpy_acprop(_GRADS, 0.9, 0.999, 1e-16, 1e-16)
     for g, w in zip(got, want):
-      # 1 - b2 is derived from float32 b2 (see numerics.as_hyperparameter).
+      # 1 - b2 is derived from float32 b2 (see
+      # hyperparameters.as_hyperparameter).
       np.testing.assert_allclose(g, w, rtol=3e-5)
 
   def test_state_is_a_belief_state(self):

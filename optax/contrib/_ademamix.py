@@ -22,7 +22,10 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import utils
 from optax._src import validation
@@ -139,14 +142,14 @@ def scale_by_ademamix(
 
   def update_fn(updates, state, params=None):
     del params
-    beta1 = numerics.as_hyperparameter(b1)
-    beta2 = numerics.as_hyperparameter(b2)
-    beta3 = numerics.as_hyperparameter(
+    beta1 = hyperparameters.as_hyperparameter(b1)
+    beta2 = hyperparameters.as_hyperparameter(b2)
+    beta3 = hyperparameters.as_hyperparameter(
         b3(state.count_m2) if callable(b3) else b3)
-    mix = numerics.as_hyperparameter(
+    mix = hyperparameters.as_hyperparameter(
         alpha(state.count_m2) if callable(alpha) else alpha)
-    epsilon = numerics.as_hyperparameter(eps)
-    epsilon_root = numerics.as_hyperparameter(eps_root)
+    epsilon = hyperparameters.as_hyperparameter(eps)
+    epsilon_root = hyperparameters.as_hyperparameter(eps_root)
     m1 = otu.tree_update_moment(updates, state.m1, beta1, 1)
     m2 = otu.tree_update_moment(updates, state.m2, beta3, 1)
     nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
@@ -155,7 +158,7 @@ def scale_by_ademamix(
     correction2 = _correction(beta2, count)
 
     def leaf_update(g, a, b, v):
-      dtype = numerics.promote_dtypes(a.dtype, v.dtype, epsilon.dtype)
+      dtype = dtypes.promote_dtypes(a.dtype, v.dtype, epsilon.dtype)
       a_hat = a.astype(dtype) / correction1.astype(dtype)
       v_hat = v.astype(dtype) / correction2.astype(dtype)
       num = a_hat + mix.astype(dtype) * b.astype(dtype)
@@ -169,7 +172,7 @@ def scale_by_ademamix(
         count_m2=numerics.safe_increment(state.count_m2),
         m1=m1, m2=m2, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_ademamix', base.GradientTransformation(init_fn, update_fn))
 
 
@@ -228,7 +231,7 @@ def ademamix(
   .. seealso:: :func:`scale_by_ademamix`, :func:`simplified_ademamix`
   """
   validation.check_learning_rate('ademamix', learning_rate, allow_none=True)
-  return numerics.preparing_inputs('ademamix', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('ademamix', _combining.chain(
       scale_by_ademamix(b1=b1, b2=b2, b3=b3, alpha=alpha, eps=eps,
                         eps_root=eps_root, mu_dtype=mu_dtype),
       _adding.add_decayed_weights(weight_decay, mask),
@@ -323,14 +326,14 @@ def scale_by_simplified_ademamix(
 
   def update_fn(updates, state, params=None):
     del params
-    beta1 = numerics.as_hyperparameter(b1)
-    beta2 = numerics.as_hyperparameter(b2)
-    mix = numerics.as_hyperparameter(alpha)
-    epsilon = numerics.as_hyperparameter(eps)
-    epsilon_root = numerics.as_hyperparameter(eps_root)
+    beta1 = hyperparameters.as_hyperparameter(b1)
+    beta2 = hyperparameters.as_hyperparameter(b2)
+    mix = hyperparameters.as_hyperparameter(alpha)
+    epsilon = hyperparameters.as_hyperparameter(eps)
+    epsilon_root = hyperparameters.as_hyperparameter(eps_root)
 
     def leaf_momentum(g, m):
-      dtype = numerics.promote_dtypes(g.dtype, m.dtype, beta1.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, m.dtype, beta1.dtype)
       return (beta1.astype(dtype) * m.astype(dtype) + g.astype(dtype)).astype(
           m.dtype)
 
@@ -340,7 +343,7 @@ def scale_by_simplified_ademamix(
     correction2 = _correction(beta2, t)
 
     def leaf_update(g, mm, v):
-      dtype = numerics.promote_dtypes(g.dtype, mm.dtype, v.dtype, epsilon.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, mm.dtype, v.dtype, epsilon.dtype)
       v_hat = v.astype(dtype) / correction2.astype(dtype)
       num = mix.astype(dtype) * g.astype(dtype) + mm.astype(dtype)
       den = jnp.sqrt(v_hat + epsilon_root.astype(dtype)) + epsilon.astype(
@@ -350,7 +353,7 @@ def scale_by_simplified_ademamix(
     new_updates = jax.tree.map(leaf_update, updates, m, n)
     return new_updates, ScaleBySimplifiedAdEMAMixState(t=t, m=m, n=n)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_simplified_ademamix',
       base.GradientTransformation(init_fn, update_fn))
 
@@ -406,9 +409,10 @@ def simplified_ademamix(
   """
   validation.check_learning_rate('simplified_ademamix', learning_rate,
                                   allow_none=True)
-  return numerics.preparing_inputs('simplified_ademamix', _combining.chain(
-      scale_by_simplified_ademamix(b1=b1, b2=b2, alpha=alpha, eps=eps,
-                                   eps_root=eps_root),
-      _adding.add_decayed_weights(weight_decay, mask),
-      transform.scale_by_learning_rate(learning_rate),
-  ))
+  return prepared_inputs.with_prepared_inputs(
+      'simplified_ademamix', _combining.chain(
+          scale_by_simplified_ademamix(b1=b1, b2=b2, alpha=alpha, eps=eps,
+                                       eps_root=eps_root),
+          _adding.add_decayed_weights(weight_decay, mask),
+          transform.scale_by_learning_rate(learning_rate),
+      ))

@@ -21,8 +21,10 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
-from optax._src import moments
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import utils
 from optax._src import validation
@@ -31,7 +33,8 @@ from optax.transforms import _combining
 
 def _default_clip_value(count: jax.Array) -> jax.Array:
   """The clipping threshold of the paper, :math:`c_t = t^{1/4}`."""
-  return jnp.asarray(count).astype(numerics.hyperparameter_dtype()) ** 0.25
+  dtype = hyperparameters.hyperparameter_dtype()
+  return jnp.asarray(count).astype(dtype) ** 0.25
 
 
 def scale_by_adopt(
@@ -126,15 +129,15 @@ def scale_by_adopt(
 
   def update_fn(updates, state, params=None):
     del params
-    beta1 = numerics.as_hyperparameter(b1)
-    beta2 = numerics.as_hyperparameter(b2)
-    epsilon = numerics.as_hyperparameter(eps)
+    beta1 = hyperparameters.as_hyperparameter(b1)
+    beta2 = hyperparameters.as_hyperparameter(b2)
+    epsilon = hyperparameters.as_hyperparameter(eps)
     first = state.count == 0
     if use_clipping:
-      clip = numerics.as_hyperparameter(clip_value_fn(state.count))
+      clip = hyperparameters.as_hyperparameter(clip_value_fn(state.count))
 
     def leaf_normalize(g, v):
-      dtype = numerics.promote_dtypes(g.dtype, v.dtype, epsilon.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, v.dtype, epsilon.dtype)
       scale = jnp.maximum(jnp.sqrt(v.astype(dtype)), epsilon.astype(dtype))
       out = g.astype(dtype) / scale
       if use_clipping:
@@ -158,7 +161,7 @@ def scale_by_adopt(
     # instead of selecting them again from copies of the old state.
 
     def first_or(new, first_value):
-      new_w, first_w, _ = moments.lift(new, first_value, epsilon)
+      new_w, first_w, _ = dtypes.lift(new, first_value, epsilon)
       return jnp.where(first, first_w, new_w).astype(new.dtype)
 
     mu = jax.tree.map(first_or, mu, state.mu)
@@ -168,7 +171,7 @@ def scale_by_adopt(
         nu, updates)
 
     def leaf_direction(g, m, n):
-      dtype = numerics.promote_dtypes(m.dtype, n.dtype)
+      dtype = dtypes.promote_dtypes(m.dtype, n.dtype)
       if nesterov:
         d = (beta1.astype(dtype) * m.astype(dtype)
              + (1 - beta1).astype(dtype) * n.astype(dtype))
@@ -180,7 +183,7 @@ def scale_by_adopt(
     return new_updates, transform.ScaleByAdamState(
         count=numerics.safe_increment(state.count), mu=mu, nu=nu)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_adopt', base.GradientTransformation(init_fn, update_fn))
 
 
@@ -237,7 +240,7 @@ def adopt(
   .. seealso:: :func:`scale_by_adopt`
   """
   validation.check_learning_rate('adopt', learning_rate, allow_none=True)
-  return numerics.preparing_inputs('adopt', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('adopt', _combining.chain(
       scale_by_adopt(b1=b1, b2=b2, eps=eps, mu_dtype=mu_dtype,
                      nesterov=nesterov, use_clipping=use_clipping,
                      clip_value_fn=clip_value_fn),

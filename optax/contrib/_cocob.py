@@ -21,7 +21,9 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
-from optax._src import numerics
+from optax._src import dtypes
+from optax._src import hyperparameters
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import validation
 from optax.transforms import _adding
@@ -107,7 +109,7 @@ def scale_by_cocob(
   validation.check_scalars_or_schedules(fn, alpha=alpha, eps=eps)
 
   def init_fn(params):
-    epsilon = numerics.as_hyperparameter(eps)
+    epsilon = hyperparameters.as_hyperparameter(eps)
     return COCOBState(
         init_particles=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
         cumulative_gradients=otu.tree_zeros_like(params),
@@ -119,10 +121,10 @@ def scale_by_cocob(
   def update_fn(updates, state, params=None):
     validation.require_params(
         fn, params, 'COCOB bets relative to the initial params')
-    bound = numerics.as_hyperparameter(alpha)
+    bound = hyperparameters.as_hyperparameter(alpha)
 
     def leaf_update(g, p, w1, theta, lmax, gsum, reward):
-      dtype = numerics.promote_dtypes(g.dtype, p.dtype, w1.dtype, bound.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, p.dtype, w1.dtype, bound.dtype)
       g32, p32, w132 = g.astype(dtype), p.astype(dtype), w1.astype(dtype)
       abs_g = jnp.abs(g32)
       new_l = jnp.maximum(lmax.astype(dtype), abs_g)
@@ -150,7 +152,7 @@ def scale_by_cocob(
         subgradients=pick(3),
         reward=pick(4))
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_cocob', base.GradientTransformation(init_fn, update_fn))
 
 
@@ -196,7 +198,7 @@ def cocob(
   .. seealso:: :func:`scale_by_cocob`
   """
   validation.check_learning_rate('cocob', learning_rate, allow_none=True)
-  return numerics.preparing_inputs('cocob', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('cocob', _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate, flip_sign=False),
       scale_by_cocob(alpha=alpha, eps=eps),

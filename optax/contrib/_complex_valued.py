@@ -28,7 +28,7 @@ from jax import lax
 import jax.numpy as jnp
 
 from optax._src import base
-from optax._src import numerics
+from optax._src import prepared_inputs
 
 
 class SplitRealAndImaginaryArrays(NamedTuple):
@@ -125,6 +125,6 @@ def split_real_and_imaginary(
     return _join(new_updates), SplitRealAndImaginaryState(
         inner_state=inner_state)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'split_real_and_imaginary',
       base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -21,7 +21,10 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import validation
 
@@ -134,14 +137,14 @@ def dadapt_adamw(
 
   def init_fn(params):
     # Never narrower than float32: a bfloat16 sum stops growing.
-    dtype = numerics.promote_dtypes(
-        numerics.scalar_state_dtype(params, widest=True),
-        numerics.hyperparameter_dtype())
+    dtype = dtypes.promote_dtypes(
+        dtypes.scalar_state_dtype(params, widest=True),
+        hyperparameters.hyperparameter_dtype())
     return DAdaptAdamWState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
         grad_sum=otu.tree_zeros_like(params),
-        estim_lr=numerics.as_hyperparameter(estim_lr0).astype(dtype),
+        estim_lr=hyperparameters.as_hyperparameter(estim_lr0).astype(dtype),
         numerator_weighted=jnp.zeros([], dtype),
         count=jnp.zeros([], jnp.int32))
 
@@ -150,12 +153,12 @@ def dadapt_adamw(
     validation.require_params(
         fn, params, 'the decoupled weight decay needs them')
     tree_structure.check_like_updates(fn, updates, state.exp_avg)
-    beta1 = numerics.as_hyperparameter(b1)
-    beta2 = numerics.as_hyperparameter(b2)
-    epsilon = numerics.as_hyperparameter(eps)
-    decay = numerics.as_hyperparameter(weight_decay)
+    beta1 = hyperparameters.as_hyperparameter(b1)
+    beta2 = hyperparameters.as_hyperparameter(b2)
+    epsilon = hyperparameters.as_hyperparameter(eps)
+    decay = hyperparameters.as_hyperparameter(weight_decay)
     count = state.count
-    lr = numerics.as_hyperparameter(
+    lr = hyperparameters.as_hyperparameter(
         learning_rate(count) if callable(learning_rate) else learning_rate)
     hp = beta1.dtype
     d = state.estim_lr.astype(hp)
@@ -167,7 +170,7 @@ def dadapt_adamw(
 
     def leaf_step(g, m, v, s, p):
       out_dtype = g.dtype
-      dtype = numerics.promote_dtypes(g.dtype, m.dtype, v.dtype, s.dtype, hp)
+      dtype = dtypes.promote_dtypes(g.dtype, m.dtype, v.dtype, s.dtype, hp)
       g, p = g.astype(dtype), p.astype(dtype)
       m_old, v_old, s_old = m.astype(dtype), v.astype(dtype), s.astype(dtype)
       dlr_, eps_ = dlr.astype(dtype), epsilon.astype(dtype)
@@ -206,5 +209,5 @@ def dadapt_adamw(
         numerator_weighted=numerator.astype(state.numerator_weighted.dtype),
         count=numerics.safe_increment(count))
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'dadapt_adamw', base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -20,7 +20,10 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import validation
 from optax.transforms import _adding
@@ -34,22 +37,22 @@ def _sq_norm(tree: Any, dtype: jnp.dtype) -> jax.Array:
   leaves = [jnp.asarray(x) for x in jax.tree.leaves(tree)]
   total = jnp.zeros([], dtype)
   for x in leaves:
-    x = x.astype(numerics.promote_dtypes(x.dtype, dtype))
+    x = x.astype(dtypes.promote_dtypes(x.dtype, dtype))
     total = total + jnp.sum(numerics.abs_sq(x)).astype(dtype)
   return total
 
 
 def _sq_dist(params: Any, init_params: Any, dtype: jnp.dtype) -> jax.Array:
   diff = jax.tree.map(
-      lambda p, p0: p.astype(numerics.promote_dtypes(p.dtype, dtype))
-      - p0.astype(numerics.promote_dtypes(p0.dtype, dtype)),
+      lambda p, p0: p.astype(dtypes.promote_dtypes(p.dtype, dtype))
+      - p0.astype(dtypes.promote_dtypes(p0.dtype, dtype)),
       params, init_params)
   return _sq_norm(diff, dtype)
 
 
 def _scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
   def leaf(g):
-    dtype = numerics.promote_dtypes(g.dtype, factor.dtype)
+    dtype = dtypes.promote_dtypes(g.dtype, factor.dtype)
     return (factor.astype(dtype) * g.astype(dtype)).astype(g.dtype)
   return jax.tree.map(leaf, updates)
 
@@ -88,10 +91,10 @@ def _scale_by_dog(
 
   def init_fn(params):
     # Never narrower than float32: a bfloat16 sum stops growing.
-    dtype = numerics.promote_dtypes(
-        numerics.scalar_state_dtype(params, widest=True),
-        numerics.hyperparameter_dtype())
-    value = numerics.as_hyperparameter(step_value)
+    dtype = dtypes.promote_dtypes(
+        dtypes.scalar_state_dtype(params, widest=True),
+        hyperparameters.hyperparameter_dtype())
+    value = hyperparameters.as_hyperparameter(step_value)
     hp = value.dtype
     if step_type == 'heuristic':
       max_dist = value * (1 + jnp.sqrt(_sq_norm(params, hp)))
@@ -107,14 +110,14 @@ def _scale_by_dog(
 
   def update_fn(updates, state, params=None):
     _require_params('dog', params)
-    epsilon = numerics.as_hyperparameter(eps)
+    epsilon = hyperparameters.as_hyperparameter(eps)
     hp = epsilon.dtype
     dist = jnp.sqrt(_sq_dist(params, state.init_params, hp))
     max_dist = jnp.maximum(state.max_dist.astype(hp), dist)
     sum_sq = state.sum_sq_norm_grads.astype(hp) + _sq_norm(updates, hp)
     step = max_dist / jnp.sqrt(sum_sq + epsilon)
     if step_type == 'learning_rate':
-      first = numerics.as_hyperparameter(step_value)
+      first = hyperparameters.as_hyperparameter(step_value)
       step = jnp.where(state.is_init_step, first, step)
     return _scale_leaves(step, updates), DoGState(
         is_init_step=jnp.zeros([], jnp.bool_),
@@ -203,7 +206,7 @@ def dog(
     decay = base.identity()
   else:
     decay = _adding.add_decayed_weights(weight_decay, mask)
-  return numerics.preparing_inputs('dog', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('dog', _combining.chain(
       decay,
       _scale_by_dog(tuple(init_step), eps),
       transform.scale_by_learning_rate(learning_rate),
@@ -235,18 +238,18 @@ def _scale_by_dowg(
 
   def init_fn(params):
     # Never narrower than float32: a bfloat16 sum stops growing.
-    dtype = numerics.promote_dtypes(
-        numerics.scalar_state_dtype(params, widest=True),
-        numerics.hyperparameter_dtype())
+    dtype = dtypes.promote_dtypes(
+        dtypes.scalar_state_dtype(params, widest=True),
+        hyperparameters.hyperparameter_dtype())
     first = eps if init_estim_sq_dist is None else init_estim_sq_dist
     return DoWGState(
         init_params=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
         weighted_sq_norm_grads=jnp.zeros([], dtype),
-        estim_sq_dist=numerics.as_hyperparameter(first).astype(dtype))
+        estim_sq_dist=hyperparameters.as_hyperparameter(first).astype(dtype))
 
   def update_fn(updates, state, params=None):
     _require_params('dowg', params)
-    epsilon = numerics.as_hyperparameter(eps)
+    epsilon = hyperparameters.as_hyperparameter(eps)
     hp = epsilon.dtype
     sq_dist = _sq_dist(params, state.init_params, hp)
     estim = jnp.maximum(state.estim_sq_dist.astype(hp), sq_dist)
@@ -333,7 +336,7 @@ def dowg(
     decay = base.identity()
   else:
     decay = _adding.add_decayed_weights(weight_decay, mask)
-  return numerics.preparing_inputs('dowg', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('dowg', _combining.chain(
       decay,
       _scale_by_dowg(init_estim_sq_dist, eps),
       transform.scale_by_learning_rate(learning_rate),

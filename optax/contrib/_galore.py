@@ -27,7 +27,9 @@ from jax import lax
 import jax.numpy as jnp
 
 from optax._src import base
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import validation
 from optax.contrib import _matrix_helpers
@@ -267,7 +269,8 @@ def scale_by_galore(
       fresh = []
       for i in projected:
         m, plan = matrices[i], plans[i]
-        dtype = jnp.promote_types(m.dtype, numerics.hyperparameter_dtype())
+        dtype = jnp.promote_types(m.dtype,
+                                  hyperparameters.hyperparameter_dtype())
         u, _, vt = jnp.linalg.svd(m.astype(dtype), full_matrices=False)
         p = vt[:plan.rank].T if plan.right else u[:, :plan.rank]
         fresh.append(p.astype(old_projectors[i].dtype))
@@ -295,10 +298,10 @@ def scale_by_galore(
     for i in projected:
       n, p, g = new_leaves[i], projectors[i], leaves[i]
       dtype = jnp.promote_types(jnp.promote_types(n.dtype, p.dtype),
-                                numerics.hyperparameter_dtype())
+                                hyperparameters.hyperparameter_dtype())
       n, p = n.astype(dtype), p.astype(dtype)
       back = n @ p.T if plans[i].right else p @ n
-      back = numerics.as_hyperparameter(scale).astype(dtype) * back
+      back = hyperparameters.as_hyperparameter(scale).astype(dtype) * back
       inverse_fn = _compute_galore_reshape(g, plans[i].dim_nums)[1]
       new_leaves[i] = _matrix_helpers.scatter(
           inverse_fn(back), shardings[i]).astype(g.dtype)
@@ -311,7 +314,7 @@ def scale_by_galore(
         projector=jax.tree.unflatten(treedef, new_projector),
     )
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_galore',
       base.GradientTransformationExtraArgs(init_fn, update_fn))
 
@@ -372,7 +375,7 @@ def galore(
     Low-Rank Projection <https://arxiv.org/abs/2403.03507>`_, 2024.
   """
   validation.check_learning_rate('galore', learning_rate, allow_none=True)
-  return numerics.preparing_inputs('galore', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('galore', _combining.chain(
       scale_by_galore(rank=rank, update_proj_gap=update_proj_gap,
                       scale=scale, base_optimizer=base_optimizer,
                       weight_dimension_numbers=weight_dimension_numbers),

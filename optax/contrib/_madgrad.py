@@ -21,7 +21,10 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
@@ -115,18 +118,18 @@ def scale_by_madgrad(
 
   def update_fn(updates, state, params=None):
     validation.require_params(fn, params, 'MADGRAD averages iterates')
-    epsilon = numerics.as_hyperparameter(eps)
-    lr = numerics.as_hyperparameter(
+    epsilon = hyperparameters.as_hyperparameter(eps)
+    lr = hyperparameters.as_hyperparameter(
         learning_rate(state.count) if callable(learning_rate)
         else learning_rate)
-    mom = numerics.as_hyperparameter(momentum)
+    mom = hyperparameters.as_hyperparameter(momentum)
     hp = epsilon.dtype
     lam = (lr + epsilon) * jnp.sqrt(
         numerics.safe_increment(state.count).astype(hp))
     ck = 1 - mom
 
     def leaf_update(g, nu, s, x0, p):
-      dtype = numerics.promote_dtypes(
+      dtype = dtypes.promote_dtypes(
           g.dtype, nu.dtype, s.dtype, x0.dtype, p.dtype, hp)
       g32, p32 = g.astype(dtype), p.astype(dtype)
       lam_, eps_, ck_ = lam.astype(dtype), epsilon.astype(dtype), ck.astype(
@@ -152,7 +155,7 @@ def scale_by_madgrad(
         count=numerics.safe_increment(state.count),
         grad_sum_sq=pick(1), s=pick(2), x0=state.x0)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_madgrad', base.GradientTransformation(init_fn, update_fn))
 
 
@@ -195,7 +198,7 @@ def madgrad(
   .. seealso:: :func:`scale_by_madgrad`
   """
   validation.check_learning_rate('madgrad', learning_rate)
-  return numerics.preparing_inputs('madgrad', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('madgrad', _combining.chain(
       _adding.add_decayed_weights(weight_decay),
       scale_by_madgrad(learning_rate, momentum=momentum, eps=eps),
   ))

@@ -28,7 +28,9 @@ import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import validation
 
 
@@ -166,9 +168,10 @@ def mechanize(
     x0 = jax.tree.map(lambda p, x: jnp.where(first, p, x).astype(x.dtype),
                       params, state.x0)
 
-    dtype = jnp.promote_types(state.s.dtype, numerics.hyperparameter_dtype())
+    dtype = jnp.promote_types(state.s.dtype,
+                              hyperparameters.hyperparameter_dtype())
     betas = jnp.asarray(betas_np, dtype)
-    eps_ = numerics.as_hyperparameter(eps).astype(dtype)
+    eps_ = hyperparameters.as_hyperparameter(eps).astype(dtype)
     s = state.s.astype(dtype)
     s_sum = jnp.sum(s)
     inv_scale = 1 / (s_sum + eps_)
@@ -186,16 +189,16 @@ def mechanize(
     sums = sum(leaf_sums(g, p, x)
                for g, p, x in zip(g_leaves, p_leaves, x0_leaves))
     grad_norm, param_norm = jnp.sqrt(sums[0]), jnp.sqrt(sums[1])
-    decay = (numerics.as_hyperparameter(weight_decay).astype(dtype) * s_sum
-             * grad_norm / (param_norm + eps_))
+    decay = (hyperparameters.as_hyperparameter(weight_decay).astype(dtype)
+             * s_sum * grad_norm / (param_norm + eps_))
     h = sums[2] + decay * sums[3]
 
     m_old = state.m.astype(dtype)
     m = jnp.maximum(betas * m_old, jnp.abs(h) + eps_)
     v = betas ** 2 * state.v.astype(dtype) + h ** 2
     r = betas * state.r.astype(dtype) - s * jnp.clip(h, -m_old, m_old)
-    wealth = (numerics.as_hyperparameter(s_init).astype(dtype) / num_betas
-              * m + jnp.maximum(r, 0))
+    wealth = (hyperparameters.as_hyperparameter(s_init).astype(dtype)
+              / num_betas * m + jnp.maximum(r, 0))
     new_s = wealth / (jnp.sqrt(v) + eps_)
     new_s_sum = jnp.sum(new_s)
 
@@ -215,5 +218,5 @@ def mechanize(
         v=v.astype(state_dtype), s=new_s.astype(state_dtype), x0=x0,
     )
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'mechanize', base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -25,14 +25,17 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import validation
 
 
 def _vdot(tree_x: Any, tree_y: Any, dtype: jnp.dtype) -> jax.Array:
   """Sum of the entrywise products of two trees, accumulated in ``dtype``."""
   def leaf(x, y):
-    dt = numerics.promote_dtypes(x.dtype, y.dtype, dtype)
+    dt = dtypes.promote_dtypes(x.dtype, y.dtype, dtype)
     return jnp.sum(x.astype(dt) * y.astype(dt)).astype(dtype)
   return otu.tree_sum(jax.tree.map(leaf, tree_x, tree_y))
 
@@ -40,7 +43,7 @@ def _vdot(tree_x: Any, tree_y: Any, dtype: jnp.dtype) -> jax.Array:
 def _scalar_dtype() -> jnp.dtype:
   """The dtype of the scalar statistics: float32, float64 under x64."""
   # Never the params' dtype: a bfloat16 loss average keeps 8 bits.
-  return numerics.hyperparameter_dtype()
+  return hyperparameters.hyperparameter_dtype()
 
 
 def _check_value(fn: str, value: Any) -> None:
@@ -193,13 +196,13 @@ def momo(
     _require_params(fn, params)
     _check_value(fn, value)
     count = state.count
-    lr = numerics.as_hyperparameter(
+    lr = hyperparameters.as_hyperparameter(
         learning_rate(count) if callable(learning_rate) else learning_rate)
     hp = lr.dtype
-    decay = numerics.as_hyperparameter(weight_decay)
-    floor = numerics.as_hyperparameter(lower_bound)
+    decay = hyperparameters.as_hyperparameter(weight_decay)
+    floor = hyperparameters.as_hyperparameter(lower_bound)
     rho = jnp.where(count == 0, jnp.zeros([], hp),
-                    numerics.as_hyperparameter(beta))
+                    hyperparameters.as_hyperparameter(beta))
     exp_avg = otu.tree_update_moment(updates, state.exp_avg, rho, 1)
     loss = jnp.asarray(value).astype(hp)
     barf = rho * state.barf.astype(hp) + (1 - rho) * loss
@@ -214,7 +217,7 @@ def momo(
     tau = _step_size(nom, sq_norm, lr)
 
     def leaf_update(g, p, d):
-      dtype = numerics.promote_dtypes(p.dtype, d.dtype, hp)
+      dtype = dtypes.promote_dtypes(p.dtype, d.dtype, hp)
       p32 = p.astype(dtype)
       new_p = p32 / shrink.astype(dtype) - tau.astype(dtype) * d.astype(dtype)
       return (new_p - p32).astype(g.dtype)
@@ -231,7 +234,7 @@ def momo(
         lb=jnp.asarray(new_lb).astype(state.lb.dtype),
         count=numerics.safe_increment(count))
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'momo', base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
@@ -363,14 +366,14 @@ def momo_adam(
     _require_params(fn, params)
     _check_value(fn, value)
     count = state.count
-    lr = numerics.as_hyperparameter(
+    lr = hyperparameters.as_hyperparameter(
         learning_rate(count) if callable(learning_rate) else learning_rate)
     hp = lr.dtype
-    beta1 = numerics.as_hyperparameter(b1)
-    beta2 = numerics.as_hyperparameter(b2)
-    epsilon = numerics.as_hyperparameter(eps)
-    decay = numerics.as_hyperparameter(weight_decay)
-    floor = numerics.as_hyperparameter(lower_bound)
+    beta1 = hyperparameters.as_hyperparameter(b1)
+    beta2 = hyperparameters.as_hyperparameter(b2)
+    epsilon = hyperparameters.as_hyperparameter(eps)
+    decay = hyperparameters.as_hyperparameter(weight_decay)
+    floor = hyperparameters.as_hyperparameter(lower_bound)
     exp_avg = otu.tree_update_moment(updates, state.exp_avg, beta1, 1)
     exp_avg_sq = otu.tree_update_moment_per_elem_norm(
         updates, state.exp_avg_sq, beta2, 2)
@@ -383,7 +386,7 @@ def momo_adam(
     correction2 = 1 - beta2 ** steps
 
     def leaf_precondition(m, v):
-      dtype = numerics.promote_dtypes(m.dtype, v.dtype, hp)
+      dtype = dtypes.promote_dtypes(m.dtype, v.dtype, hp)
       diag = epsilon.astype(dtype) + jnp.sqrt(
           v.astype(dtype) / correction2.astype(dtype))
       m_hat = m.astype(dtype) / correction1.astype(dtype)
@@ -404,7 +407,7 @@ def momo_adam(
     tau = _step_size(nom, sq_norm, lr)
 
     def leaf_update(g, p, m, dg):
-      dtype = numerics.promote_dtypes(p.dtype, m.dtype, hp)
+      dtype = dtypes.promote_dtypes(p.dtype, m.dtype, hp)
       p32 = p.astype(dtype)
       new_p = p32 / shrink.astype(dtype) - tau.astype(dtype) * (
           m.astype(dtype) / dg.astype(dtype))
@@ -423,5 +426,5 @@ def momo_adam(
         lb=jnp.asarray(new_lb).astype(state.lb.dtype),
         count=numerics.safe_increment(count))
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'momo_adam', base.GradientTransformationExtraArgs(init_fn, update_fn))

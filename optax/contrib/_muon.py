@@ -45,8 +45,11 @@ import jax.numpy as jnp
 from optax import tree_utils as otu
 from optax._src import alias
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import moments
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import tree_or_function
 from optax._src import utils
@@ -89,7 +92,8 @@ class MuonState(NamedTuple):
     mu: the momentum, shaped like the params, in ``mu_dtype`` or the params'
       dtype.
     ns_coeffs: the Newton-Schulz coefficients, of shape ``(3,)`` or
-      ``(n, 3)``, in :func:`optax.numerics.hyperparameter_dtype` (float32,
+      ``(n, 3)``, in
+      :func:`optax._src.hyperparameters.hyperparameter_dtype` (float32,
       float64 under x64).
   """
 
@@ -173,7 +177,7 @@ def _check_ns_steps(fn: str, ns_steps: Any) -> None:
   (2.5) would only fail inside the update's loop.
   """
   dtype = getattr(ns_steps, 'dtype', None)
-  if dtype is None or numerics.is_number(ns_steps):
+  if dtype is None or hyperparameters.is_number(ns_steps):
     validation.check_non_negative_int(fn, 'ns_steps', ns_steps)
   elif not jnp.issubdtype(dtype, jnp.integer):
     raise TypeError(f'{fn}: ns_steps must be an integer, got an array of'
@@ -364,9 +368,9 @@ def orthogonalize_via_newton_schulz(
         f'{fn}: ns_coeffs must have shape (3,) or (n, 3), got'
         f' {tuple(coeffs.shape)}')
   x, sharding = _matrix_helpers.gather(jnp.asarray(x))
-  dtype = numerics.promote_dtypes(x.dtype, coeffs.dtype)
+  dtype = dtypes.promote_dtypes(x.dtype, coeffs.dtype)
   if not jnp.issubdtype(dtype, jnp.inexact):
-    dtype = numerics.hyperparameter_dtype()
+    dtype = hyperparameters.hyperparameter_dtype()
   coeffs = coeffs.astype(dtype)
   # The scalings are real also for complex x (X X^H has a real spectrum).
   eps = jnp.asarray(eps, jnp.finfo(dtype).dtype)
@@ -498,13 +502,13 @@ def scale_by_muon(
         count=jnp.zeros([], jnp.int32),
         mu=otu.tree_zeros_like(params, dtype=mu_dtype),
         ns_coeffs=jnp.asarray(coeffs_config,
-                              dtype=numerics.hyperparameter_dtype()),
+                              dtype=hyperparameters.hyperparameter_dtype()),
     )
 
   def update_fn(updates, state, params=None):
     del params
-    beta_ = numerics.as_hyperparameter(beta)
-    eps_ = numerics.as_hyperparameter(eps)
+    beta_ = hyperparameters.as_hyperparameter(beta)
+    eps_ = hyperparameters.as_hyperparameter(eps)
     count = numerics.safe_increment(state.count)
     mu = otu.tree_update_moment(updates, state.mu, beta_, 1)
     if nesterov:
@@ -517,7 +521,7 @@ def scale_by_muon(
     dims = _matrix_dim_nums(fn, weight_dimension_numbers, updates)
 
     def leaf_update(g, m_hat, dim_nums):
-      dtype = numerics.promote_dtypes(m_hat.dtype, coeffs.dtype)
+      dtype = dtypes.promote_dtypes(m_hat.dtype, coeffs.dtype)
       m_hat = m_hat.astype(dtype)
       o = orthogonalize_via_newton_schulz(
           m_hat, coeffs.astype(dtype), ns_steps, preconditioning,
@@ -532,7 +536,7 @@ def scale_by_muon(
     updates = jax.tree.unflatten(treedef, new_leaves)
     return updates, MuonState(count=count, mu=mu, ns_coeffs=state.ns_coeffs)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'scale_by_muon', base.GradientTransformation(init_fn, update_fn))
 
 
@@ -554,8 +558,9 @@ def _scale_by_shape(
   def factor(x, dim_nums):
     fan_in, fan_out = _matrix_helpers.fan_in_out(x, dim_nums)
     if consistent_rms is None:
-      return numerics.as_hyperparameter(math.sqrt(max(1.0, fan_out / fan_in)))
-    return numerics.as_hyperparameter(consistent_rms) * math.sqrt(
+      return hyperparameters.as_hyperparameter(
+          math.sqrt(max(1.0, fan_out / fan_in)))
+    return hyperparameters.as_hyperparameter(consistent_rms) * math.sqrt(
         max(fan_in, fan_out))
 
   def update_fn(updates, state, params=None):
@@ -726,7 +731,7 @@ def muon(
 
   if adam_learning_rate is None:
     adam_learning_rate = learning_rate
-  return numerics.preparing_inputs(fn, _combining.partition(
+  return prepared_inputs.with_prepared_inputs(fn, _combining.partition(
       transforms={
           'muon': _combining.chain(
               scale_by_muon(

@@ -28,7 +28,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
-from optax._src import numerics
+from optax._src import hyperparameters
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import validation
 from optax.transforms import _accumulation
@@ -121,8 +122,8 @@ def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
     summed, _ = _clipping.per_example_global_norm_clip(leaves, l2_norm_clip)
     batch_size = leaves[0].shape[0]
     new_key, *leaf_keys = jax.random.split(state.rng_key, len(leaves) + 1)
-    std = (numerics.as_hyperparameter(l2_norm_clip)
-           * numerics.as_hyperparameter(noise_multiplier))
+    std = (hyperparameters.as_hyperparameter(l2_norm_clip)
+           * hyperparameters.as_hyperparameter(noise_multiplier))
 
     def noisy_mean(g, k):
       dtype = jnp.promote_types(g.dtype, std.dtype)
@@ -197,7 +198,7 @@ def differentially_private_aggregate(
     <https://arxiv.org/abs/1607.00133>`_, 2016.
   """
   fn = 'differentially_private_aggregate'
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, _aggregate(
           fn, l2_norm_clip, noise_multiplier, _key_maker(fn, key, seed)),
       per_example=True)
@@ -290,6 +291,6 @@ def dpsgd(
       new_state.append(member_state)
     return updates, tuple(new_state)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'dpsgd', base.GradientTransformationExtraArgs(init_fn, update_fn),
       per_example=True)

@@ -23,7 +23,10 @@ import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_or_function
 from optax._src import tree_structure
 from optax._src import validation
@@ -197,15 +200,15 @@ def prodigy(
 
   def init_fn(params):
     # Never narrower than float32: a bfloat16 sum stops growing.
-    dtype = numerics.promote_dtypes(
-        numerics.scalar_state_dtype(params, widest=True),
-        numerics.hyperparameter_dtype())
+    dtype = dtypes.promote_dtypes(
+        dtypes.scalar_state_dtype(params, widest=True),
+        hyperparameters.hyperparameter_dtype())
     return ProdigyState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
         grad_sum=otu.tree_zeros_like(params),
         params0=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
-        estim_lr=numerics.as_hyperparameter(estim_lr0).astype(dtype),
+        estim_lr=hyperparameters.as_hyperparameter(estim_lr0).astype(dtype),
         numerator_weighted=jnp.zeros([], dtype),
         count=jnp.zeros([], jnp.int32))
 
@@ -213,18 +216,18 @@ def prodigy(
     del extra_args
     validation.require_params(fn, params, 'the distance estimate needs them')
     tree_structure.check_like_updates(fn, updates, state.exp_avg)
-    beta1 = numerics.as_hyperparameter(b1)
-    beta2 = numerics.as_hyperparameter(b2)
+    beta1 = hyperparameters.as_hyperparameter(b1)
+    beta2 = hyperparameters.as_hyperparameter(b2)
     if beta3 is None:
       decay3 = jnp.sqrt(beta2)
     else:
-      decay3 = numerics.as_hyperparameter(beta3)
-    epsilon = numerics.as_hyperparameter(eps)
-    decay = numerics.as_hyperparameter(weight_decay)
-    d0 = numerics.as_hyperparameter(estim_lr0)
-    coef = numerics.as_hyperparameter(estim_lr_coef)
+      decay3 = hyperparameters.as_hyperparameter(beta3)
+    epsilon = hyperparameters.as_hyperparameter(eps)
+    decay = hyperparameters.as_hyperparameter(weight_decay)
+    d0 = hyperparameters.as_hyperparameter(estim_lr0)
+    coef = hyperparameters.as_hyperparameter(estim_lr_coef)
     count = state.count
-    lr = numerics.as_hyperparameter(
+    lr = hyperparameters.as_hyperparameter(
         learning_rate(count) if callable(learning_rate) else learning_rate)
     hp = beta1.dtype
     d = state.estim_lr.astype(hp)
@@ -234,7 +237,7 @@ def prodigy(
     s_weight = ratio * (d if safeguard_warmup else dlr)
 
     def leaf_moments(g, m, v, s, x0, p):
-      dtype = numerics.promote_dtypes(
+      dtype = dtypes.promote_dtypes(
           g.dtype, m.dtype, v.dtype, s.dtype, p.dtype, hp)
       g, p, x0 = g.astype(dtype), p.astype(dtype), x0.astype(dtype)
       d_ = d.astype(dtype)
@@ -267,7 +270,7 @@ def prodigy(
     new_d_eps = new_d.astype(state.estim_lr.dtype).astype(hp) * epsilon
 
     def leaf_update(g, m, v, p, decayed):
-      dtype = numerics.promote_dtypes(g.dtype, m.dtype, v.dtype, p.dtype, hp)
+      dtype = dtypes.promote_dtypes(g.dtype, m.dtype, v.dtype, p.dtype, hp)
       direction = m.astype(dtype) / (
           jnp.sqrt(v.astype(dtype)) + new_d_eps.astype(dtype))
       if decayed is not False:
@@ -290,5 +293,5 @@ def prodigy(
         numerator_weighted=numerator.astype(state.numerator_weighted.dtype),
         count=numerics.safe_increment(count))
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'prodigy', base.GradientTransformationExtraArgs(init_fn, update_fn))

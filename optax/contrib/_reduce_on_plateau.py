@@ -21,7 +21,9 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
-from optax._src import numerics
+from optax._src import dtypes
+from optax._src import hyperparameters
+from optax._src import prepared_inputs
 from optax._src import validation
 
 
@@ -126,7 +128,7 @@ def reduce_on_plateau(
                                include_low=False, include_high=False)
   validation.check_in_interval(fn, 'rtol', rtol, 0, 1)
   validation.check_non_negative(fn, 'atol', atol)
-  if (numerics.is_number(rtol) and numerics.is_number(atol)
+  if (hyperparameters.is_number(rtol) and hyperparameters.is_number(atol)
       and rtol == 0 and atol == 0):
     raise ValueError(
         f'{fn}: at least one of rtol and atol must be positive, got rtol=0'
@@ -135,7 +137,7 @@ def reduce_on_plateau(
                            ('cooldown', cooldown, 0),
                            ('accumulation_size', accumulation_size, 1)):
     # Whole numbers, as floats too, and inf (never reduce) are accepted.
-    if numerics.is_number(value) and not (
+    if hyperparameters.is_number(value) and not (
         value >= low and (math.isinf(value) or value == int(value))):
       raise ValueError(
           f'{fn}: {name} must be an integer >= {low}, got {value!r}')
@@ -145,7 +147,7 @@ def reduce_on_plateau(
 
   def init_fn(params):
     del params  # The scalars do not depend on the params' dtypes.
-    dtype = numerics.hyperparameter_dtype()
+    dtype = hyperparameters.hyperparameter_dtype()
     # A fresh buffer per field, so that the state can be donated.
     return ReduceLROnPlateauState(
         scale=jnp.ones([], dtype),
@@ -158,9 +160,9 @@ def reduce_on_plateau(
 
   def update_fn(updates, state, params=None, *, value, **extra_args):
     del params, extra_args
-    dtype = numerics.promote_dtypes(
+    dtype = dtypes.promote_dtypes(
         state.scale.dtype, state.avg_value.dtype,
-        numerics.hyperparameter_dtype())
+        hyperparameters.hyperparameter_dtype())
     value = jnp.asarray(value).astype(dtype)
     count = state.count + 1
     avg_value = (state.avg_value.astype(dtype)
@@ -169,8 +171,8 @@ def reduce_on_plateau(
     evaluate = count >= accumulation_size
 
     best = state.best_value.astype(dtype)
-    improved = avg_value < ((1 - numerics.as_hyperparameter(rtol).astype(
-        dtype)) * best - numerics.as_hyperparameter(atol).astype(dtype))
+    improved = avg_value < ((1 - hyperparameters.as_hyperparameter(rtol).astype(
+        dtype)) * best - hyperparameters.as_hyperparameter(atol).astype(dtype))
     in_cooldown = state.cooldown_count > 0
     plateau_count = jnp.where(improved, 0, state.plateau_count + 1)
     plateau_count = jnp.where(in_cooldown, 0, plateau_count)
@@ -178,8 +180,8 @@ def reduce_on_plateau(
                              jnp.logical_not(in_cooldown))
     scale = state.scale.astype(dtype)
     reduced = jnp.maximum(
-        scale * numerics.as_hyperparameter(factor).astype(dtype),
-        numerics.as_hyperparameter(min_scale).astype(dtype))
+        scale * hyperparameters.as_hyperparameter(factor).astype(dtype),
+        hyperparameters.as_hyperparameter(min_scale).astype(dtype))
     new_scale = jnp.where(reduce, reduced, scale)
     cooldown_count = jnp.where(
         reduce, jnp.asarray(cooldown, jnp.int32),
@@ -206,6 +208,6 @@ def reduce_on_plateau(
                    ).astype(u.dtype), updates)
     return updates, new_state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'reduce_on_plateau',
       base.GradientTransformationExtraArgs(init_fn, update_fn))

@@ -28,7 +28,8 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
-from optax._src import numerics
+from optax._src import hyperparameters
+from optax._src import prepared_inputs
 from optax._src import validation
 
 
@@ -75,7 +76,7 @@ def normalize() -> base.GradientTransformation:
 
   def update_fn(updates, state, params=None):
     del params
-    dtype = numerics.hyperparameter_dtype()
+    dtype = hyperparameters.hyperparameter_dtype()
     norm = otu.tree_norm(jax.tree.map(
         lambda g: g.astype(jnp.promote_types(g.dtype, dtype)), updates))
     inverse = jnp.where(norm > 0, 1 / jnp.where(norm > 0, norm, 1), 0)
@@ -84,7 +85,7 @@ def normalize() -> base.GradientTransformation:
                    ).astype(g.dtype), updates)
     return updates, state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'normalize',
       base.GradientTransformation(base.init_empty_state, update_fn))
 
@@ -243,5 +244,5 @@ def sam(
       return opaque_update(updates, state, params, grad_fn, extra_args)
     return transparent_update(updates, state, params, extra_args)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'sam', base.GradientTransformationExtraArgs(init_fn, update_fn))

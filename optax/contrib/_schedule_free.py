@@ -37,7 +37,9 @@ import jax.numpy as jnp
 
 from optax._src import alias
 from optax._src import base
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import utils
 from optax._src import validation
@@ -211,7 +213,7 @@ def schedule_free(
   def init_fn(params):
     # Scalar statistics in the hyperparameter dtype: a bfloat16 weight_sum
     # would stop growing once lr ** weight_lr_power is below half its ulp.
-    scalar_dtype = numerics.hyperparameter_dtype()
+    scalar_dtype = hyperparameters.hyperparameter_dtype()
     z = jax.tree.map(
         lambda p: jnp.array(p, dtype=state_dtype or p.dtype, copy=True),
         params)
@@ -230,13 +232,13 @@ def schedule_free(
         'tx.update(grads, state, params)')
     # Scalars, once per step, in at least the hyperparameter precision.
     if callable(learning_rate):
-      lr = numerics.as_hyperparameter(learning_rate(state.step_count))
+      lr = hyperparameters.as_hyperparameter(learning_rate(state.step_count))
     else:
-      lr = numerics.as_hyperparameter(learning_rate)
+      lr = hyperparameters.as_hyperparameter(learning_rate)
     dtype = jnp.promote_types(lr.dtype, state.max_lr.dtype)
     max_lr = jnp.maximum(state.max_lr.astype(dtype), lr.astype(dtype))
-    weight = max_lr ** numerics.as_hyperparameter(weight_lr_power).astype(
-        dtype)
+    weight = max_lr ** hyperparameters.as_hyperparameter(
+        weight_lr_power).astype(dtype)
     weight_sum = state.weight_sum.astype(dtype) + weight
     # An infinite weight (max_lr ** r overflows, e.g. lr = 1e20 in float32)
     # makes the sum infinite too: its share is taken as 0, as upstream 0.2.8
@@ -244,7 +246,7 @@ def schedule_free(
     ck = jnp.where((weight_sum > 0) & ~jnp.isinf(weight),
                    weight / jnp.where(weight_sum > 0, weight_sum, 1), 0)
     old_b1 = state.b1.astype(dtype)
-    new_b1 = numerics.as_hyperparameter(b1).astype(dtype)
+    new_b1 = hyperparameters.as_hyperparameter(b1).astype(dtype)
 
     base_updates, base_state = base_optimizer.update(
         updates, state.base_optimizer_state, params, **extra_args)
@@ -276,7 +278,7 @@ def schedule_free(
         z=new_z,
     )
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 

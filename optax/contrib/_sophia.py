@@ -27,7 +27,10 @@ import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import utils
 from optax._src import validation
@@ -139,11 +142,11 @@ def hutchinson_estimator_diag_hessian(
     _, hvp = jax.jvp(jax.grad(obj_fn, allow_int=True), (params,), (probe,))
     estimate = jax.tree.map(
         lambda p, v, hv: v * hv if _is_inexact(p) else jnp.zeros(
-            jnp.shape(p), numerics.hyperparameter_dtype()),
+            jnp.shape(p), hyperparameters.hyperparameter_dtype()),
         params, probe, hvp)
     return estimate, HutchinsonState(key=key)
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
@@ -199,16 +202,16 @@ def _scale_by_sophia(
         fn, params, 'the Hessian estimate is taken at the params',
         'tx.update(grads, state, params, obj_fn=loss_fn)')
     _check_obj_fn(fn, obj_fn)
-    beta1 = numerics.as_hyperparameter(b1)
-    beta2 = numerics.as_hyperparameter(b2)
-    epsilon = numerics.as_hyperparameter(eps)
-    scale = numerics.as_hyperparameter(gamma)
+    beta1 = hyperparameters.as_hyperparameter(b1)
+    beta2 = hyperparameters.as_hyperparameter(b2)
+    epsilon = hyperparameters.as_hyperparameter(eps)
+    scale = hyperparameters.as_hyperparameter(gamma)
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
     count = numerics.safe_increment(state.count)
     mu_hat = otu.tree_bias_correction(mu, beta1, count)
 
     def leaf_ratio(m, h):
-      dtype = numerics.promote_dtypes(m.dtype, h.dtype, epsilon.dtype)
+      dtype = dtypes.promote_dtypes(m.dtype, h.dtype, epsilon.dtype)
       denom = jnp.maximum(scale.astype(dtype) * h.astype(dtype),
                           epsilon.astype(dtype))
       return m.astype(dtype) / denom
@@ -218,7 +221,7 @@ def _scale_by_sophia(
       new_updates = jax.tree.map(
           lambda g, r: r.astype(g.dtype), updates, ratios)
     else:
-      threshold = numerics.as_hyperparameter(clip_threshold)
+      threshold = hyperparameters.as_hyperparameter(clip_threshold)
       new_updates = jax.tree.map(
           lambda g, r: jnp.clip(r, -threshold.astype(r.dtype),
                                 threshold.astype(r.dtype)).astype(g.dtype),
@@ -226,7 +229,7 @@ def _scale_by_sophia(
 
     if verbose and print_win_rate_every_n_steps > 0:
       if clip_threshold is None:
-        win_rate = jnp.ones([], numerics.hyperparameter_dtype())
+        win_rate = jnp.ones([], hyperparameters.hyperparameter_dtype())
       else:
         wins = otu.tree_sum(jax.tree.map(
             lambda r: jnp.sum(jnp.abs(r) < threshold.astype(r.dtype)),
@@ -374,7 +377,7 @@ def sophia(
         f'{fn}: hessian_diagonal_fn must be a GradientTransformation, got'
         f' {type(hessian_diagonal_fn).__name__}')
   validation.check_learning_rate('sophia', learning_rate, allow_none=True)
-  return numerics.preparing_inputs('sophia', _combining.chain(
+  return prepared_inputs.with_prepared_inputs('sophia', _combining.chain(
       _scale_by_sophia(
           b1=b1, b2=b2, eps=eps, gamma=gamma, clip_threshold=clip_threshold,
           update_interval=update_interval,

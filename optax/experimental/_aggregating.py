@@ -36,6 +36,7 @@ import numpy as np
 
 from optax import tree
 from optax._src import base
+from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import tree_structure
 # Unused here: upstream 0.2.8's module has `utils` in its namespace
@@ -512,7 +513,7 @@ def track_per_element_mean_and_variance_with_ema(
   def init_fn(params):
     return PerElementMeanAndVarianceEMAState(
         count=jnp.zeros([], jnp.int32),
-        ema_decay=numerics.as_hyperparameter(ema_decay),
+        ema_decay=hyperparameters.as_hyperparameter(ema_decay),
         mean_grads_ema=tree.zeros_like(params),
         variance_grads_ema=tree.zeros_like(params),
     )

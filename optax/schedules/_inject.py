@@ -95,6 +95,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
 
 
@@ -271,11 +273,11 @@ def _hyperparameter_dtype(value: Any,
                           hyperparam_dtype: Optional[jnp.dtype]) -> Any:
   """``hyperparam_dtype`` or the default one, complex if ``value`` is."""
   if hyperparam_dtype is None:
-    dtype = numerics.hyperparameter_dtype()
+    dtype = hyperparameters.hyperparameter_dtype()
   else:
     dtype = jax.dtypes.canonicalize_dtype(hyperparam_dtype)
   if jnp.iscomplexobj(value):
-    dtype = numerics.promote_dtypes(dtype, jnp.result_type(complex))
+    dtype = dtypes.promote_dtypes(dtype, jnp.result_type(complex))
   return dtype
 
 
@@ -560,8 +562,8 @@ def inject_hyperparams(
       ``inner_factory`` untouched, whatever their value (for example a
       callable that is not a schedule, for a parameter without annotation).
     hyperparam_dtype: the dtype of the injected floats; by default
-      ``optax._src.numerics.hyperparameter_dtype()`` (float32, float64 under
-      x64). A JAX array of a floating (non-weak) dtype keeps its dtype.
+      ``optax._src.hyperparameters.hyperparameter_dtype()`` (float32, float64
+      under x64). A JAX array of a floating (non-weak) dtype keeps its dtype.
 
   Returns:
     A function with the arguments of ``inner_factory`` that returns a

@@ -32,7 +32,7 @@ import numpy as np
 from optax import contrib
 from optax._src import alias
 from optax._src import base
-from optax._src import numerics
+from optax._src import hyperparameters
 from optax._src import test_utils
 from optax._src import transform
 from optax._src import utils
@@ -76,7 +76,7 @@ class InjectHyperparamsStateTest(parameterized.TestCase):
                 'eps_root': 0.0}
     for name, value in expected.items():
       self.assertEqual(state.hyperparams[name].dtype,
-                       numerics.hyperparameter_dtype())
+                       hyperparameters.hyperparameter_dtype())
       self.assertEqual(state.hyperparams[name].shape, ())
       self.assertEqual(float(state.hyperparams[name]), np.float32(value))
     test_utils.assert_trees_all_equal_structs(

@@ -27,9 +27,9 @@ from absl import logging
 import jax.numpy as jnp
 
 from optax._src import base
-from optax.schedules import _join
-from optax._src import numerics
+from optax._src import hyperparameters
 from optax._src import validation
+from optax.schedules import _join
 
 
 def _sorted_boundaries_and_scales(
@@ -40,7 +40,7 @@ def _sorted_boundaries_and_scales(
     return (), ()
   items = sorted(boundaries_and_scales.items(), key=lambda kv: kv[0])
   for boundary, scale in items:
-    if numerics.is_number(scale) and scale < 0:
+    if hyperparameters.is_number(scale) and scale < 0:
       raise ValueError(
           f'{fn_name}: the scales of boundaries_and_scales must be '
           f'non-negative, got scale {scale} at boundary {boundary}.')
@@ -119,17 +119,17 @@ def polynomial_schedule(
     >>> [float(schedule(t)) for t in range(6)]
     [1.0, 0.5625, 0.25, 0.0625, 0.0, 0.0]
   """
-  if numerics.is_number(power) and power < 0:
+  if hyperparameters.is_number(power) and power < 0:
     raise ValueError(
         f'polynomial_schedule: power must be non-negative, got {power}; a '
         'negative power diverges to infinity at the end of the transition.')
-  if numerics.is_number(transition_steps) and transition_steps <= 0:
+  if hyperparameters.is_number(transition_steps) and transition_steps <= 0:
     logging.info(
         'polynomial_schedule: transition_steps=%s is not positive, so the '
         'schedule is the constant init_value=%s.', transition_steps,
         init_value)
     return constant_schedule(init_value)
-  if numerics.is_number(transition_begin) and transition_begin < 0:
+  if hyperparameters.is_number(transition_begin) and transition_begin < 0:
     logging.info(
         'polynomial_schedule: transition_begin=%s is negative and is replaced '
         'by 0.', transition_begin)
@@ -295,22 +295,22 @@ def exponential_decay(
     >>> [round(float(schedule(t)), 4) for t in range(6)]
     [1.0, 1.0, 0.5, 0.5, 0.3, 0.3]
   """
-  if numerics.is_number(decay_rate) and decay_rate < 0:
+  if hyperparameters.is_number(decay_rate) and decay_rate < 0:
     raise ValueError(
         f'exponential_decay: decay_rate must be non-negative, got '
         f'{decay_rate}; a negative rate raised to a fractional power is NaN.')
-  if numerics.is_number(transition_steps) and transition_steps <= 0:
+  if hyperparameters.is_number(transition_steps) and transition_steps <= 0:
     logging.info(
         'exponential_decay: transition_steps=%s is not positive, so the '
         'schedule is the constant init_value=%s.', transition_steps,
         init_value)
     return constant_schedule(init_value)
-  if numerics.is_number(decay_rate) and decay_rate == 0:
+  if hyperparameters.is_number(decay_rate) and decay_rate == 0:
     logging.info(
         'exponential_decay: decay_rate is 0, so the schedule is the constant '
         'init_value=%s.', init_value)
     return constant_schedule(init_value)
-  if numerics.is_number(transition_begin) and transition_begin < 0:
+  if hyperparameters.is_number(transition_begin) and transition_begin < 0:
     logging.info(
         'exponential_decay: transition_begin=%s is negative and is replaced '
         'by 0.', transition_begin)
@@ -379,11 +379,11 @@ def cosine_decay_schedule(
     Loshchilov and Hutter, `SGDR: Stochastic Gradient Descent with Warm
     Restarts <https://arxiv.org/abs/1608.03983>`_, 2017.
   """
-  if numerics.is_number(decay_steps) and decay_steps <= 0:
+  if hyperparameters.is_number(decay_steps) and decay_steps <= 0:
     raise ValueError(
         f'cosine_decay_schedule: decay_steps must be positive, got '
         f'{decay_steps}.')
-  if numerics.is_number(exponent) and exponent < 0:
+  if hyperparameters.is_number(exponent) and exponent < 0:
     raise ValueError(
         f'cosine_decay_schedule: exponent must be non-negative, got '
         f'{exponent}; a negative exponent diverges at the end of the decay.')
@@ -468,7 +468,8 @@ def piecewise_interpolate_schedule(
 
   def schedule(count: base.Numeric) -> base.Numeric:
     # The value reached at each bound, accumulated in the floating dtype.
-    arrays = [v for v in (init_value,) + scales if not numerics.is_number(v)]
+    arrays = [v for v in (init_value,) + scales
+              if not hyperparameters.is_number(v)]
     dtype = jnp.result_type(float, *arrays)
     levels = [jnp.asarray(init_value, dtype)]
     for scale in scales:
@@ -500,19 +501,19 @@ def _check_onecycle(fn_name, transition_steps, pct_start, pct_final,
   def fail(detail):
     raise ValueError(f'{fn_name}: {detail} (invalid {label}).')
 
-  if numerics.is_number(transition_steps) and transition_steps <= 0:
+  if hyperparameters.is_number(transition_steps) and transition_steps <= 0:
     fail(f'transition_steps must be positive, got {transition_steps}')
   for name, value in (('pct_start', pct_start), ('pct_final', pct_final)):
-    if numerics.is_number(value) and not 0 <= value <= 1:
+    if hyperparameters.is_number(value) and not 0 <= value <= 1:
       fail(f'{name} must be in [0, 1] (a fraction of transition_steps), got'
            f' {value}')
-  if (numerics.is_number(pct_start) and numerics.is_number(pct_final)
-      and pct_start > pct_final):
+  if (hyperparameters.is_number(pct_start)
+      and hyperparameters.is_number(pct_final) and pct_start > pct_final):
     fail(f'pct_start must not exceed pct_final, got pct_start={pct_start}'
          f' and pct_final={pct_final}')
   for name, value in (('div_factor', div_factor),
                       ('final_div_factor', final_div_factor)):
-    if numerics.is_number(value) and value <= 0:
+    if hyperparameters.is_number(value) and value <= 0:
       fail(f'{name} must be positive, got {value}')
 
 
@@ -666,7 +667,7 @@ def warmup_constant_schedule(
   """
   validation.check_non_negative(
       'warmup_constant_schedule', 'warmup_steps', warmup_steps)
-  if numerics.is_number(warmup_steps) and warmup_steps == 0:
+  if hyperparameters.is_number(warmup_steps) and warmup_steps == 0:
     return constant_schedule(peak_value)
   return linear_schedule(
       init_value=init_value,
@@ -730,13 +731,14 @@ def warmup_cosine_decay_schedule(
   """
   validation.check_non_negative(
       'warmup_cosine_decay_schedule', 'warmup_steps', warmup_steps)
-  if (numerics.is_number(warmup_steps) and numerics.is_number(decay_steps)
+  if (hyperparameters.is_number(warmup_steps)
+      and hyperparameters.is_number(decay_steps)
       and decay_steps <= warmup_steps):
     raise ValueError(
         'warmup_cosine_decay_schedule: decay_steps must be larger than '
         f'warmup_steps (it counts the warmup steps too), got decay_steps='
         f'{decay_steps} and warmup_steps={warmup_steps}.')
-  if numerics.is_number(peak_value) and peak_value == 0:
+  if hyperparameters.is_number(peak_value) and peak_value == 0:
     alpha = 0.0
   else:
     alpha = end_value / peak_value

@@ -27,7 +27,10 @@ import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
 from optax._src import validation
@@ -103,13 +106,13 @@ def trace(
   def update_fn(updates, state, params=None):
     del params
     tree_structure.check_like_updates('trace', updates, state.trace)
-    beta = numerics.as_hyperparameter(decay)
+    beta = hyperparameters.as_hyperparameter(decay)
 
     def leaf_update(g, t):
       if g is None:
         return None
       g, t = jnp.asarray(g), jnp.asarray(t)
-      dtype = numerics.promote_dtypes(g.dtype, t.dtype, beta.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, t.dtype, beta.dtype)
       b, x = beta.astype(dtype), g.astype(dtype)
       new_t = x + b * t.astype(dtype)
       u = x + b * new_t if nesterov else new_t
@@ -188,7 +191,7 @@ def ema(
 
   def update_fn(updates, state, params=None):
     del params
-    beta = numerics.as_hyperparameter(decay)
+    beta = hyperparameters.as_hyperparameter(decay)
     new_ema = otu.tree_update_moment(updates, state.ema, beta, 1)
     count = numerics.safe_increment(state.count)
     out = otu.tree_bias_correction(new_ema, beta, count) if debias else new_ema
@@ -498,7 +501,7 @@ class MultiSteps:
     if self._accumulator_dtype is None:
       return dtype
     if jnp.issubdtype(dtype, jnp.complexfloating):
-      return numerics.promote_dtypes(self._accumulator_dtype, jnp.complex64)
+      return dtypes.promote_dtypes(self._accumulator_dtype, jnp.complex64)
     return self._accumulator_dtype
 
   def init(self, params: base.Params) -> MultiStepsState:
@@ -548,11 +551,12 @@ class MultiSteps:
     Returns:
       The updates (zeros except on the steps where the inner optimizer
       runs), in the dtypes the inner optimizer alone returns for these
-      gradients (see ``optax._src.numerics.as_updates``), and the new state.
+      gradients (see ``optax._src.prepared_inputs.as_updates``), and the new
+      state.
     """
     # The gradients as the inner optimizer (a chain) would take them, so
     # that the updates have the dtypes the inner optimizer alone returns.
-    updates, params, float0 = numerics.as_updates(updates, params)
+    updates, params, float0 = prepared_inputs.as_updates(updates, params)
     tree_structure.check_like_updates(
         'MultiSteps', updates, state.acc_grads, state_name='the accumulator',
         remedy=_MULTI_STEPS_REMEDY)
@@ -572,10 +576,10 @@ class MultiSteps:
     emit = jnp.logical_and(jnp.logical_not(skip), new_mini_step >= k)
 
     # The accumulator after this mini-batch, in the accumulator's dtype.
-    count = numerics.as_hyperparameter(new_mini_step)
+    count = hyperparameters.as_hyperparameter(new_mini_step)
 
     def accumulate(g, a):
-      dtype = numerics.promote_dtypes(g.dtype, a.dtype, count.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, a.dtype, count.dtype)
       x, y = g.astype(dtype), a.astype(dtype)
       if self._use_grad_mean:
         acc = y + (x - y) / count.astype(dtype)

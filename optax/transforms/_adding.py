@@ -22,7 +22,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import validation
 from optax.transforms import _masking
 
@@ -92,23 +95,24 @@ def add_decayed_weights(
     if g is None:
       return None
     # Python-number leaves (a scalar kept with the weights) are arrays here.
-    g, p = numerics.as_array(g), numerics.as_array(p)
-    dtype = numerics.promote_dtypes(g.dtype, p.dtype, decay.dtype)
-    g_d, p_d = numerics.cast(g, dtype), numerics.cast(p, dtype)
+    g, p = dtypes.as_array(g), dtypes.as_array(p)
+    dtype = dtypes.promote_dtypes(g.dtype, p.dtype, decay.dtype)
+    g_d, p_d = dtypes.cast(g, dtype), dtypes.cast(p, dtype)
     decay_d, = decays.get(dtype, p_d)
     if jnp.issubdtype(dtype, jnp.inexact):
       # What ``g + decay * p`` traces to, without the operators' checks.
       new_g = jax.lax.add(g_d, jax.lax.mul(decay_d, p_d))
     else:
       new_g = g_d + decay_d * p_d
-    return numerics.cast(new_g, g.dtype)
+    return dtypes.cast(new_g, g.dtype)
 
   def add(updates, params, decay):
     # A gradient shaped otherwise (a (1, n) row for an (m, n) param) would
     # broadcast against its param here, and every later transformation of a
     # chain would take the (m, n) result for a gradient.
-    numerics.check_shapes_like_params('add_decayed_weights', updates, params)
-    decays = numerics.ScalarsByDtype(decay)
+    prepared_inputs.check_shapes_like_params('add_decayed_weights', updates,
+                                             params)
+    decays = dtypes.ScalarsByDtype(decay)
     return jax.tree.map(
         lambda g, p: add_leaf(g, p, decay, decays), updates, params,
         is_leaf=_is_none)
@@ -123,7 +127,7 @@ def add_decayed_weights(
       validation.require_params(
           'add_decayed_weights', params,
           'this transformation needs the current parameters')
-      decay = numerics.as_hyperparameter(weight_decay(state.count))
+      decay = hyperparameters.as_hyperparameter(weight_decay(state.count))
       new_updates = add(updates, params, decay)
       return new_updates, WeightDecaySchedule(
           count=numerics.safe_increment(state.count)
@@ -143,7 +147,7 @@ def add_decayed_weights(
           'this transformation needs the current parameters')
       if adds_nothing:
         return updates, state
-      decay = numerics.as_hyperparameter(weight_decay)
+      decay = hyperparameters.as_hyperparameter(weight_decay)
       return add(updates, params, decay), state
 
   tx = base.GradientTransformation(init_fn, update_fn)
@@ -281,14 +285,14 @@ def add_noise(
     next_key, sample_key = jax.random.split(state.rng_key)
     keys = jax.random.split(sample_key, len(leaves))
     count = numerics.safe_increment(state.count)
-    t = count.astype(numerics.hyperparameter_dtype())
+    t = count.astype(hyperparameters.hyperparameter_dtype())
     std = jnp.sqrt(
-        numerics.as_hyperparameter(eta)
-        / t ** numerics.as_hyperparameter(gamma)
+        hyperparameters.as_hyperparameter(eta)
+        / t ** hyperparameters.as_hyperparameter(gamma)
     )
     new_leaves = []
     for g, k in zip(leaves, keys):
-      dtype = numerics.promote_dtypes(g.dtype, std.dtype)
+      dtype = dtypes.promote_dtypes(g.dtype, std.dtype)
       noise = jax.random.normal(k, g.shape, g.dtype)
       new_leaves.append(
           (g.astype(dtype) + std.astype(dtype) * noise.astype(dtype)).astype(

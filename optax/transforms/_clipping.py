@@ -34,6 +34,8 @@ import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import validation
 
@@ -47,7 +49,7 @@ def _is_none(x: Any) -> bool:
 def _compute_dtype(dtype: Any) -> np.dtype:
   """The dtype in which a leaf of ``dtype`` is combined with scalars."""
   with jax.numpy_dtype_promotion('standard'):
-    return jnp.promote_types(dtype, numerics.hyperparameter_dtype())
+    return jnp.promote_types(dtype, hyperparameters.hyperparameter_dtype())
 
 
 def _upcast(x: jax.Array) -> jax.Array:
@@ -86,7 +88,7 @@ def clip(max_delta: base.Numeric) -> base.GradientTransformation:
 
   def update_fn(updates, state, params=None):
     del params
-    delta = numerics.as_hyperparameter(max_delta)
+    delta = hyperparameters.as_hyperparameter(max_delta)
 
     def clip_leaf(u):
       x = _upcast(u)
@@ -142,13 +144,14 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   def update_fn(updates, state, params=None):
     del params
     # None for max_norm=1: the product by one is left out, not computed.
-    factor = numerics.as_hyperparameter_unless(max_norm, 1)
-    c = numerics.as_hyperparameter(max_norm) if factor is None else factor
+    factor = hyperparameters.as_hyperparameter_unless(max_norm, 1)
+    c = (hyperparameters.as_hyperparameter(max_norm) if factor is None
+         else factor)
     g_norm = otu.tree_norm(jax.tree.map(_upcast, updates))
     g_norm = g_norm.astype(jnp.promote_types(g_norm.dtype, c.dtype))
-    keep = numerics.ScalarsByDtype(g_norm < c.astype(g_norm.dtype))
+    keep = dtypes.ScalarsByDtype(g_norm < c.astype(g_norm.dtype))
     # Broadcast once per leaf shape, not once per leaf.
-    divisors = numerics.ScalarsByDtype(
+    divisors = dtypes.ScalarsByDtype(
         *((g_norm,) if factor is None else (g_norm, factor)))
 
     def clip_leaf(u):
@@ -199,7 +202,7 @@ def clip_by_block_rms(threshold: float) -> base.GradientTransformation:
 
   def update_fn(updates, state, params=None):
     del params
-    tau = numerics.as_hyperparameter(threshold)
+    tau = hyperparameters.as_hyperparameter(threshold)
 
     def clip_leaf(u):
       x = _upcast(u)
@@ -360,8 +363,8 @@ def adaptive_grad_clip(
     validation.require_params(
         'adaptive_grad_clip', params,
         'this transformation needs the current parameters')
-    lam = numerics.as_hyperparameter(clipping)
-    floor = numerics.as_hyperparameter(eps)
+    lam = hyperparameters.as_hyperparameter(clipping)
+    floor = hyperparameters.as_hyperparameter(eps)
 
     def clip_leaf(g, p):
       if g is None:
@@ -468,7 +471,7 @@ def per_example_global_norm_clip(
   validation.check_non_negative(fn_name, 'l2_norm_clip', l2_norm_clip)
   leaves = _check_batched(fn_name, grads)
   sums, num_clipped = _clip_examples(
-      leaves, numerics.as_hyperparameter(l2_norm_clip))
+      leaves, hyperparameters.as_hyperparameter(l2_norm_clip))
   return jax.tree.unflatten(jax.tree.structure(grads), sums), num_clipped
 
 
@@ -529,7 +532,7 @@ def per_example_layer_norm_clip(
   validation.check_non_negative(
       fn_name, 'global_l2_norm_clip', global_l2_norm_clip)
   leaves = _check_batched(fn_name, grads)
-  c = numerics.as_hyperparameter(global_l2_norm_clip)
+  c = hyperparameters.as_hyperparameter(global_l2_norm_clip)
   if uniform:
     fractions = [1.0 / len(leaves)] * len(leaves)
   else:

@@ -26,8 +26,8 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
-from optax._src import numerics
 from optax._src import params_placeholder
+from optax._src import prepared_inputs
 from optax._src import tree_or_function
 from optax.transforms import _masking
 
@@ -53,7 +53,7 @@ def chain(
   ``GradientTransformation`` members are called without them. ``chain()``
   with no member is the identity. The gradients are first brought to the
   params' floating dtype (integer, and narrower floating, gradients are
-  cast; see :func:`optax._src.numerics.as_updates`), so that the updates
+  cast; see :func:`optax._src.prepared_inputs.as_updates`), so that the updates
   are in the params' floating dtype whatever the gradients' dtype.
 
   Args:
@@ -79,7 +79,7 @@ def chain(
   transforms = tuple(base.with_extra_args_support(t) for t in args)
 
   def init_fn(params):
-    params = numerics.as_params(params)
+    params = prepared_inputs.as_params(params)
     return tuple(t.init(params) for t in transforms)
 
   def update_fn(updates, state, params=None, **extra_args):
@@ -89,7 +89,7 @@ def chain(
           f' {len(transforms)} transformations. Remedy: build the state'
           ' with the init of this same chain.'
       )
-    updates, params, float0 = numerics.as_updates(updates, params)
+    updates, params, float0 = prepared_inputs.as_updates(updates, params)
     new_state = []
     for member, member_state in zip(transforms, state):
       updates, member_state = member.update(
@@ -155,13 +155,13 @@ def named_chain(
   ]
 
   def init_fn(params):
-    params = numerics.as_params(params)
+    params = prepared_inputs.as_params(params)
     return collections.OrderedDict(
         (name, t.init(params)) for name, t in transforms
     )
 
   def update_fn(updates, state, params=None, **extra_args):
-    updates, params, float0 = numerics.as_updates(updates, params)
+    updates, params, float0 = prepared_inputs.as_updates(updates, params)
     new_state = collections.OrderedDict()
     for name, t in transforms:
       updates, new_state[name] = t.update(

@@ -27,6 +27,7 @@ import jax.numpy as jnp
 
 from optax._src import base
 from optax._src import numerics
+from optax._src import prepared_inputs
 from optax._src import validation
 
 
@@ -164,7 +165,7 @@ def conditionally_mask(
 
   # Shapes unchecked: the inner transformation may take per-example
   # gradients (dpsgd) and checks the shapes it needs itself.
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'conditionally_mask',
       base.GradientTransformationExtraArgs(init_fn, update_fn),
       check_shapes=False)
@@ -237,7 +238,7 @@ def conditionally_transform(
 
   # Shapes unchecked: the inner transformation may take per-example
   # gradients (dpsgd) and checks the shapes it needs itself.
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'conditionally_transform',
       base.GradientTransformationExtraArgs(init_fn, update_fn),
       check_shapes=False)
@@ -346,7 +347,7 @@ def apply_if_finite(
 
   # Shapes unchecked: the inner transformation may take per-example
   # gradients (dpsgd) and checks the shapes it needs itself.
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'apply_if_finite',
       base.GradientTransformationExtraArgs(init_fn, update_fn),
       check_shapes=False)

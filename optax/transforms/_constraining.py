@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import base
-from optax._src import numerics
+from optax._src import dtypes
 from optax._src import validation
 
 NonNegativeParamsState = base.EmptyState
@@ -33,7 +33,7 @@ def _is_none(x) -> bool:
 def _nonnegative_leaf(u, p):
   if u is None:
     return None
-  dtype = numerics.promote_dtypes(u.dtype, p.dtype)
+  dtype = dtypes.promote_dtypes(u.dtype, p.dtype)
   u_wide, p_wide = u.astype(dtype), p.astype(dtype)
   return jnp.where(p_wide + u_wide < 0, -p_wide, u_wide).astype(u.dtype)
 

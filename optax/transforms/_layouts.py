@@ -19,7 +19,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
-from optax._src import numerics
+from optax._src import dtypes
+from optax._src import prepared_inputs
+from optax._src import sharding
 
 
 def _ravel(tree):
@@ -35,12 +37,14 @@ def _ravel(tree):
   """
   leaves, treedef = jax.tree.flatten(tree)
   leaves = [jnp.asarray(x) for x in leaves]
-  specs = [numerics.explicit_spec(x) for x in leaves]
+  specs = [sharding.explicit_spec(x) for x in leaves]
   shapes = [np.shape(x) for x in leaves]
-  dtypes = [jnp.asarray(x).dtype if not hasattr(x, 'dtype') else x.dtype
-            for x in leaves]
+  leaf_dtypes = [
+      jnp.asarray(x).dtype if not hasattr(x, 'dtype') else x.dtype
+      for x in leaves]
   sizes = [int(np.prod(s)) for s in shapes]
-  dtype = numerics.promote_dtypes(*dtypes) if dtypes else jnp.dtype(jnp.float32)
+  dtype = (dtypes.promote_dtypes(*leaf_dtypes) if leaf_dtypes
+           else jnp.dtype(jnp.float32))
   if leaves:
     pieces = [jnp.ravel(x).astype(dtype) for x in leaves]
     if any(spec is not None for spec in specs):
@@ -53,7 +57,8 @@ def _ravel(tree):
 
   def unravel(flat):
     pieces = [
-        flat[offsets[i]:offsets[i + 1]].reshape(shapes[i]).astype(dtypes[i])
+        flat[offsets[i]:offsets[i + 1]].reshape(shapes[i])
+        .astype(leaf_dtypes[i])
         for i in range(len(leaves))
     ]
     pieces = [x if spec is None else jax.sharding.reshard(x, spec)
@@ -105,5 +110,5 @@ def flatten(
         flat_updates, state, flat_params, **extra_args)
     return unravel(new_flat), state
 
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'flatten', base.GradientTransformationExtraArgs(init_fn, update_fn))

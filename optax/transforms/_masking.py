@@ -26,8 +26,8 @@ from typing import Any, NamedTuple, Union
 import jax
 
 from optax._src import base
-from optax._src import numerics
 from optax._src import params_placeholder
+from optax._src import prepared_inputs
 from optax._src import tree_or_function
 from optax._src import tree_structure
 
@@ -249,6 +249,6 @@ def masked(
 
   # Shapes unchecked: the inner transformation may take per-example
   # gradients (dpsgd) and checks the shapes it needs itself.
-  return numerics.preparing_inputs(
+  return prepared_inputs.with_prepared_inputs(
       'masked', base.GradientTransformationExtraArgs(init_fn, update_fn),
       check_shapes=False)

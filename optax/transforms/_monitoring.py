@@ -28,7 +28,7 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import base
-from optax._src import numerics
+from optax._src import hyperparameters
 from optax._src import utils
 from optax.transforms import _accumulation
 
@@ -146,7 +146,7 @@ def measure_with_ema(
       if jnp.issubdtype(x.dtype, jnp.inexact):
         return x
       if float_dtype is None:
-        return x.astype(numerics.hyperparameter_dtype())
+        return x.astype(hyperparameters.hyperparameter_dtype())
       return x.astype(float_dtype)
     return jax.tree.map(leaf, measure(tree))
 

@@ -21,7 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import numerics
+from optax._src import dtypes
 
 _MIXED_DTYPE_HANDLERS = (None, 'promote', 'highest', 'lowest')
 
@@ -96,7 +96,7 @@ def _leaf_dtype(x: Any) -> np.dtype:
 
 def _ordered(d1: np.dtype, d2: np.dtype) -> tuple[np.dtype, np.dtype]:
   """Returns ``(lower, higher)`` of two dtypes comparable by promotion."""
-  joined = numerics.promote_dtypes(d1, d2)
+  joined = dtypes.promote_dtypes(d1, d2)
   if joined == d2:
     return d1, d2
   if joined == d1:
@@ -158,7 +158,7 @@ def tree_dtype(tree: Any, mixed_dtype_handler: Optional[str] = None) -> Any:
           " first, or pass mixed_dtype_handler='promote', 'highest' or"
           " 'lowest'.")
     if mixed_dtype_handler == 'promote':
-      dtype = numerics.promote_dtypes(dtype, leaf_dtype)
+      dtype = dtypes.promote_dtypes(dtype, leaf_dtype)
     elif mixed_dtype_handler == 'highest':
       dtype = _ordered(dtype, leaf_dtype)[1]
     else:

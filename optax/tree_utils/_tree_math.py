@@ -29,6 +29,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+from optax._src import dtypes
+from optax._src import hyperparameters
 from optax._src import moments as moments_lib
 from optax._src import numerics
 from optax._src import tree_structure
@@ -211,8 +213,65 @@ def tree_vdot(tree_x: Any, tree_y: Any) -> Union[jax.Array, int]:
   Returns:
     A scalar (the integer ``0`` for trees without leaves).
   """
-  vdots = jax.tree.leaves(jax.tree.map(numerics.leaf_vdot, tree_x, tree_y))
+  vdots = jax.tree.leaves(jax.tree.map(leaf_vdot, tree_x, tree_y))
   return sum(_common_dtype(vdots))
+
+
+def real_vdot(tree_x: Any, tree_y: Any, dtype: Any) -> jax.Array:
+  """Real part of :func:`tree_vdot`, accumulated in at least ``dtype``.
+
+  Each leaf's product is computed in the promotion of the two leaves'
+  dtypes and ``dtype`` and its sum cast to ``dtype`` before the leaves are
+  added, so trees mixing float32 and bfloat16 leaves work under strict
+  promotion.
+
+  Args:
+    tree_x: a pytree (conjugated).
+    tree_y: a pytree with the structure of ``tree_x``.
+    dtype: the dtype of the result.
+
+  Returns:
+    A scalar of dtype ``dtype``.
+  """
+
+  def leaf(x, y):
+    ct = dtypes.promote_dtypes(x.dtype, y.dtype, dtype)
+    return jnp.real(leaf_vdot(x.astype(ct), y.astype(ct))).astype(dtype)
+
+  terms = jax.tree.leaves(jax.tree.map(leaf, tree_x, tree_y))
+  return sum(terms, jnp.zeros([], dtype))
+
+
+@jax.jit
+def leaf_vdot(a: Any, b: Any) -> jax.Array:
+  """``jnp.vdot`` of two leaves of one shape, without flattening them.
+
+  A full contraction (``tensordot`` over every axis) keeps the leaves'
+  layout: no reshape, hence no resharding of sharded leaves. It is jitted,
+  as ``jnp.vdot`` is, so that the conjugation fuses into the contraction
+  and the result rounds as ``jnp.vdot``'s does also outside ``jax.jit``.
+  Under explicit sharding the scalar result is asked for replicated (the
+  output sharding of a contraction over sharded axes is otherwise
+  ambiguous). ``HIGHEST`` precision keeps float32 products
+  out of reduced-precision (TF32, bfloat16 pass) matmul units.
+
+  Args:
+    a: an array-like (conjugated).
+    b: an array-like of the shape of ``a``.
+
+  Returns:
+    A scalar array.
+  """
+  a = jnp.asarray(a)
+  b = jnp.asarray(b)
+  if jnp.issubdtype(a.dtype, jnp.complexfloating):
+    a = jnp.conj(a)
+  mesh = jax.typeof(a).sharding.mesh
+  out_sharding = None
+  if not mesh.empty and mesh.explicit_axes:
+    out_sharding = jax.sharding.NamedSharding(mesh, jax.P())
+  return jnp.tensordot(a, b, a.ndim, precision=jax.lax.Precision.HIGHEST,
+                       out_sharding=out_sharding)
 
 
 def tree_sum(
@@ -606,9 +665,10 @@ def tree_update_moment(
     m_t = (1 - \beta)\, g^k + \beta\, m_{t-1}
 
   with :math:`\beta` = ``decay`` and :math:`k` = ``order``. The decay is
-  turned into an array of :func:`optax._src.numerics.hyperparameter_dtype`
-  first, the arithmetic is done in at least that precision, and each moment
-  is cast back to its own dtype (bfloat16 moments stay bfloat16). Where an
+  turned into an array of
+  :func:`optax._src.hyperparameters.hyperparameter_dtype` first, the
+  arithmetic is done in at least that precision, and each moment is cast
+  back to its own dtype (bfloat16 moments stay bfloat16). Where an
   update leaf is None the result is None.
 
   Examples:
@@ -631,8 +691,8 @@ def tree_update_moment(
   .. seealso:: :func:`tree_update_moment_per_elem_norm`,
     :func:`tree_bias_correction`.
   """
-  decay, one_minus_decay = numerics.hyperparameter_and_complement(decay)
-  factors = numerics.ScalarsByDtype(one_minus_decay, decay)
+  decay, one_minus_decay = hyperparameters.hyperparameter_and_complement(decay)
+  factors = dtypes.ScalarsByDtype(one_minus_decay, decay)
 
   def leaf_update(g, m):
     if g is None:
@@ -673,8 +733,8 @@ def tree_update_moment_per_elem_norm(
   Returns:
     The pytree of new moments.
   """
-  decay, one_minus_decay = numerics.hyperparameter_and_complement(decay)
-  factors = numerics.ScalarsByDtype(one_minus_decay, decay)
+  decay, one_minus_decay = hyperparameters.hyperparameter_and_complement(decay)
+  factors = dtypes.ScalarsByDtype(one_minus_decay, decay)
 
   def leaf_update(g, m):
     if g is None:
@@ -717,15 +777,15 @@ def tree_update_infinity_moment(
     Kingma and Ba, `Adam: A Method for Stochastic Optimization
     <https://arxiv.org/abs/1412.6980>`_, 2014 (section 7.1, AdaMax).
   """
-  decay = numerics.as_hyperparameter(decay)
-  eps = numerics.as_hyperparameter(eps)
+  decay = hyperparameters.as_hyperparameter(decay)
+  eps = hyperparameters.as_hyperparameter(eps)
 
   def leaf_update(g, m):
     if g is None:
       return None
     g, m = jnp.asarray(g), jnp.asarray(m)
-    abs_g = jnp.abs(g.astype(numerics.promote_dtypes(g.dtype, decay.dtype)))
-    dtype = numerics.promote_dtypes(abs_g.dtype, m.dtype)
+    abs_g = jnp.abs(g.astype(dtypes.promote_dtypes(g.dtype, decay.dtype)))
+    dtype = dtypes.promote_dtypes(abs_g.dtype, m.dtype)
     new_m = jnp.maximum(abs_g.astype(dtype) + eps.astype(dtype),
                         decay.astype(dtype) * m.astype(dtype))
     return new_m.astype(m.dtype)
@@ -743,9 +803,9 @@ def tree_bias_correction(
     \hat{m}_t = \frac{m_t}{1 - \beta^t}
 
   ``decay`` is turned into an array of
-  :func:`optax._src.numerics.hyperparameter_dtype` and ``count`` is cast to
-  that dtype; the correction :math:`1 - \beta^t` is computed once for the
-  whole tree, and each leaf is cast back to its own dtype.
+  :func:`optax._src.hyperparameters.hyperparameter_dtype` and ``count`` is
+  cast to that dtype; the correction :math:`1 - \beta^t` is computed once for
+  the whole tree, and each leaf is cast back to its own dtype.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -766,8 +826,8 @@ def tree_bias_correction(
     Kingma and Ba, `Adam: A Method for Stochastic Optimization
     <https://arxiv.org/abs/1412.6980>`_, 2014 (section 3).
   """
-  decay = numerics.as_hyperparameter(decay)
-  corrections = numerics.ScalarsByDtype(
+  decay = hyperparameters.as_hyperparameter(decay)
+  corrections = dtypes.ScalarsByDtype(
       moments_lib.bias_correction(decay, jnp.asarray(count)))
   return jax.tree.map(
       lambda m: moments_lib.bias_corrected_leaf(m, corrections), moment)

@@ -466,5 +466,27 @@ class MomentsTest(parameterized.TestCase):
     test_utils.assert_trees_all_equal_dtypes(out, m)
 
 
+class RealVdotTest(absltest.TestCase):
+  """Tests of real_vdot and leaf_vdot."""
+
+  def test_real_vdot_accumulates_in_the_given_dtype(self):
+    x = {'a': jnp.array([1 + 2j, 3j], jnp.complex64),
+         'b': jnp.array([256.0, 1.0], jnp.bfloat16)}
+    y = {'a': jnp.array([2 - 1j, 1 + 1j], jnp.complex64),
+         'b': jnp.array([1.0, 1.0], jnp.bfloat16)}
+    with jax.numpy_dtype_promotion('strict'):
+      result = tm.real_vdot(x, y, jnp.float32)
+    self.assertEqual(result.dtype, jnp.float32)
+    # Re(conj(1+2j)(2-1j) + conj(3j)(1+1j)) = 0 + 3; 256 + 1 is exact in
+    # float32 (in bfloat16 it would round to 256).
+    np.testing.assert_allclose(result, 3.0 + 257.0, rtol=1e-6)
+
+  def test_leaf_vdot_conjugates_the_first_argument(self):
+    a = jnp.array([[1 + 1j, 2j]], jnp.complex64)
+    b = jnp.array([[1.0, 1.0]], jnp.complex64)
+    # conj(1+1j) + conj(2j) = 1 - 3j; the (1, 2) shape is kept, not raveled.
+    np.testing.assert_allclose(tm.leaf_vdot(a, b), 1 - 3j)
+
+
 if __name__ == '__main__':
   absltest.main()
