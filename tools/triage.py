@@ -772,8 +772,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     rows = [judge(e, {}, None, known, args.strict) for e in entries]
     sides: list[Side] = []
   else:
-    work = pathlib.Path(tempfile.mkdtemp(prefix='optax-triage.'))
+    work = pathlib.Path(tempfile.mkdtemp(prefix='optax-triage.')).resolve()
     try:
+      if work.is_relative_to(REPO):
+        raise SystemExit(f'triage: the temporary folder {work} is inside '
+                         f'the repository {REPO}: set TMPDIR elsewhere')
       sides = make_sides(args, work)
       results = run_all(entries, sides, work, args.timeout, args.jobs)
     finally:
