@@ -12,32 +12,51 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""rmsprop(centered=True, bias_correction=True): the first step.
+"""scale_by_stddev (centered rmsprop) with bias correction: the first step.
 
 With ``initial_scale=0`` the first bias-corrected variance estimate
-``nu_hat - mu_hat ** 2`` is ``g ** 2 - g ** 2 = 0``; its float32 value is
-rounding noise, which upstream 0.2.8 divides by (about 2e3 times the
-gradient, of either sign). Clamped at 0, the update is ``-lr * g /
-sqrt(eps)``.
+``nu_hat - mu_hat ** 2`` is ``g ** 2 - g ** 2 = 0`` in exact arithmetic, so
+the update is ``g / sqrt(eps)`` (``g / eps`` with ``eps`` outside the root).
+In float32 the estimate is rounding noise; where it is negative the root is
+NaN (``decay=0.99`` or ``0.999``: every coordinate; ``decay=0.9`` given as a
+float32 array, as ``inject_hyperparams`` gives it: the coordinate 3.0), or,
+between ``-eps`` and 0, the update exceeds ``g / sqrt(eps)``. A variance
+that is clipped at 0 gives an update that is finite, has the sign of ``g``
+and is at most ``g / sqrt(eps)`` in size.
 """
 
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax._src import transform
 
 
-class RmspropCenteredFiniteTest(parameterized.TestCase):
+class ScaleByStddevFirstStepTest(parameterized.TestCase):
 
-  def test_first_step_variance_is_zero(self):
-    lr, eps = 1e-3, 1e-8
+  @parameterized.named_parameters(
+      ('decay_0.99', 0.99, True),
+      ('decay_0.99_eps_outside', 0.99, False),
+      ('decay_0.999', 0.999, True),
+      ('decay_0.999_eps_outside', 0.999, False),
+      ('decay_0.9_array', jnp.asarray(0.9, jnp.float32), True),
+      ('decay_0.9_array_eps_outside', jnp.asarray(0.9, jnp.float32), False),
+  )
+  def test_stddev_bias_corrected_first_step_is_bounded(
+      self, decay, eps_in_sqrt
+  ):
+    eps = 1e-8
     g = np.array([0.5, -0.25, 0.125, 3.0], np.float32)
-    params = {'w': jnp.zeros(4)}
-    tx = optax.rmsprop(lr, centered=True, bias_correction=True, eps=eps)
-    updates, _ = tx.update({'w': jnp.asarray(g)}, tx.init(params), params)
-    np.testing.assert_allclose(updates['w'], -lr * g / np.sqrt(eps),
-                               rtol=1e-5)
+    tx = transform.scale_by_stddev(
+        decay=decay, eps=eps, eps_in_sqrt=eps_in_sqrt, bias_correction=True
+    )
+    updates, _ = tx.update(jnp.asarray(g), tx.init(jnp.zeros(4)))
+    updates = np.asarray(updates)
+    # The update of a zero variance bounds the update of any other.
+    bound = np.abs(g) / (np.sqrt(eps) if eps_in_sqrt else eps)
+    self.assertTrue(np.all(np.isfinite(updates)), updates)
+    np.testing.assert_array_equal(np.sign(updates), np.sign(g))
+    np.testing.assert_array_less(np.abs(updates), bound * (1 + 1e-6))
 
 
 if __name__ == '__main__':
