@@ -39,6 +39,7 @@ class StateDtypeStabilityTest(parameterized.TestCase):
       ('dog', optax.contrib.dog, False),
       ('dowg', optax.contrib.dowg, False),
       ('momo', optax.contrib.momo, True),
+      ('momo_adam', optax.contrib.momo_adam, True),
       ('inject_adam', lambda: optax.inject_hyperparams(optax.adam)(0.1),
        False),
   )
