@@ -223,22 +223,16 @@ def _admits_numbers(annotation: Any) -> Optional[bool]:
       for member in _union_members(annotation))
 
 
-def _is_number(value: Any) -> bool:
-  """A Python or NumPy scalar number (bools excluded)."""
-  return (isinstance(value, numbers.Number)
-          and not isinstance(value, (bool, np.bool_)))
-
-
 def _is_integer_parameter(default: Any, annotation: Any) -> bool:
   """Whether an integer given for this parameter stays a Python integer."""
-  if _is_number(default):
+  if hyperparameters.is_number(default, allow_complex=True):
     return isinstance(default, numbers.Integral)
   return not _admits_numbers(annotation)
 
 
 def _may_be_scheduled(default: Any, annotation: Any) -> bool:
   """Whether a callable given for this parameter is a schedule."""
-  if _is_number(default):
+  if hyperparameters.is_number(default, allow_complex=True):
     return True
   if isinstance(default, (bool, np.bool_, str)):
     return False
@@ -259,7 +253,7 @@ def _sort(value: Any, default: Any, annotation: Any) -> str:
     return _STATIC
   if isinstance(value, (jax.Array, np.ndarray)):
     return _FLOAT if jnp.issubdtype(value.dtype, jnp.inexact) else _ARRAY
-  if _is_number(value):
+  if hyperparameters.is_number(value, allow_complex=True):
     if isinstance(value, numbers.Integral) and _is_integer_parameter(
         default, annotation):
       return _LISTED_INT
