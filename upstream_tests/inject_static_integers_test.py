@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""Integer hyperparameters of inject_hyperparams stay static (#1686, #1730).
+"""Integer hyperparameters of inject_hyperparams stay static (#412).
 
 Upstream traces ``adafactor``'s ``min_dim_size_to_factor`` and ``lbfgs``'s
 ``memory_size``, which are used in Python control flow and shapes: under
@@ -33,7 +33,7 @@ def _loss(params):
 
 class InjectStaticIntegersTest(parameterized.TestCase):
 
-  def test_adafactor_min_dim_size_to_factor_issue_1686(self):
+  def test_adafactor_min_dim_size_to_factor_issue_412(self):
     params = {'w': jnp.arange(12.0).reshape(4, 3) / 10}
     grads = jax.grad(_loss)(params)
     injected = optax.inject_hyperparams(optax.adafactor)(
@@ -45,7 +45,7 @@ class InjectStaticIntegersTest(parameterized.TestCase):
     expected, _ = plain.update(grads, plain.init(params), params)
     np.testing.assert_allclose(updates['w'], expected['w'], rtol=1e-5)
 
-  def test_lbfgs_memory_size_issue_1730(self):
+  def test_lbfgs_memory_size_under_jit(self):
     params = {'w': jnp.zeros(3)}
     tx = optax.inject_hyperparams(optax.lbfgs)(
         learning_rate=1.0, memory_size=3)
