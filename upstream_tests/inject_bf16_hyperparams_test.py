@@ -20,6 +20,7 @@ bfloat16 and Adam's second moment never updates.
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
@@ -34,6 +35,13 @@ class InjectBf16HyperparamsTest(parameterized.TestCase):
     b2 = state.hyperparams['b2']
     self.assertEqual(b2.dtype, jnp.float32)
     self.assertEqual(float(b2), float(np.float32(0.999)))
+    # First Adam step on g = 1: -lr * g / (|g| + eps) = -1e-3, and the inner
+    # state keeps the bfloat16 dtypes of init, so the step can be scanned.
+    updates, new_state = tx.update(params, state, params)
+    np.testing.assert_allclose(
+        np.asarray(updates['w'], np.float32), -1e-3, rtol=1e-2)
+    self.assertEqual(jax.tree.map(lambda x: x.dtype, new_state.inner_state),
+                     jax.tree.map(lambda x: x.dtype, state.inner_state))
 
 
 if __name__ == '__main__':
