@@ -426,7 +426,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   label = status_lib.label_for_tree(tree, args.upstream_label)
   fixes = ledger_lib.load(pathlib.Path(args.ledger))
   by_id = {f.id: f for f in fixes}
-  patches = patch_lib.load_all(pathlib.Path(args.patches))
+  if args.only:
+    patches = patch_lib.load_some(args.only, pathlib.Path(args.patches))
+  else:
+    patches = patch_lib.load_all(pathlib.Path(args.patches))
   problems, notes = [], []
   if not args.only:
     problems, notes = coverage_problems(fixes, patches, label)

@@ -390,6 +390,38 @@ def load_all(folder: pathlib.Path = PATCHES) -> dict[str, Patch]:
   return patches
 
 
+def load_some(fixes: Iterable[str], folder: pathlib.Path = PATCHES
+              ) -> dict[str, Patch]:
+  """The patches of ``fixes`` and those they depend on, and no other.
+
+  A malformed file of another fix (a draft) does not stop these.
+
+  Args:
+    fixes: the fix ids wanted.
+    folder: the patches' folder.
+
+  Returns:
+    The patches read, by id.
+
+  Raises:
+    PatchError: a wanted patch (or a dependency) that is missing or
+      malformed, or a cycle of dependencies.
+  """
+  patches: dict[str, Patch] = {}
+  todo = list(fixes)
+  while todo:
+    fix = todo.pop()
+    if fix in patches:
+      continue
+    path = folder / f'{fix}.toml'
+    if not path.is_file():
+      raise PatchError(f'no patch for {fix!r} ({path})')
+    patches[fix] = load(path)
+    todo += patches[fix].depends
+  order(patches, list(patches))  # Raises on a cycle.
+  return patches
+
+
 def order(patches: dict[str, Patch], fixes: Iterable[str]) -> list[str]:
   """``fixes`` with their dependencies, each after what it depends on.
 
@@ -1044,7 +1076,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace, work: pathlib.Path) -> int:
-  patches = load_all(pathlib.Path(args.patches))
+  patches = load_some([args.fix], pathlib.Path(args.patches))
   tree = _tree(args.upstream_tree)
   deps = [d for d in order(patches, [args.fix]) if d != args.fix]
   before = apply(patches, deps, tree, work / 'before').tree if deps else (
@@ -1058,7 +1090,7 @@ def _cmd_diff(args: argparse.Namespace, work: pathlib.Path) -> int:
 
 
 def _cmd_apply(args: argparse.Namespace) -> int:
-  patches = load_all(pathlib.Path(args.patches))
+  patches = load_some(args.fix, pathlib.Path(args.patches))
   result = apply(patches, args.fix, _tree(args.upstream_tree),
                  pathlib.Path(args.into), code=not args.test_only,
                  tests=not args.no_test)

@@ -307,6 +307,26 @@ def test_order_puts_dependencies_first_and_finds_cycles():
     up.order(patches, ['a'])
 
 
+def test_load_some_reads_only_what_is_asked(tmp_path):
+  folder = tmp_path / 'patches'
+  folder.mkdir()
+  for fix, depends in (('a', ['b']), ('b', []), ('c', [])):
+    patch = up.parse(fixtures_table(fix, depends))
+    (folder / f'{fix}.toml').write_text(up.dumps(patch))
+  (folder / 'draft.toml').write_text('fix = "draft"\n')
+  assert sorted(up.load_some(['a'], folder)) == ['a', 'b']
+  with pytest.raises(up.PatchError, match='draft.toml'):
+    up.load_all(folder)
+  with pytest.raises(up.PatchError, match="no patch for 'd'"):
+    up.load_some(['d'], folder)
+
+
+def fixtures_table(fix: str, depends: list[str]) -> dict:
+  """A valid patch table for ``fix`` depending on ``depends``."""
+  return patch_table(fix=fix, depends=depends,
+                     why_depends='x' if depends else '')
+
+
 def test_fork_wording_in_a_placed_test_is_refused(tree, repo, tmp_path):
   path = repo / 'upstream_tests' / 'scale_doubles_test.py'
   path.write_text(path.read_text().replace(

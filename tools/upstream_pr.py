@@ -254,7 +254,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f'upstream_pr: no fix {args.fix!r} in the ledger; ids: '
           f'{", ".join(sorted(fixes))}', file=sys.stderr)
     return 2
-  patches = patch_lib.load_all(pathlib.Path(args.patches))
+  folder = pathlib.Path(args.patches)
+  patches = (patch_lib.load_some([args.fix], folder)
+             if (folder / f'{args.fix}.toml').is_file() else {})
   if args.fix not in patches:
     why = fixes[args.fix].not_offered
     print(f'upstream_pr: {args.fix} has no upstream patch'
