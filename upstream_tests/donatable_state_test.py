@@ -15,9 +15,11 @@
 """Every state leaf owns its buffer, so the state can be donated to jit.
 
 Upstream's ``init`` of some optimizers puts one array object in several
-state fields, or the params themselves in the state: donating that state
-raises ``Attempt to donate the same buffer twice`` (or a buffer used by the
-same call).
+state fields (scale_by_lbfgs, cocob, and a hyperparameter that
+inject_hyperparams keeps and the inner ``init`` stores as given), or the
+params themselves in the state (mechanize, prodigy, cocob, dog, dowg,
+madgrad): donating that state raises ``Attempt to donate the same buffer
+twice`` (or a buffer used by the same call).
 """
 
 from absl.testing import absltest
@@ -32,6 +34,10 @@ class DonatableStateTest(parameterized.TestCase):
   @parameterized.named_parameters(
       ('scale_by_lbfgs', optax.scale_by_lbfgs),
       ('mechanize', lambda: optax.contrib.mechanize(optax.adam(1e-3))),
+      ('cocob', optax.contrib.cocob),
+      ('dog', optax.contrib.dog),
+      ('dowg', optax.contrib.dowg),
+      ('madgrad', lambda: optax.contrib.madgrad(1e-3)),
       ('inject_prodigy', lambda: optax.inject_hyperparams(
           optax.contrib.prodigy)(learning_rate=1.0)),
       ('inject_schedule_free_adamw', lambda: optax.inject_hyperparams(
