@@ -14,8 +14,8 @@
 # ==============================================================================
 """Tree reductions on mixed float32/bfloat16 trees under strict promotion.
 
-Upstream 0.2.8's ``tree_sum``, ``tree_norm``, ``tree_max`` and ``tree_vdot``
-add the per-leaf results of different dtypes: under
+Upstream 0.2.8's ``tree_sum``, ``tree_norm``, ``tree_max``, ``tree_min`` and
+``tree_vdot`` combine the per-leaf results of different dtypes: under
 ``jax.numpy_dtype_promotion('strict')`` they raise ``TypePromotionError``.
 Standard promotion gives float32, and so should strict mode.
 """
@@ -25,16 +25,17 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax import tree_utils as tu
 
 
 class StrictPromotionTreeReductionsTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
-      ('sum', lambda t: optax.tree_utils.tree_sum(t), 6.0 + 9.0),
-      ('norm', lambda t: optax.tree_utils.tree_norm(t), np.sqrt(12.0 + 27.0)),
-      ('max', lambda t: optax.tree_utils.tree_max(t), 3.0),
-      ('vdot', lambda t: optax.tree_utils.tree_vdot(t, t), 12.0 + 27.0),
+      ('sum', tu.tree_sum, 6.0 + 9.0),
+      ('norm', tu.tree_norm, np.sqrt(12.0 + 27.0)),
+      ('max', tu.tree_max, 3.0),
+      ('min', tu.tree_min, 2.0),
+      ('vdot', lambda t: tu.tree_vdot(t, t), 12.0 + 27.0),
   )
   def test_mixed_tree_under_strict_promotion(self, reduce, expected):
     tree = {'a': jnp.full(3, 2.0, jnp.float32),
