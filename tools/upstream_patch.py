@@ -698,12 +698,23 @@ def apply_edits(tree: pathlib.Path, patch: Patch,
   return notes
 
 
-def _import_key(line: str) -> tuple[str, str]:
-  """The sort key of an import line in Google style: module, then name."""
+def _import_key(line: str) -> tuple[int, str, str]:
+  """The sort key of an import line in Google style.
+
+  Args:
+    line: ``import a.b as c`` or ``from a.b import c``.
+
+  Returns:
+    Its group (``__future__``, the standard library, the rest), then the
+    module and the name imported.
+  """
   words = line.split()
-  if words[0] == 'from':
-    return words[1].lower(), words[3].lower()
-  return words[1].lower(), ''
+  module = words[1].lower()
+  name = words[3].lower() if words[0] == 'from' else ''
+  top = module.split('.')[0]
+  group = (0 if top == '__future__'
+           else 1 if top in sys.stdlib_module_names else 2)
+  return group, module, name
 
 
 def _top_level_imports(source: str) -> list[tuple[int, int, str]]:
@@ -729,7 +740,9 @@ def add_imports(source: str, imports: Sequence[str]) -> str:
 
   Returns:
     The module with those it did not have inserted among its top-level
-    imports (or after its docstring when it has none).
+    imports, after the last one that sorts before it (so within its group),
+    or before the first import when none does, or after the module's
+    docstring when it has no import.
   """
   present = {_normalized(t) for _, _, t in _top_level_imports(source)}
   for imp in imports:
@@ -738,11 +751,9 @@ def add_imports(source: str, imports: Sequence[str]) -> str:
     existing = _top_level_imports(source)
     lines = source.splitlines(keepends=True)
     if existing:
-      at = existing[-1][1]  # After the last import, unless one sorts later.
-      for first, _, text in existing:
-        if _import_key(text) > _import_key(imp):
-          at = first - 1
-          break
+      before = [last for _, last, text in existing
+                if _import_key(text) <= _import_key(imp)]
+      at = before[-1] if before else existing[0][0] - 1
     else:
       body = ast.parse(source).body
       at = body[0].end_lineno if body and isinstance(
@@ -876,10 +887,15 @@ def place_test(tree: pathlib.Path, placement: TestPlacement,
     return [f'{placement.into}::{placement.klass}::{m}' for m in methods]
   main = [n for n in module.body if isinstance(n, ast.If)
           and '__main__' in ast.unparse(n.test)]
-  at = main[0].lineno - 1 if main else len(lines)
   block = (repro.helpers + '\n\n' if repro.helpers else '') + (
       repro.class_source)
-  lines[at:at] = ('\n' + block + '\n\n').splitlines(keepends=True)
+  if main:  # Two blank lines are there before the main block already.
+    at = main[0].lineno - 1
+    block += '\n\n'
+  else:
+    at = len(lines)
+    block = '\n\n' + block
+  lines[at:at] = block.splitlines(keepends=True)
   path.write_text(''.join(lines), encoding='utf-8')
   return [f'{placement.into}::{repro.klass}::{m}' for m in methods]
 

@@ -223,6 +223,12 @@ def test_test_only_and_whole_class_and_new_file(tree, repo, tmp_path):
   test = (result.tree / 'optax' / 'module_test.py').read_text()
   assert 'class ScaleDoublesTest' in test
   assert test.index('class ScaleDoublesTest') < test.index('__main__')
+  # Two blank lines between top-level blocks, as pylint and upstream want.
+  assert '\n\n\n\n' not in test
+  assert ('self.assertEqual(module.other(), 1)\n\n\n_FACTOR = 2.0\n\n\n'
+          'class ScaleDoublesTest') in test
+  assert "absltest.TestCase):\n\n  def test_doubles" in test
+  assert test.endswith("\n\n\nif __name__ == '__main__':\n  absltest.main()\n")
   table['test']['into'] = 'optax/new_test.py'
   patches = {'scale-doubles': up.parse(table)}
   result = up.apply(patches, ['scale-doubles'], tree, tmp_path / 'b',
@@ -346,6 +352,13 @@ def test_add_imports_keeps_google_order():
       'from absl.testing import absltest', 'import chex', 'import jax',
       'import numpy as np', 'from optax import tree',
       'from optax._src import base']
+  # The standard library in its own group, first.
+  out = up.add_imports(
+      'import functools\n\nfrom absl.testing import absltest\nimport optax\n',
+      ['import warnings', 'from typing import NamedTuple'])
+  assert out.splitlines() == [
+      'import functools', 'from typing import NamedTuple', 'import warnings',
+      '', 'from absl.testing import absltest', 'import optax']
   # As upstream orders them: a package before its submodules.
   out = up.add_imports('from optax import contrib\nimport optax.tree\n',
                        ['from optax.transforms import _accumulation'])
