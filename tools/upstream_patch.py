@@ -600,13 +600,18 @@ def locate(edit: Edit, lines: Sequence[str], source: str
              if _span_digest(lines, s, edit.replaced) == edit.sha256]
   if len(matches) == 1:
     return matches[0], matches[0] - start
+  # Several spans alike (an insertion between a closing bracket and a blank
+  # line): the one nearest the recorded place, when one is nearest.
+  distances = sorted((abs(m - start), m) for m in matches)
+  if len(distances) > 1 and distances[0][0] < distances[1][0]:
+    return distances[0][1], distances[0][1] - start
   where = (f'{edit.scope or "module level"}, line {edit.line} of it, '
            f'{edit.replaced} line(s)')
   if not matches:
     raise StaleError(f'{edit.file}: {where}: upstream changed these lines '
                      '(no span of the scope has the recorded hash)')
   raise StaleError(f'{edit.file}: {where}: {len(matches)} spans of the '
-                   'scope have the recorded hash')
+                   'scope have the recorded hash, none nearest')
 
 
 # Applying.

@@ -258,6 +258,19 @@ def test_a_moved_span_is_found_and_a_changed_one_is_stale(tree, repo,
     up.apply(patches, ['scale-doubles'], tree, tmp_path / 'c', repo=repo)
 
 
+def test_of_like_spans_the_nearest_is_taken():
+  lines = [f'{name} = (\n    1\n)\n\n' for name in 'abc']
+  lines = ''.join(lines).splitlines(keepends=True)
+  edit = up.Edit(file='m.py', line=8, replaced=0, text='x = 1\n',
+                 sha256=up.digest([')', '']))
+  assert up.locate(edit, lines, ''.join(lines)) == (7, 0)
+  shifted = ['import os\n'] + lines
+  assert up.locate(edit, shifted, ''.join(shifted)) == (8, 1)
+  tied = ['import os\n', 'import re\n'] + lines
+  with pytest.raises(up.StaleError, match='none nearest'):
+    up.locate(edit, tied, ''.join(tied))
+
+
 def test_insertions_are_placed_by_their_neighbours(tree, tmp_path):
   modified = up.copy_tree(tree, tmp_path / 'mod')
   path = modified / 'optax' / 'module.py'
