@@ -144,6 +144,7 @@ def _repo_copy(tmp_path):
   shutil.copy(REPO / 'docs' / 'differences.md',
               tmp_path / 'docs' / 'differences.md')
   (tmp_path / 'upstream_tests').mkdir()
+  shutil.copytree(REPO / 'upstream_patches', tmp_path / 'upstream_patches')
   for fix in ledger.load():
     for code in fix.code:
       (tmp_path / code).parent.mkdir(parents=True, exist_ok=True)
@@ -278,3 +279,62 @@ def test_missing_commits_are_reported():
   fix = ledger.Fix(**{**_entry(), 'commits': ('0000000',)})
   missing = ledger.missing_commits([fix])
   assert missing == ['some-fix: commit 0000000 is not in the history']
+
+
+# The upstream patches.
+
+
+def test_a_needed_fix_without_patch_or_reason(repo_copy):
+  (repo_copy / 'upstream_patches' / 'lookahead-extra-args.toml').unlink()
+  problems = ledger.repository_problems(repo_copy)
+  assert ('lookahead-extra-args: upstream main needs it and it has no '
+          'upstream patch (upstream_patches/lookahead-extra-args.toml) and '
+          'no not_offered reason') in problems, problems
+  _replace(repo_copy / 'ledger.toml', 'id = "lookahead-extra-args"',
+           'id = "lookahead-extra-args"\nnot_offered = "a reason"')
+  assert not any(p.startswith('lookahead-extra-args:')
+                 for p in ledger.repository_problems(repo_copy))
+
+
+def test_a_patch_and_a_reason_both(repo_copy):
+  _replace(repo_copy / 'ledger.toml', 'id = "lookahead-extra-args"',
+           'id = "lookahead-extra-args"\nnot_offered = "a reason"')
+  assert ('lookahead-extra-args: has an upstream patch and a not_offered '
+          'reason: keep one') in ledger.repository_problems(repo_copy)
+
+
+def test_a_patch_of_no_fix_or_of_another_reproducer(repo_copy):
+  folder = repo_copy / 'upstream_patches'
+  text = (folder / 'lookahead-extra-args.toml').read_text(encoding='utf-8')
+  (folder / 'no-such-fix.toml').write_text(
+      text.replace('fix = "lookahead-extra-args"', 'fix = "no-such-fix"'),
+      encoding='utf-8')
+  _replace(folder / 'lookahead-extra-args.toml',
+           'upstream_tests/lookahead_extra_args_test.py',
+           'upstream_tests/other_test.py')
+  problems = ledger.repository_problems(repo_copy)
+  assert ("upstream_patches/no-such-fix.toml: 'no-such-fix' is not in "
+          'ledger.toml') in problems, problems
+  assert ('lookahead-extra-args: its patch places '
+          'upstream_tests/other_test.py, the ledger\'s reproducer is '
+          'upstream_tests/lookahead_extra_args_test.py') in problems
+
+
+def test_a_patch_lacking_the_ledgers_references(repo_copy):
+  text = (repo_copy / 'ledger.toml').read_text(encoding='utf-8')
+  start = text.index('id = "lookahead-extra-args"')
+  refs = text.index('upstream_refs = []', start)
+  (repo_copy / 'ledger.toml').write_text(
+      text[:refs] + 'upstream_refs = ["#9999"]'
+      + text[refs + len('upstream_refs = []'):], encoding='utf-8')
+  problems = ledger.repository_problems(repo_copy)
+  assert ('lookahead-extra-args: its patch\'s references lack #9999 (the '
+          'ledger\'s upstream_refs)') in problems, problems
+
+
+def test_patch_stale_names_labels(repo_copy):
+  _replace(repo_copy / 'ledger.toml', 'id = "lookahead-extra-args"',
+           'id = "lookahead-extra-args"\npatch_stale = ["yesterday"]')
+  assert ('lookahead-extra-args: patch_stale must list labels like '
+          '"main@<commit>", got \'yesterday\'') in (
+              ledger.repository_problems(repo_copy))
