@@ -124,7 +124,7 @@ def adabelief(
   validation.check_scalars_or_schedules(
       'adabelief', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
       weight_decay=weight_decay)
-  validation.check_finite('adabelief', 'learning_rate', learning_rate)
+  validation.check_learning_rate('adabelief', learning_rate, allow_none=True)
   belief = transform.scale_by_belief(
       b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov)
   if weight_decay is None:
@@ -191,7 +191,7 @@ def adadelta(
   """
   validation.check_scalars_or_schedules(
       'adadelta', allow_none=True, rho=rho, eps=eps, weight_decay=weight_decay)
-  validation.check_finite('adadelta', 'learning_rate', learning_rate)
+  validation.check_learning_rate('adadelta', learning_rate, allow_none=True)
   validation.check_finite('adadelta', 'weight_decay', weight_decay)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask=weight_decay_mask),
@@ -284,7 +284,7 @@ def adafactor(
       decay_offset=decay_offset, clipping_threshold=clipping_threshold,
       momentum=momentum, weight_decay_rate=weight_decay_rate, eps=eps)
   fn = 'adafactor'
-  validation.check_finite(fn, 'learning_rate', learning_rate)
+  validation.check_learning_rate(fn, learning_rate, allow_none=True)
   validation.check_non_negative(fn, 'decay_rate', decay_rate)
   validation.check_non_negative(
       fn, 'min_dim_size_to_factor', min_dim_size_to_factor)
@@ -368,7 +368,7 @@ def adagrad(
   validation.check_scalars_or_schedules(
       'adagrad', allow_none=True,
       initial_accumulator_value=initial_accumulator_value, eps=eps)
-  validation.check_finite('adagrad', 'learning_rate', learning_rate)
+  validation.check_learning_rate('adagrad', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_rss(
           initial_accumulator_value=initial_accumulator_value, eps=eps),
@@ -435,7 +435,7 @@ def adam(
   """
   validation.check_scalars_or_schedules(
       'adam', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
-  validation.check_finite('adam', 'learning_rate', learning_rate)
+  validation.check_learning_rate('adam', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_adam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -527,7 +527,7 @@ def adamw(
   validation.check_scalars_or_schedules(
       'adamw', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
       weight_decay=weight_decay)
-  validation.check_finite('adamw', 'learning_rate', learning_rate)
+  validation.check_learning_rate('adamw', learning_rate, allow_none=True)
   validation.check_finite('adamw', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adam(
@@ -604,7 +604,7 @@ def adamax(
   """
   validation.check_scalars_or_schedules(
       'adamax', allow_none=True, b1=b1, b2=b2, eps=eps)
-  validation.check_finite('adamax', 'learning_rate', learning_rate)
+  validation.check_learning_rate('adamax', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_adamax(b1=b1, b2=b2, eps=eps),
       transform.scale_by_learning_rate(learning_rate),
@@ -658,7 +658,7 @@ def adamaxw(
   validation.check_scalars_or_schedules(
       'adamaxw', allow_none=True, b1=b1, b2=b2, eps=eps,
       weight_decay=weight_decay)
-  validation.check_finite('adamaxw', 'learning_rate', learning_rate)
+  validation.check_learning_rate('adamaxw', learning_rate, allow_none=True)
   validation.check_finite('adamaxw', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adamax(b1=b1, b2=b2, eps=eps),
@@ -728,7 +728,7 @@ def adan(
   validation.check_scalars_or_schedules(
       'adan', allow_none=True, b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root,
       weight_decay=weight_decay)
-  validation.check_finite('adan', 'learning_rate', learning_rate)
+  validation.check_learning_rate('adan', learning_rate, allow_none=True)
   validation.check_finite('adan', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adan(
@@ -788,7 +788,7 @@ def amsgrad(
   """
   validation.check_scalars_or_schedules(
       'amsgrad', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
-  validation.check_finite('amsgrad', 'learning_rate', learning_rate)
+  validation.check_learning_rate('amsgrad', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_amsgrad(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -873,7 +873,7 @@ def fromage(
   """
   validation.check_scalars_or_schedules(
       'fromage', allow_none=True, min_norm=min_norm)
-  validation.check_finite('fromage', 'learning_rate', learning_rate)
+  validation.check_learning_rate('fromage', learning_rate, allow_none=True)
   validation.check_non_negative('fromage', 'min_norm', min_norm)
   if callable(learning_rate):
     schedule = learning_rate
@@ -951,7 +951,7 @@ def lamb(
   validation.check_scalars_or_schedules(
       'lamb', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
       weight_decay=weight_decay)
-  validation.check_finite('lamb', 'learning_rate', learning_rate)
+  validation.check_learning_rate('lamb', learning_rate, allow_none=True)
   validation.check_finite('lamb', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adam(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
@@ -1016,7 +1016,7 @@ def lars(
   validation.check_scalars_or_schedules(
       'lars', allow_none=True, weight_decay=weight_decay,
       trust_coefficient=trust_coefficient, eps=eps, momentum=momentum)
-  validation.check_finite('lars', 'learning_rate', learning_rate)
+  validation.check_learning_rate('lars', learning_rate, allow_none=True)
   validation.check_finite('lars', 'weight_decay', weight_decay)
   validation.check_decay('lars', 'momentum', momentum, closed=True)
   return _combining.chain(
@@ -1120,7 +1120,7 @@ def lbfgs(
     Liu and Nocedal, `On the limited memory BFGS method for large scale
     optimization <https://doi.org/10.1007/BF01589116>`_, 1989.
   """
-  validation.check_finite('lbfgs', 'learning_rate', learning_rate)
+  validation.check_learning_rate('lbfgs', learning_rate, allow_none=True)
   validation.check_positive_int('lbfgs', 'memory_size', memory_size)
   if learning_rate is None:
     base_scaling = transform.scale(-1.0)
@@ -1186,7 +1186,7 @@ def lion(
   """
   validation.check_scalars_or_schedules(
       'lion', allow_none=True, b1=b1, b2=b2, weight_decay=weight_decay)
-  validation.check_finite('lion', 'learning_rate', learning_rate)
+  validation.check_learning_rate('lion', learning_rate, allow_none=True)
   validation.check_finite('lion', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_lion(b1=b1, b2=b2, mu_dtype=mu_dtype),
@@ -1240,7 +1240,7 @@ def noisy_sgd(
   """
   validation.check_scalars_or_schedules(
       'noisy_sgd', allow_none=True, eta=eta, gamma=gamma)
-  validation.check_finite('noisy_sgd', 'learning_rate', learning_rate)
+  validation.check_learning_rate('noisy_sgd', learning_rate, allow_none=True)
   validation.check_non_negative('noisy_sgd', 'eta', eta)
   return _combining.chain(
       _adding.add_noise(eta, gamma, key, seed=seed),
@@ -1299,7 +1299,7 @@ def novograd(
   validation.check_scalars_or_schedules(
       'novograd', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
       weight_decay=weight_decay)
-  validation.check_finite('novograd', 'learning_rate', learning_rate)
+  validation.check_learning_rate('novograd', learning_rate, allow_none=True)
   validation.check_finite('novograd', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_novograd(
@@ -1349,8 +1349,8 @@ def optimistic_gradient_descent(
   """
   validation.check_scalars_or_schedules(
       'optimistic_gradient_descent', allow_none=True, alpha=alpha, beta=beta)
-  validation.check_finite(
-      'optimistic_gradient_descent', 'learning_rate', learning_rate)
+  validation.check_learning_rate('optimistic_gradient_descent', learning_rate,
+                                 allow_none=True)
   return _combining.chain(
       transform.scale_by_optimistic_gradient(alpha=alpha, beta=beta),
       transform.scale_by_learning_rate(learning_rate),
@@ -1430,7 +1430,8 @@ def optimistic_adam(
     raise ValueError(
         'optimistic_adam: this version of `optimistic_adam` does not support'
         ' learning rate schedules but `optimistic_adam_v2` does.')
-  validation.check_finite('optimistic_adam', 'learning_rate', learning_rate)
+  validation.check_learning_rate('optimistic_adam', learning_rate,
+                                 allow_none=True)
   if optimism is None:
     optimism = learning_rate
   return _combining.chain(
@@ -1494,7 +1495,8 @@ def optimistic_adam_v2(
   validation.check_scalars_or_schedules(
       'optimistic_adam_v2', allow_none=True, alpha=alpha, beta=beta, b1=b1,
       b2=b2, eps=eps, eps_root=eps_root)
-  validation.check_finite('optimistic_adam_v2', 'learning_rate', learning_rate)
+  validation.check_learning_rate('optimistic_adam_v2', learning_rate,
+                                 allow_none=True)
   return _combining.chain(
       transform.scale_by_adam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -1628,7 +1630,7 @@ def radam(
   validation.check_scalars_or_schedules(
       'radam', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
       threshold=threshold)
-  validation.check_finite('radam', 'learning_rate', learning_rate)
+  validation.check_learning_rate('radam', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_radam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, threshold=threshold,
@@ -1698,7 +1700,7 @@ def rmsprop(
   validation.check_scalars_or_schedules(
       'rmsprop', allow_none=True, decay=decay, eps=eps,
       initial_scale=initial_scale, momentum=momentum)
-  validation.check_finite('rmsprop', 'learning_rate', learning_rate)
+  validation.check_learning_rate('rmsprop', learning_rate, allow_none=True)
   if momentum is not None:
     validation.check_decay('rmsprop', 'momentum', momentum, closed=True)
   scale_by = transform.scale_by_stddev if centered else transform.scale_by_rms
@@ -1767,7 +1769,7 @@ def rprop(
       'rprop', allow_none=True, eta_minus=eta_minus, eta_plus=eta_plus,
       min_step_size=min_step_size, max_step_size=max_step_size)
   fn = 'rprop'
-  validation.check_finite(fn, 'learning_rate', learning_rate)
+  validation.check_learning_rate(fn, learning_rate, allow_none=True)
   validation.check_non_negative(fn, 'learning_rate', learning_rate)
   validation.check_in_interval(fn, 'eta_minus', eta_minus, 0, 1,
                                include_low=False)
@@ -1831,7 +1833,7 @@ def sgd(
   """
   validation.check_scalars_or_schedules(
       'sgd', allow_none=True, momentum=momentum)
-  validation.check_finite('sgd', 'learning_rate', learning_rate)
+  validation.check_learning_rate('sgd', learning_rate, allow_none=True)
   if momentum is not None:
     validation.check_decay('sgd', 'momentum', momentum, closed=True)
   return _combining.chain(
@@ -1871,7 +1873,7 @@ def sign_sgd(
 
   .. seealso:: :func:`signum`
   """
-  validation.check_finite('sign_sgd', 'learning_rate', learning_rate)
+  validation.check_learning_rate('sign_sgd', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_sign(),
       transform.scale_by_learning_rate(learning_rate),
@@ -1916,7 +1918,7 @@ def signum(
   .. seealso:: :func:`sign_sgd`
   """
   validation.check_scalars_or_schedules('signum', allow_none=True, beta=beta)
-  validation.check_finite('signum', 'learning_rate', learning_rate)
+  validation.check_learning_rate('signum', learning_rate, allow_none=True)
   validation.check_decay('signum', 'beta', beta, closed=True)
   return _combining.chain(
       _accumulation.ema(
@@ -1967,7 +1969,7 @@ def sm3(
   """
   validation.check_scalars_or_schedules(
       'sm3', allow_none=True, momentum=momentum)
-  validation.check_finite('sm3', 'learning_rate', learning_rate)
+  validation.check_learning_rate('sm3', learning_rate, allow_none=True)
   validation.check_decay('sm3', 'momentum', momentum, closed=True)
   return _combining.chain(
       transform.scale_by_sm3(momentum),
@@ -2018,7 +2020,7 @@ def yogi(
   """
   validation.check_scalars_or_schedules(
       'yogi', allow_none=True, b1=b1, b2=b2, eps=eps)
-  validation.check_finite('yogi', 'learning_rate', learning_rate)
+  validation.check_learning_rate('yogi', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_yogi(b1=b1, b2=b2, eps=eps),
       transform.scale_by_learning_rate(learning_rate),

@@ -15,7 +15,6 @@
 """Factored second-moment estimates: the preconditioner of Adafactor."""
 
 from collections.abc import Callable
-import numbers
 from typing import Any, NamedTuple, Optional
 
 import jax
@@ -168,16 +167,12 @@ def scale_by_factored_rms(
     Shazeer and Stern, `Adafactor: adaptive learning rates with sublinear
     memory cost <https://arxiv.org/abs/1804.04235>`_, 2018.
   """
-  if isinstance(min_dim_size_to_factor, numbers.Number) and (
-      min_dim_size_to_factor < 0):
-    raise ValueError(
-        'scale_by_factored_rms: min_dim_size_to_factor must be >= 0, got '
-        f'{min_dim_size_to_factor}')
-  if isinstance(epsilon, numbers.Number) and not epsilon >= 0:
-    raise ValueError(
-        f'scale_by_factored_rms: epsilon must be >= 0, got {epsilon}')
+  fn = 'scale_by_factored_rms'
+  validation.check_non_negative(
+      fn, 'min_dim_size_to_factor', min_dim_size_to_factor)
+  validation.check_non_negative(fn, 'epsilon', epsilon)
   validation.check_scalars_or_schedules(
-      'scale_by_factored_rms', decay_rate=decay_rate, epsilon=epsilon)
+      fn, decay_rate=decay_rate, epsilon=epsilon)
 
   def dims_of(leaf):
     return _factored_dims(leaf.shape, factored, min_dim_size_to_factor)
@@ -273,4 +268,4 @@ def scale_by_factored_rms(
     return new_updates, new_state
 
   return prepared_inputs.with_prepared_inputs(
-      'scale_by_factored_rms', base.GradientTransformation(init_fn, update_fn))
+      fn, base.GradientTransformation(init_fn, update_fn))

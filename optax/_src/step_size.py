@@ -178,8 +178,8 @@ def scale_by_learning_rate(
 
   .. seealso:: :func:`scale`, :func:`scale_by_schedule`
   """
-  validation.check_finite('scale_by_learning_rate', 'learning_rate',
-                          learning_rate)
+  validation.check_learning_rate('scale_by_learning_rate', learning_rate,
+                                 allow_none=True)
   if learning_rate is None:
     return prepared_inputs.with_prepared_inputs('scale_by_learning_rate',
                                                 base.identity())
