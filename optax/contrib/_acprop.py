@@ -190,8 +190,8 @@ def acprop(
   .. seealso:: :func:`scale_by_acprop`
   """
   validation.check_learning_rate('acprop', learning_rate, allow_none=True)
-  return prepared_inputs.with_prepared_inputs('acprop', _combining.chain(
+  return _combining.chain(
       scale_by_acprop(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate),
-  ))
+  )

@@ -231,12 +231,12 @@ def ademamix(
   .. seealso:: :func:`scale_by_ademamix`, :func:`simplified_ademamix`
   """
   validation.check_learning_rate('ademamix', learning_rate, allow_none=True)
-  return prepared_inputs.with_prepared_inputs('ademamix', _combining.chain(
+  return _combining.chain(
       scale_by_ademamix(b1=b1, b2=b2, b3=b3, alpha=alpha, eps=eps,
                         eps_root=eps_root, mu_dtype=mu_dtype),
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate),
-  ))
+  )
 
 
 class ScaleBySimplifiedAdEMAMixState(NamedTuple):
@@ -409,10 +409,9 @@ def simplified_ademamix(
   """
   validation.check_learning_rate('simplified_ademamix', learning_rate,
                                   allow_none=True)
-  return prepared_inputs.with_prepared_inputs(
-      'simplified_ademamix', _combining.chain(
-          scale_by_simplified_ademamix(b1=b1, b2=b2, alpha=alpha, eps=eps,
-                                       eps_root=eps_root),
-          _adding.add_decayed_weights(weight_decay, mask),
-          transform.scale_by_learning_rate(learning_rate),
-      ))
+  return _combining.chain(
+      scale_by_simplified_ademamix(b1=b1, b2=b2, alpha=alpha, eps=eps,
+                                   eps_root=eps_root),
+      _adding.add_decayed_weights(weight_decay, mask),
+      transform.scale_by_learning_rate(learning_rate),
+  )

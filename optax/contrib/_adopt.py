@@ -240,9 +240,9 @@ def adopt(
   .. seealso:: :func:`scale_by_adopt`
   """
   validation.check_learning_rate('adopt', learning_rate, allow_none=True)
-  return prepared_inputs.with_prepared_inputs('adopt', _combining.chain(
+  return _combining.chain(
       scale_by_adopt(b1=b1, b2=b2, eps=eps, mu_dtype=mu_dtype,
                      nesterov=nesterov, use_clipping=use_clipping,
                      clip_value_fn=clip_value_fn),
       transform.scale_by_learning_rate(learning_rate),
-  ))
+  )

@@ -198,8 +198,8 @@ def cocob(
   .. seealso:: :func:`scale_by_cocob`
   """
   validation.check_learning_rate('cocob', learning_rate, allow_none=True)
-  return prepared_inputs.with_prepared_inputs('cocob', _combining.chain(
+  return _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate, flip_sign=False),
       scale_by_cocob(alpha=alpha, eps=eps),
-  ))
+  )

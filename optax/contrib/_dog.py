@@ -125,7 +125,8 @@ def _scale_by_dog(
         max_dist=max_dist.astype(state.max_dist.dtype),
         sum_sq_norm_grads=sum_sq.astype(state.sum_sq_norm_grads.dtype))
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return prepared_inputs.with_prepared_inputs(
+      'dog', base.GradientTransformation(init_fn, update_fn))
 
 
 def dog(
@@ -206,11 +207,11 @@ def dog(
     decay = base.identity()
   else:
     decay = _adding.add_decayed_weights(weight_decay, mask)
-  return prepared_inputs.with_prepared_inputs('dog', _combining.chain(
+  return _combining.chain(
       decay,
       _scale_by_dog(tuple(init_step), eps),
       transform.scale_by_learning_rate(learning_rate),
-  ))
+  )
 
 
 class DoWGState(NamedTuple):
@@ -262,7 +263,8 @@ def _scale_by_dowg(
             state.weighted_sq_norm_grads.dtype),
         estim_sq_dist=estim.astype(state.estim_sq_dist.dtype))
 
-  return base.GradientTransformation(init_fn, update_fn)
+  return prepared_inputs.with_prepared_inputs(
+      'dowg', base.GradientTransformation(init_fn, update_fn))
 
 
 def dowg(
@@ -336,8 +338,8 @@ def dowg(
     decay = base.identity()
   else:
     decay = _adding.add_decayed_weights(weight_decay, mask)
-  return prepared_inputs.with_prepared_inputs('dowg', _combining.chain(
+  return _combining.chain(
       decay,
       _scale_by_dowg(init_estim_sq_dist, eps),
       transform.scale_by_learning_rate(learning_rate),
-  ))
+  )

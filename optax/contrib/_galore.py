@@ -375,10 +375,10 @@ def galore(
     Low-Rank Projection <https://arxiv.org/abs/2403.03507>`_, 2024.
   """
   validation.check_learning_rate('galore', learning_rate, allow_none=True)
-  return prepared_inputs.with_prepared_inputs('galore', _combining.chain(
+  return _combining.chain(
       scale_by_galore(rank=rank, update_proj_gap=update_proj_gap,
                       scale=scale, base_optimizer=base_optimizer,
                       weight_dimension_numbers=weight_dimension_numbers),
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate),
-  ))
+  )

@@ -198,7 +198,7 @@ def madgrad(
   .. seealso:: :func:`scale_by_madgrad`
   """
   validation.check_learning_rate('madgrad', learning_rate)
-  return prepared_inputs.with_prepared_inputs('madgrad', _combining.chain(
+  return _combining.chain(
       _adding.add_decayed_weights(weight_decay),
       scale_by_madgrad(learning_rate, momentum=momentum, eps=eps),
-  ))
+  )

@@ -257,7 +257,8 @@ def _scale_by_sophia(
     return new_updates, SophiaState(
         count=count, mu=mu, nu=nu, hessian_fn_state=hessian_state)
 
-  return base.GradientTransformationExtraArgs(init_fn, update_fn)
+  return prepared_inputs.with_prepared_inputs(
+      fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
 def sophia(
@@ -377,7 +378,7 @@ def sophia(
         f'{fn}: hessian_diagonal_fn must be a GradientTransformation, got'
         f' {type(hessian_diagonal_fn).__name__}')
   validation.check_learning_rate('sophia', learning_rate, allow_none=True)
-  return prepared_inputs.with_prepared_inputs('sophia', _combining.chain(
+  return _combining.chain(
       _scale_by_sophia(
           b1=b1, b2=b2, eps=eps, gamma=gamma, clip_threshold=clip_threshold,
           update_interval=update_interval,
@@ -386,4 +387,4 @@ def sophia(
           print_win_rate_every_n_steps=print_win_rate_every_n_steps),
       _adding.add_decayed_weights(weight_decay, weight_decay_mask),
       transform.scale_by_learning_rate(learning_rate),
-  ))
+  )
