@@ -25,8 +25,8 @@
 * :func:`scalar_state_dtype`, the dtype of an optimizer's scalar statistics.
 """
 
-import functools
 from collections.abc import Sequence
+import functools
 from typing import Any, Optional
 
 import jax
