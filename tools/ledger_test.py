@@ -69,7 +69,7 @@ def test_known_upstream_main_statuses():
   assert fixes['explicit-mesh-lbfgs-vdot'].absorbing_commits(main) == [
       '6e5690ac']
   assert fixes['inject-bf16-hyperparams'].status[main] == 'needed'
-  assert fixes['apply-if-finite-stops-counting'].status[main] == 'needed'
+  assert fixes['lookahead-extra-args'].status[main] == 'needed'
 
 
 # The schema.

@@ -282,10 +282,9 @@ def apply_if_finite(
   one bad batch does not corrupt the optimizer state. After more than
   ``max_consecutive_errors`` consecutive bad steps the wrapper gives up:
   the updates go through ``inner`` whatever they contain, until a finite
-  step resets the count. Once it has given up, ``notfinite_count`` stops
-  counting: it stays at ``max_consecutive_errors + 1`` (upstream issue
-  #1746), so it never overflows; ``total_notfinite`` keeps counting every
-  bad step.
+  step resets the count. ``notfinite_count`` is the number of consecutive
+  bad steps (it saturates at the largest int32 rather than overflowing),
+  ``total_notfinite`` the number of all bad steps.
 
   Args:
     inner: the transformation to protect.
@@ -326,11 +325,9 @@ def apply_if_finite(
   def update_fn(updates, state, params=None, **extra_args):
     finite = _all_finite(updates)
     limit = jnp.asarray(max_consecutive_errors, jnp.int32)
-    given_up_before = state.notfinite_count > limit
     notfinite_count = jnp.where(
         finite, jnp.zeros([], jnp.int32),
-        jnp.where(given_up_before, state.notfinite_count,
-                  numerics.safe_increment(state.notfinite_count)))
+        numerics.safe_increment(state.notfinite_count))
     total_notfinite = jnp.where(
         finite, state.total_notfinite,
         numerics.safe_increment(state.total_notfinite))
