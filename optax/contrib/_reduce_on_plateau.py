@@ -72,7 +72,10 @@ def reduce_on_plateau(
 
   .. math::
 
-    \bar v < (1 - \mathrm{rtol})\, b - \mathrm{atol}.
+    \bar v < b - \mathrm{rtol}\, |b| - \mathrm{atol},
+
+  a margin that does not depend on the sign of :math:`b`, so that a constant
+  value is a plateau whether it is positive or negative.
 
   After ``patience`` averages in a row without improvement (and outside a
   cooldown), the scale is multiplied by ``factor`` (but kept at least
@@ -171,8 +174,14 @@ def reduce_on_plateau(
     evaluate = count >= accumulation_size
 
     best = state.best_value.astype(dtype)
-    improved = avg_value < ((1 - hyperparameters.as_hyperparameter(rtol).astype(
-        dtype)) * best - hyperparameters.as_hyperparameter(atol).astype(dtype))
+    rtol_ = hyperparameters.as_hyperparameter(rtol).astype(dtype)
+    # The margin is rtol * |best|: (1 - rtol) * best would lie above a
+    # negative best, and a constant negative value would improve forever.
+    # Written as (1 -/+ rtol) * best, which is inf at the initial best = inf
+    # (best - rtol * |best| would be inf - inf = nan there).
+    threshold = jnp.where(best < 0, (1 + rtol_) * best, (1 - rtol_) * best)
+    improved = avg_value < (
+        threshold - hyperparameters.as_hyperparameter(atol).astype(dtype))
     in_cooldown = state.cooldown_count > 0
     plateau_count = jnp.where(improved, 0, state.plateau_count + 1)
     plateau_count = jnp.where(in_cooldown, 0, plateau_count)

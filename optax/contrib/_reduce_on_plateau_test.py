@@ -37,7 +37,10 @@ def _py_reduce_on_plateau(values, factor=0.1, patience=10, rtol=1e-4,
     count += 1
     avg += (v - avg) / count
     if count >= accumulation_size:
-      improved = avg < (1 - rtol) * best - atol
+      # A margin of rtol * |best| below the best value (at best = inf, any
+      # finite value improves).
+      margin = rtol * abs(best) if best < math.inf else 0.0
+      improved = avg < best - margin - atol
       if improved:
         best = avg
       if cool > 0:  # Plateaus are not counted during a cooldown.
@@ -58,6 +61,10 @@ _SEQUENCES = {
     'decrease_then_flat': list(np.linspace(10, 5, 10)) + [5.0] * 20,
     'zigzag': [3.0, 2.0, 2.5, 2.4, 2.6, 1.9, 2.0, 2.1, 2.2, 1.8, 1.85, 1.84,
                1.83, 3.0, 3.0, 3.0, 1.0, 1.0, 1.0, 1.0],
+    # Negative values, and values crossing zero (upstream #1767).
+    'negative_then_flat': list(np.linspace(-5, -10, 10)) + [-10.0] * 20,
+    'crossing_zero': [2.0, 1.0, 0.5, 0.0, 0.0, -0.5, -0.5, -0.5, -2.0, -2.0,
+                      -1.9, -2.0, -2.0002, -2.0002, -2.0002],
 }
 
 
@@ -100,6 +107,40 @@ class ReduceOnPlateauTest(parameterized.TestCase):
     updates, state = tx.update(jnp.ones(1), state, value=5.0)
     self.assertEqual(float(updates[0]), 0.5)
     self.assertEqual(float(state.scale), 0.5)
+    self.assertEqual(int(state.plateau_count), 0)
+
+  @parameterized.product(value=[1.0, -1.0, 0.0], jit=[True, False])
+  def test_constant_value_is_a_plateau_pull_1767(self, value, jit):
+    # A constant value never improves on the best one after the first step,
+    # whatever its sign: with patience 2 the scale drops to 0.1 at steps 3,
+    # 5 and 7, so it is 0.1 ** 3 after 8 steps. Upstream's threshold
+    # (1 - rtol) * best lies above a negative best (-0.9999 for best -1), so
+    # -1.0 improved on every step and the scale stayed 1.
+    tx = _reduce_on_plateau.reduce_on_plateau(patience=2, factor=0.1)
+    state = tx.init(jnp.zeros(1))
+    step = jax.jit(tx.update) if jit else tx.update
+    scales = []
+    for _ in range(8):
+      _, state = step(jnp.zeros(1), state, value=jnp.float32(value))
+      scales.append(float(state.scale))
+    np.testing.assert_allclose(
+        scales, [1.0, 1.0, 0.1, 0.1, 0.01, 0.01, 1e-3, 1e-3], rtol=1e-6)
+    self.assertEqual(float(state.best_value), value)
+
+  @parameterized.parameters(True, False)
+  def test_negative_margin_is_relative_to_abs_best_pull_1767(self, jit):
+    # rtol = 0.1 and best = -10: the threshold is -10 - 0.1 * 10 = -11, so
+    # -10.5 does not improve and -11.5 does (-11 - 1e-6 would not be enough
+    # with float32 rounding, so the values keep clear of the threshold).
+    tx = _reduce_on_plateau.reduce_on_plateau(patience=5, rtol=0.1)
+    step = jax.jit(tx.update) if jit else tx.update
+    state = tx.init(jnp.zeros(1))
+    _, state = step(jnp.zeros(1), state, value=jnp.float32(-10.0))
+    _, state = step(jnp.zeros(1), state, value=jnp.float32(-10.5))
+    self.assertEqual(float(state.best_value), -10.0)
+    self.assertEqual(int(state.plateau_count), 1)
+    _, state = step(jnp.zeros(1), state, value=jnp.float32(-11.5))
+    self.assertEqual(float(state.best_value), -11.5)
     self.assertEqual(int(state.plateau_count), 0)
 
   def test_value_is_required(self):
