@@ -16,9 +16,8 @@
 
 The onecycle schedules on a vector of step counts raise a broadcasting
 ``TypeError`` and ``piecewise_interpolate_schedule`` returns wrong values;
-``projection_box`` / ``projection_hypercube`` with scalar bounds on a dict
-tree raise a pytree structure ``ValueError``; ``unitwise_clip`` with a
-scalar ``max_norm`` and ``tree_norm(ord='fro')`` raise ``ValueError``.
+``unitwise_clip`` with a scalar ``max_norm`` and ``tree_norm(ord='fro')``
+raise ``ValueError``.
 A Python-number leaf in the params is accepted by most aliases upstream, but
 ``fromage``, ``lamb``, ``lars`` (``AttributeError``) and ``adagrad``,
 ``yogi`` (``ValueError``) raise.
@@ -50,16 +49,6 @@ class InputsUpstreamRejectsTest(parameterized.TestCase):
     schedule = optax.piecewise_interpolate_schedule('linear', 1.0, {10: 0.5})
     np.testing.assert_allclose(schedule(jnp.array([0, 5, 10, 15])),
                                [1.0, 0.75, 0.5, 0.5])
-
-  def test_projection_box_scalar_bounds_on_a_tree(self):
-    tree = {'a': jnp.array([2.0, -1.0, 0.5])}
-    got = optax.projections.projection_box(tree, 0.0, 1.0)
-    np.testing.assert_array_equal(got['a'], [1.0, 0.0, 0.5])
-
-  def test_projection_hypercube_scalar_scale_on_a_tree(self):
-    tree = {'a': jnp.array([2.0, -1.0, 0.5])}
-    got = optax.projections.projection_hypercube(tree, 1.0)
-    np.testing.assert_array_equal(got['a'], [1.0, 0.0, 0.5])
 
   def test_unitwise_clip_scalar_max_norm(self):
     g = jnp.array([1.0, 5.0])

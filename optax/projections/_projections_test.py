@@ -281,11 +281,33 @@ class BoxTest(parameterized.TestCase):
     np.testing.assert_allclose(p['a'], [-1.0, 0.2, 3.0], rtol=1e-7)
     np.testing.assert_array_equal(p['b'], -0.5)
 
-  def test_scalar_bounds_broadcast_over_tree(self):
-    tree = {'a': jnp.array([-2.0, 0.5, 3.0]), 'b': jnp.array(-1.0)}
-    p = proj.projection_box(tree, -1.0, 1.0)
+  @parameterized.parameters(False, True)
+  def test_scalar_bounds_on_a_tree_pull_1724(self, use_jit):
+    # A scalar bound applies to every entry of every leaf (the docstring's
+    # "a scalar or a pytree like tree"); upstream maps over it as a tree and
+    # raises ValueError on any tree that is not a single array.
+    tree = {'a': jnp.array([-2.0, 0.5, 3.0]), 'b': jnp.array(-1.0),
+            'c': (jnp.array([[0.25, 7.0]]),)}
+    box = proj.projection_box
+    cube = proj.projection_hypercube
+    if use_jit:
+      box, cube = jax.jit(box), jax.jit(cube)
+    # Clipped to [-1, 1] by hand: -2 -> -1, 3 -> 1, 7 -> 1.
+    p = box(tree, -1.0, 1.0)
     np.testing.assert_array_equal(p['a'], [-1.0, 0.5, 1.0])
     np.testing.assert_array_equal(p['b'], -1.0)
+    np.testing.assert_array_equal(p['c'][0], [[0.25, 1.0]])
+    # 0-d array bounds, [0, 0.5]: -2 -> 0, 3 -> 0.5, -1 -> 0, 7 -> 0.5.
+    p = box(tree, jnp.float32(0.0), jnp.float32(0.5))
+    np.testing.assert_array_equal(p['a'], [0.0, 0.5, 0.5])
+    np.testing.assert_array_equal(p['b'], 0.0)
+    np.testing.assert_array_equal(p['c'][0], [[0.25, 0.5]])
+    # projection_hypercube's default scale=1: [0, 1].
+    p = cube(tree)
+    np.testing.assert_array_equal(p['a'], [0.0, 0.5, 1.0])
+    np.testing.assert_array_equal(p['b'], 0.0)
+    np.testing.assert_array_equal(p['c'][0], [[0.25, 1.0]])
+    self.assertEqual(jax.tree.structure(p), jax.tree.structure(tree))
 
   def test_matches_generic_solver(self):
     x = np.array([-2.0, 0.3, 5.0])
