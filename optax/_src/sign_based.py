@@ -201,8 +201,9 @@ class ScaleByRpropState(NamedTuple):
   Attributes:
     step_sizes: the per-coordinate step sizes, shaped and typed like the
       params.
-    prev_updates: the signed steps computed at the previous update (zero
-      where the gradient changed sign), shaped and typed like the params.
+    prev_updates: the updates returned by the previous call, the signed
+      steps (zero where the gradient changed sign), shaped and typed like
+      the params; their signs are those of the previous gradients.
   """
 
   step_sizes: base.Updates
@@ -221,8 +222,10 @@ def scale_by_rprop(
   Each coordinate keeps its own step size :math:`\Delta`, which grows by
   ``eta_plus`` while the gradient keeps its sign and shrinks by
   ``eta_minus`` when it flips (clipped to ``[min_step_size,
-  max_step_size]``); where the sign flips the step is skipped. With
-  :math:`s = g_t \cdot p_{t-1}` (:math:`p` the previous signed step),
+  max_step_size]``); where the sign flips the step is skipped and the
+  gradient forgotten, so that the next step neither grows nor shrinks. With
+  :math:`s = g_t \cdot u_{t-1}` (:math:`u_{t-1}` the previous step, whose
+  sign is that of the previous gradient, and zero after a flip),
 
   .. math::
 
@@ -231,13 +234,13 @@ def scale_by_rprop(
       \operatorname{clip}(\eta^- \Delta_{t-1}) & s < 0, \\
       \Delta_{t-1} & s = 0,
     \end{cases} \qquad
-    p_t = \begin{cases} 0 & s < 0, \\
-      \operatorname{sign}(g_t) \Delta_t & \text{otherwise}, \end{cases} \\
-    u_t &= \begin{cases} 0 & s < 0, \\ p_{t-1} & \text{otherwise}.
-    \end{cases}
+    u_t = \begin{cases} 0 & s < 0, \\
+      \operatorname{sign}(g_t) \Delta_t & \text{otherwise}. \end{cases}
 
-  As in Optax 0.2.8, the emitted update is the signed step computed at the
-  previous call (one step behind; zero at the first step).
+  The step computed on a call is the update it returns (Optax 0.2.8
+  returned the previous call's step: one step behind, zero at the first
+  step). With ``learning_rate=0.1`` and the defaults, gradients 1, 1, 1,
+  -1, 1 give the updates 0.1, 0.12, 0.144, 0, 0.072.
 
   Args:
     learning_rate: the initial step size :math:`\Delta_0`.
@@ -261,10 +264,12 @@ def scale_by_rprop(
     >>> from optax._src import transform
     >>> tx = transform.scale_by_rprop(learning_rate=0.1)
     >>> state = tx.init(jnp.zeros(2))
-    >>> for _ in range(2):
-    ...   updates, state = tx.update(jnp.array([2.0, -0.5]), state)
+    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
     >>> updates
     Array([ 0.1, -0.1], dtype=float32)
+    >>> updates, state = tx.update(jnp.array([2.0, 0.5]), state)
+    >>> updates
+    Array([0.12, 0.  ], dtype=float32)
 
   References:
     Riedmiller and Braun, `A Direct Adaptive Method for Faster
@@ -309,9 +314,12 @@ def scale_by_rprop(
       new_step = jnp.where(s > 0, grown, jnp.where(s < 0, shrunk, step_))
       new_step = new_step.astype(step.dtype)
       signed = jnp.sign(g).astype(step.dtype) * new_step
-      new_prev = jnp.where(s < 0, 0, signed).astype(prev.dtype)
-      out = jnp.where(s < 0, 0, prev).astype(g.dtype)
-      return out, new_step, new_prev
+      # iRprop-: this call's step is its update, skipped where the sign
+      # flipped (and stored as zero, so the next call neither grows nor
+      # shrinks the step size there).
+      step_taken = jnp.where(s < 0, 0, signed)
+      return (step_taken.astype(g.dtype), new_step,
+              step_taken.astype(prev.dtype))
 
     triples = jax.tree.map(
         leaf, updates, state.step_sizes, state.prev_updates)

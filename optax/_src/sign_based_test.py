@@ -28,8 +28,7 @@ from optax._src import sign_based
 from optax._src import test_utils
 from optax.schedules import _inject
 
-# Every public transformation of sign_based.py, by the name its errors use
-# (rprop's update is one step behind: its first updates are zero).
+# Every public transformation of sign_based.py, by the name its errors use.
 _TRANSFORMATIONS = (
     ('scale_by_sign', sign_based.scale_by_sign),
     ('scale_by_lion', sign_based.scale_by_lion),

@@ -248,8 +248,9 @@ def _np_rms(grads_seq, decay=0.9, eps=1e-8, initial_scale=0.0,
 
 def _np_rprop(grads_seq, learning_rate, eta_minus=0.5, eta_plus=1.2,
               min_step_size=1e-6, max_step_size=50.0):
-  # iRprop- as in Optax 0.2.8, which emits the step computed at the
-  # previous call.
+  # iRprop- (Igel and Hüsken 2000): the step computed at a call is its
+  # update, zero where the gradient's sign flipped; the sign test is against
+  # the previous update (the previous gradient's sign, zero after a flip).
   def step(st, g, t):
     del t
     size, prev = st
@@ -259,9 +260,8 @@ def _np_rprop(grads_seq, learning_rate, eta_minus=0.5, eta_plus=1.2,
         np.where(s < 0,
                  np.clip(size * eta_minus, min_step_size, max_step_size),
                  size))
-    out = np.where(s < 0, 0.0, prev)
-    new_prev = np.where(s < 0, 0.0, np.sign(g) * size)
-    return out, (size, new_prev)
+    out = np.where(s < 0, 0.0, np.sign(g) * size)
+    return out, (size, out)
   return _per_leaf(
       grads_seq, step, lambda g: (0 * g + learning_rate, 0 * g))
 
@@ -612,6 +612,28 @@ class ValuesTest(parameterized.TestCase):
     np.testing.assert_array_equal(updates, jnp.zeros(2))
     np.testing.assert_allclose(state.step_sizes, [0.05, 0.05])
     np.testing.assert_array_equal(state.prev_updates, jnp.zeros(2))
+
+  @parameterized.named_parameters(('nojit', False), ('jit', True))
+  def test_rprop_update_is_this_steps_step_pull_1725(self, use_jit):
+    # iRprop- by hand, learning_rate 0.1, eta_plus 1.2, eta_minus 0.5:
+    # the sign is kept twice (0.1 -> 0.12 -> 0.144), flips (0.144 * 0.5 =
+    # 0.072, no step), then is compared with the forgotten gradient (0.072
+    # kept, stepped). Upstream returned each step one call late: 0, 0.1,
+    # 0.12, 0, 0.
+    tx = transform.scale_by_rprop(learning_rate=0.1, eta_minus=0.5,
+                                  eta_plus=1.2)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(jnp.zeros(2))
+    got = []
+    for g in (1.0, 1.0, 1.0, -1.0, 1.0):
+      updates, state = update(jnp.array([g, -g]), state)
+      got.append(updates)
+    want = np.array([0.1, 0.12, 0.144, 0.0, 0.072])
+    np.testing.assert_allclose(np.stack(got), np.stack([want, -want], 1),
+                               rtol=1e-6)
+    np.testing.assert_allclose(state.step_sizes, [0.072, 0.072], rtol=1e-6)
+    np.testing.assert_allclose(state.prev_updates, [0.072, -0.072],
+                               rtol=1e-6)
 
   @parameterized.parameters(False, True)
   def test_rms_and_stddev_state_types(self, bias_correction):
