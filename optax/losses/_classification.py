@@ -1083,7 +1083,9 @@ def ctc_loss_with_forward_probs(
     ``[time, batch, max_label_length + 1]``, and of the label states,
     ``[time, batch, max_label_length]``. At the last frame ``logalpha_phi``
     also includes the paths ending on a label (the end states), so the loss
-    is ``-logalpha_phi[-1, b, label_length[b]]``. All are at least float32.
+    is ``-logalpha_phi[-1, b, label_length[b]]``, or 0 where rounding leaves
+    that log-probability above 0 (a near-certain alignment): the loss is
+    never negative. All are at least float32.
 
   Raises:
     ValueError: if the ranks or shapes of the inputs do not match.
@@ -1178,6 +1180,11 @@ def ctc_loss_with_forward_probs(
   logalpha_phi = logalpha_phi.at[-1].set(final_phi)
   per_seq_loss = -jnp.take_along_axis(
       final_phi, label_lengths[:, None], axis=1, mode='clip')[:, 0]
+  # -log of a probability is at least 0, but for a near-certain alignment the
+  # rounding of the recursion can leave the log-probability slightly above 0
+  # (the loss about -8e-8 in float32). Such a loss, and -0, is 0; NaN stays.
+  per_seq_loss = jnp.where(per_seq_loss <= 0, jnp.zeros_like(per_seq_loss),
+                           per_seq_loss)
   return per_seq_loss, logalpha_phi, logalpha_emit
 
 
@@ -1194,7 +1201,9 @@ def ctc_loss(
 
   The negative log-probability of the label sequence, summed over all its
   alignments to the frames; see :func:`ctc_loss_with_forward_probs` for the
-  recursion and conventions.
+  recursion and conventions. The loss is never negative: where float32
+  rounding of the recursion would give a value below 0 (a near-certain
+  alignment), it is 0.
 
   Args:
     logits: ``[batch, time, num_classes]`` unnormalized log-probabilities.

@@ -785,6 +785,29 @@ class CTCLossTest(parameterized.TestCase):
     grad = _ctc_grad(logits, *args)
     self.assertTrue(_all_finite(grad))
 
+  @parameterized.product(margin=[17.0, 18.0, 20.0, 30.0, 40.0, 100.0],
+                         jit=[True, False])
+  def test_confident_alignment_is_nonnegative_issue_1771(self, margin, jit):
+    # Two frames, classes (blank, a), logits (0, margin) at each: the blank
+    # has probability s = 1 / (1 + e^margin). The paths (a, a), (blank, a)
+    # and (a, blank) give "a", together 1 - s^2, so the loss is
+    # -log1p(-s^2) (1.7e-15 for margin 17), below float32's resolution of
+    # the log-probabilities; upstream's recursion rounds it to -8.3e-8 for
+    # margin 17 and -0 for margin 100. The loss is never below 0, nor -0.
+    logits = jnp.array([[[0.0, margin], [0.0, margin]]], jnp.float32)
+    args = (logits, jnp.zeros((1, 2)), jnp.array([[1]]), jnp.zeros((1, 1)))
+    s = 1.0 / (1.0 + np.exp(margin))
+    expected = -np.log1p(-s * s)
+    loss_fn = _ctc_jit if jit else _classification.ctc_loss
+    forward_fn = (_ctc_forward_jit if jit
+                  else _classification.ctc_loss_with_forward_probs)
+    for loss in (loss_fn(*args), forward_fn(*args)[0]):
+      self.assertEqual(loss.dtype, jnp.float32)
+      self.assertGreaterEqual(float(loss[0]), 0.0)
+      self.assertFalse(np.signbit(loss[0]))
+      assert_allclose(loss, [expected], atol=1e-7)
+    self.assertTrue(_all_finite(_ctc_grad(*args)))
+
   def test_infeasible_is_about_minus_log_epsilon(self):
     loss = _ctc_jit(
         jnp.zeros((1, 1, 3)), jnp.zeros((1, 1)), jnp.array([[1, 2]]),
