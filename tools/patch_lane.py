@@ -51,6 +51,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from typing import Any, Optional, Sequence
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -96,8 +97,8 @@ class Record:
 
 
 def run_pytest(tree: pathlib.Path, targets: Sequence[str], python: str,
-               work: pathlib.Path, name: str, processes: int = 0
-               ) -> Record:
+               work: pathlib.Path, name: str, processes: int = 0,
+               select: Sequence[str] = ()) -> Record:
   """Runs pytest on ``targets`` inside ``tree``.
 
   Args:
@@ -109,6 +110,8 @@ def run_pytest(tree: pathlib.Path, targets: Sequence[str], python: str,
     work: a folder for the record and the plugin.
     name: the run's name (its record's file name).
     processes: pytest-xdist workers (0: none).
+    select: test names to run (``-k``; each with its parameterized
+      variants, which absltest names ``test_x0`` or ``test_x_case``).
 
   Returns:
     The record.
@@ -130,6 +133,8 @@ def run_pytest(tree: pathlib.Path, targets: Sequence[str], python: str,
          '-W', 'ignore::DeprecationWarning']
   if processes:
     cmd += ['-n', str(processes)]
+  if select:
+    cmd += ['-k', ' or '.join(sorted(set(select)))]
   proc = subprocess.run([*cmd, *targets], cwd=tree, env=env, text=True,
                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                         timeout=PYTEST_TIMEOUT, check=False)
@@ -148,6 +153,50 @@ def run_pytest(tree: pathlib.Path, targets: Sequence[str], python: str,
                      f'{where}')
   return Record(data.get('tests', {}), data.get('collect_errors', {}), meta,
                 proc.stdout)
+
+
+class PristineRuns:
+  """Upstream's test files run once each on a copy of the pristine tree.
+
+  Every patch compares its touched test files with their pristine outcomes;
+  files shared by several patches (``alias_test.py``, contrib's
+  ``_common_test.py``) run once. Safe to use from several threads.
+  """
+
+  def __init__(self, tree: pathlib.Path, python: str, work: pathlib.Path,
+               processes: int = 0):
+    self._tree = tree
+    self._python = python
+    self._work = work
+    self._processes = processes
+    self._copy: Optional[pathlib.Path] = None
+    self._records: dict[str, Record] = {}
+    self._lock = threading.Lock()
+    self._runs = 0
+
+  def get(self, files: Sequence[str]) -> Record:
+    """One record of every test of ``files`` on the pristine tree."""
+    with self._lock:
+      if self._copy is None:
+        self._copy = patch_lib.copy_tree(self._tree, self._work / 'tree')
+      missing = [f for f in files if f not in self._records
+                 and (self._copy / f).exists()]
+      if missing:
+        self._runs += 1
+        record = run_pytest(self._copy, missing, self._python, self._work,
+                            f'pristine{self._runs}', self._processes)
+        for f in missing:
+          self._records[f] = record
+      parts = [self._records[f] for f in files if f in self._records]
+    tests: dict[str, dict[str, str]] = {}
+    errors: dict[str, dict[str, str]] = {}
+    for f in files:
+      for part in parts:
+        tests.update({k: v for k, v in part.tests.items()
+                      if k.startswith(f + '::')})
+        errors.update({k: v for k, v in part.collect_errors.items()
+                       if k.startswith(f)})
+    return Record(tests, errors, parts[0].meta if parts else {}, '')
 
 
 # What to run for a patch.
@@ -281,13 +330,14 @@ def _counts(record: Record, files: Optional[Sequence[str]] = None
 
 
 def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
-                tree: pathlib.Path, python: str, work: pathlib.Path
-                ) -> PatchResult:
+                tree: pathlib.Path, python: str, work: pathlib.Path,
+                pristine_runs: Optional[PristineRuns] = None,
+                processes: int = 0) -> PatchResult:
   """Applies one patch alone and checks it.
 
-  The touched test files run twice: on the tree with the reproducer placed
-  but without the fix (the reproducer must fail there, and upstream's own
-  tests give their pristine outcomes) and on the patched tree.
+  The reproducer runs on the tree with it placed but without the fix (it
+  must fail there); the touched test files run on the patched tree, and
+  are compared with their outcomes on the pristine tree.
 
   Args:
     fix: the patch's id.
@@ -295,6 +345,9 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
     tree: the pristine upstream tree.
     python: the interpreter for pytest.
     work: a folder of its own.
+    pristine_runs: the pristine outcomes, shared between patches (default:
+      run here).
+    processes: pytest-xdist workers for the touched files (0: none).
 
   Returns:
     The result; ``problems`` is empty when it holds.
@@ -319,15 +372,22 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
   deps = [patches[d] for d in patch_lib.order(patches, [fix])]
   files = touched_test_files(after.tree, deps)
   result.files = files
-  pristine = run_pytest(before.tree, files, python, work, 'before')
-  result.before = _reproducer_outcomes(pristine, placed)
-  result.failure_before = _first_failure(pristine, placed)
-  if placed and not any(o == 'failed' for o in result.before.values()):
-    result.problems.append(
-        'the reproducer does not fail on the tree without the fix: '
-        + ', '.join(f'{k.split("::")[-1]} {v}'
-                    for k, v in result.before.items()))
-  rec_after = run_pytest(after.tree, files, python, work, 'after')
+  if placed:
+    rec_before = run_pytest(
+        before.tree, sorted({t.split('::')[0] for t in placed}), python,
+        work, 'before', select=[t.split('::')[-1] for t in placed])
+    result.before = _reproducer_outcomes(rec_before, placed)
+    result.failure_before = _first_failure(rec_before, placed)
+    if not any(o == 'failed' for o in result.before.values()):
+      result.problems.append(
+          'the reproducer does not fail on the tree without the fix: '
+          + ', '.join(f'{k.split("::")[-1]} {v}'
+                      for k, v in result.before.items()))
+  pristine_runs = pristine_runs or PristineRuns(tree, python,
+                                                work / 'pristine')
+  pristine = pristine_runs.get(files)
+  rec_after = run_pytest(after.tree, files, python, work, 'after',
+                         processes)
   result.after = _reproducer_outcomes(rec_after, placed)
   bad = {k: v for k, v in result.after.items() if v != 'passed'}
   if bad:
@@ -415,7 +475,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   parser.add_argument('--no-suite', action='store_true',
                       help='skip upstream\'s whole suite (all patches '
                       'together: only the reproducers and touched files)')
-  parser.add_argument('--jobs', type=int, default=2)
+  parser.add_argument('--jobs', type=int, default=2,
+                      help='patches checked at once')
+  parser.add_argument('--workers', type=int, default=0,
+                      help='pytest-xdist workers of each run of upstream\'s '
+                      'test files (0: none)')
   parser.add_argument('--keep', default=None)
   parser.add_argument('--json', default=None, metavar='FILE')
   args = parser.parse_args(argv)
@@ -442,6 +506,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   work.mkdir(parents=True, exist_ok=True)
   print(f'patch lane against upstream {label} ({tree}); {len(selected)} '
         f'patch(es)', flush=True)
+  args.pristine = PristineRuns(tree, args.python, work / 'pristine',
+                               args.workers)
   try:
     results = _run_patches(selected, patches, tree, args, work)
     together = None
@@ -479,7 +545,8 @@ def _run_patches(selected: Sequence[str], patches: dict[str, Any],
   """Checks each selected patch alone, ``args.jobs`` at a time."""
   with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
     futures = {fix: pool.submit(check_patch, fix, patches, tree,
-                                args.python, work / fix)
+                                args.python, work / fix, args.pristine,
+                                args.workers)
                for fix in selected}
     results = []
     for fix in selected:
@@ -506,10 +573,13 @@ def _run_together(fixes: Sequence[str], patches: dict[str, Any],
   if args.no_suite:
     compared = touched_test_files(applied.tree, [patches[f] for f in fixes])
     targets = compared
-  processes = args.jobs if args.jobs > 1 else 0
-  base = patch_lib.copy_tree(tree, work / 'pristine')
-  pristine = run_pytest(base, [t for t in targets if (base / t).exists()],
-                        args.python, work, 'suite_pristine', processes)
+  processes = max(args.workers, args.jobs if args.jobs > 1 else 0)
+  if args.no_suite:
+    pristine = args.pristine.get(targets)
+  else:
+    base = patch_lib.copy_tree(tree, work / 'pristine')
+    pristine = run_pytest(base, targets, args.python, work,
+                          'suite_pristine', processes)
   patched = run_pytest(applied.tree, targets, args.python, work,
                        'suite_together', processes)
   lost = regressions(pristine, patched, compared, placed)
