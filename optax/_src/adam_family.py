@@ -440,15 +440,17 @@ def scale_by_adan(
 
     m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t, \\
     v_t &= \beta_2 v_{t-1} + (1 - \beta_2) \Delta_t, \\
-    n_t &= \beta_3 n_{t-1} + (1 - \beta_3) |g_t + (1 - \beta_2) \Delta_t|^2,
-      \\
-    u_t &= \frac{\hat m_t + (1 - \beta_2) \hat v_t}
+    n_t &= \beta_3 n_{t-1} + (1 - \beta_3) |g_t + \beta_2 \Delta_t|^2, \\
+    u_t &= \frac{\hat m_t + \beta_2 \hat v_t}
       {\sqrt{\hat n_t + \epsilon_{\text{root}}} + \epsilon},
 
   where the hats denote bias-corrected moments
   (:math:`\hat m_t = m_t / (1 - \beta_1^t)` and likewise with
   :math:`\beta_2`, :math:`\beta_3`). The decay rates are the complements of
-  the paper's :math:`\beta`'s (``b1 = 1 - beta1_paper``).
+  the paper's :math:`\beta`'s (``b1 = 1 - beta1_paper``), so the weight
+  :math:`1 - \beta_2^{\text{paper}}` of the gradient difference in the
+  look-ahead gradient and in the update (Algorithm 1) is ``b2``, as in the
+  authors' code (Optax 0.2.8 weighted it by ``1 - b2``).
 
   Args:
     b1: decay rate of the gradient EMA, in [0, 1).
@@ -503,7 +505,6 @@ def scale_by_adan(
     beta1, beta2, beta3 = _hp(b1), _hp(b2), _hp(b3)
     epsilon = _hp(eps)
     epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
-    one_minus_b2 = 1 - beta2
     first = dtypes.ScalarsByDtype(state.t == 0)
 
     def difference(g, prev):
@@ -515,14 +516,14 @@ def scale_by_adan(
 
     diff = jax.tree.map(difference, updates, state.g)
 
-    one_minus_b2_by_dtype = dtypes.ScalarsByDtype(one_minus_b2)
+    beta2_by_dtype = dtypes.ScalarsByDtype(beta2)
 
-    def plus_one_minus_b2_times(x, y):
-      """``x + (1 - b2) y`` in the promoted dtype (Adan's look-ahead)."""
-      x, y, c = one_minus_b2_by_dtype.lift(x, y)
+    def plus_b2_times(x, y):
+      """``x + b2 y`` in the promoted dtype (Adan's look-ahead)."""
+      x, y, c = beta2_by_dtype.lift(x, y)
       return x + c * y
 
-    lookahead = jax.tree.map(plus_one_minus_b2_times, updates, diff)
+    lookahead = jax.tree.map(plus_b2_times, updates, diff)
     m = otu.tree_update_moment(updates, state.m, beta1, 1)
     v = otu.tree_update_moment(diff, state.v, beta2, 1)
     n = otu.tree_update_moment_per_elem_norm(lookahead, state.n, beta3, 2)
@@ -532,7 +533,7 @@ def scale_by_adan(
     n_hat = otu.tree_bias_correction(n, beta3, t)
 
     new_updates = moments.tree_adam_ratio(
-        updates, jax.tree.map(plus_one_minus_b2_times, m_hat, v_hat), n_hat,
+        updates, jax.tree.map(plus_b2_times, m_hat, v_hat), n_hat,
         epsilon_root, epsilon)
     prev = jax.tree.map(lambda g, p: g.astype(p.dtype), updates, state.g)
     return new_updates, ScaleByAdanState(m=m, v=v, n=n, g=prev, t=t)

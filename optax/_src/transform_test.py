@@ -147,17 +147,18 @@ def _np_amsgrad(grads_seq, b1=0.9, b2=0.999, eps=1e-8, eps_root=0.0,
 
 
 def _np_adan(grads_seq, b1=0.98, b2=0.92, b3=0.99, eps=1e-8, eps_root=0.0):
-  # Optax's decay rates are the complements of the paper's betas; the
-  # gradient-difference terms are weighted by (1 - b2) as in Optax 0.2.8.
+  # Algorithm 1 of Xie et al. 2022 with Optax's decay rates, the complements
+  # of the paper's betas: the paper's weight 1 - beta2 of the gradient
+  # difference is b2 (as in the authors' code, `grad + beta2 * diff`).
   def step(st, g, t):
     m, v, n, prev = st
     d = 0 * g if t == 1 else g - prev
     m = b1 * m + (1 - b1) * g
     v = b2 * v + (1 - b2) * d
-    n = b3 * n + (1 - b3) * (g + (1 - b2) * d) ** 2
+    n = b3 * n + (1 - b3) * (g + b2 * d) ** 2
     m_hat, v_hat = m / (1 - b1 ** t), v / (1 - b2 ** t)
     n_hat = n / (1 - b3 ** t)
-    u = (m_hat + (1 - b2) * v_hat) / (np.sqrt(n_hat + eps_root) + eps)
+    u = (m_hat + b2 * v_hat) / (np.sqrt(n_hat + eps_root) + eps)
     return u, (m, v, n, g)
   return _per_leaf(grads_seq, step, lambda g: (0 * g, 0 * g, 0 * g, 0 * g))
 
@@ -634,6 +635,25 @@ class ValuesTest(parameterized.TestCase):
     np.testing.assert_allclose(state.step_sizes, [0.072, 0.072], rtol=1e-6)
     np.testing.assert_allclose(state.prev_updates, [0.072, -0.072],
                                rtol=1e-6)
+
+  @parameterized.named_parameters(('nojit', False), ('jit', True))
+  def test_adan_gradient_difference_weight_pull_1715(self, use_jit):
+    # Algorithm 1 of the Adan paper weights the gradient difference d by
+    # 1 - beta2_paper = b2 (authors' code: grad + beta2 * diff). By hand with
+    # b1 = 0.5, b2 = 0.75, b3 = 0 (so sqrt(n_hat) = |g + b2 d|), eps = 0 and
+    # gradients 1, 3: step 1 has d = 0 and gives 1. Step 2: d = 2,
+    # m = 1.75, m_hat = 1.75 / 0.75 = 7/3, v = 0.25 * 2 = 0.5,
+    # v_hat = 0.5 / 0.4375 = 8/7, sqrt(n_hat) = 3 + 0.75 * 2 = 4.5, and
+    # u = (7/3 + 0.75 * 8/7) / 4.5 = 134/189. Weighting d by 1 - b2 = 0.25
+    # (Optax 0.2.8) gives (7/3 + 2/7) / 3.5 = 110/147.
+    tx = transform.scale_by_adan(b1=0.5, b2=0.75, b3=0.0, eps=0.0)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(jnp.zeros(2))
+    first, state = update(jnp.array([1.0, -1.0]), state)
+    second, state = update(jnp.array([3.0, -3.0]), state)
+    np.testing.assert_allclose(first, [1.0, -1.0], rtol=1e-6)
+    np.testing.assert_allclose(second, [134 / 189, -134 / 189], rtol=1e-6)
+    np.testing.assert_allclose(state.n, [4.5 ** 2, 4.5 ** 2], rtol=1e-6)
 
   @parameterized.parameters(False, True)
   def test_rms_and_stddev_state_types(self, bias_correction):
