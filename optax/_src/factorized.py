@@ -121,9 +121,9 @@ def scale_by_factored_rms(
   r"""Scales updates by a factored estimate of their root mean square.
 
   For a matrix gradient :math:`G_t` of shape :math:`(n, m)`, with
-  :math:`\beta_t` = ``decay_rate_fn(t - step_offset, decay_rate)`` (by
-  default :math:`1 - (t + 1)^{-0.8}`) and :math:`S_t = G_t^2 +
-  \epsilon`,
+  :math:`\beta_t` = ``decay_rate_fn(max(t - step_offset, 0), decay_rate)``
+  (by default :math:`1 - (t + 1)^{-0.8}`, which is 0 at the first step) and
+  :math:`S_t = G_t^2 + \epsilon`,
 
   .. math::
 
@@ -153,7 +153,8 @@ def scale_by_factored_rms(
     factored: whether to factor the second moment of eligible leaves.
     decay_rate: the exponent passed to ``decay_rate_fn``.
     step_offset: subtracted from the step count before computing the decay
-      (useful to restart the schedule, e.g. after a fine-tuning switch).
+      (the starting step of fine-tuning, to restart the schedule there);
+      steps before it use the decay rate of step 0.
     min_dim_size_to_factor: leaves whose second largest axis is shorter than
       this keep a full second moment.
     epsilon: added to the squared gradient.
@@ -204,7 +205,10 @@ def scale_by_factored_rms(
     del params
     _check_state_matches(init_fn, updates, state)
     hp_dtype = hyperparameters.hyperparameter_dtype()
-    step = state.count - jnp.asarray(step_offset, jnp.int32)
+    # Steps before the offset use the decay rate of local step 0: a negative
+    # step raised to -decay_rate would give a decay of -inf or NaN, and NaN
+    # statistics for good.
+    step = jnp.maximum(state.count - jnp.asarray(step_offset, jnp.int32), 0)
     decay_t = jnp.asarray(decay_rate_fn(step, decay_rate), hp_dtype)
     mixing = 1.0 - decay_t
     eps = hyperparameters.as_hyperparameter(epsilon)

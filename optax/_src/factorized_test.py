@@ -31,7 +31,8 @@ def _ref_factored_rms(grads_seq, factored=True, decay_rate=0.8,
   state = {}
   outs = []
   for t, grads in enumerate(grads_seq):
-    beta = 1.0 - (t - step_offset + 1.0) ** (-decay_rate)
+    # Steps before the offset take the decay of local step 0 (beta = 0).
+    beta = 1.0 - (max(t - step_offset, 0) + 1.0) ** (-decay_rate)
     out = {}
     for name, g in grads.items():
       sq = np.abs(g) ** 2 + eps
@@ -81,6 +82,7 @@ class ScaleByFactoredRmsTest(parameterized.TestCase):
           {'min_dim_size_to_factor': 4, 'decay_rate': 0.5},
           {'min_dim_size_to_factor': 2, 'factored': False},
           {'min_dim_size_to_factor': 2, 'step_offset': -3},
+          {'min_dim_size_to_factor': 2, 'step_offset': 2},
       ),
       use_jit=(True, False),
   )
@@ -284,6 +286,46 @@ class ScaleByFactoredRmsTest(parameterized.TestCase):
         test_utils.MEMORY_OPTIMIZED_CPU_SCHEDULER)
     leaf_bytes = 256 * 512 * 4
     self.assertLess(stats.temp_size_in_bytes, 1.5 * leaf_bytes)
+
+  @parameterized.parameters(True, False)
+  def test_steps_before_step_offset_are_finite_pull_1791(self, use_jit):
+    # step_offset = 2: steps 0 and 1 come before the offset and take the
+    # decay of local step 0, 1 - 1 ** -0.8 = 0, as step 2 does; step 3 is
+    # local step 1, decay 1 - 2 ** -0.8 = 0.4256508. Gradients 0.1 * (t + 1)
+    # everywhere on a 4 x 3 matrix: rows and columns hold g ** 2 (0.01, 0.04,
+    # 0.09), then 0.4256508 * 0.09 + 0.5743492 * 0.16 = 0.1302044, and the
+    # update is g / sqrt(v) = 1, 1, 1, then 0.4 / sqrt(0.1302044) = 1.108529.
+    # Upstream's decay is NaN ((-1) ** -0.8) at step 0 and -inf at step 1.
+    tx = factorized.scale_by_factored_rms(step_offset=2,
+                                          min_dim_size_to_factor=2)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(jnp.zeros((4, 3)))
+    stats, updates = [], []
+    for t in range(4):
+      u, state = update(jnp.full((4, 3), 0.1 * (t + 1), jnp.float32), state)
+      updates.append(float(u[0, 0]))
+      stats.append(float(state.v_row[0]))
+      np.testing.assert_array_equal(state.v_row, state.v_row[0])
+      np.testing.assert_array_equal(state.v_col, state.v_row[0])
+    decay = 1.0 - 2.0 ** -0.8
+    v3 = decay * 0.09 + (1.0 - decay) * 0.16
+    np.testing.assert_allclose(stats, [0.01, 0.04, 0.09, v3], rtol=1e-6)
+    np.testing.assert_allclose(updates, [1.0, 1.0, 1.0, 0.4 / np.sqrt(v3)],
+                               rtol=1e-6)
+
+  @parameterized.parameters(True, False)
+  def test_adafactor_decay_offset_is_finite_pull_1791(self, use_jit):
+    # adafactor(decay_offset=3) on a fresh state, constant gradients 0.1:
+    # the factored statistics are g ** 2 = 0.01 at every step (decay 0 before
+    # the offset, any decay after it), so each update is -lr * g / |g| times
+    # the params' RMS 1, -1e-3. Upstream's updates are NaN from the start.
+    tx = alias.adafactor(learning_rate=1e-3, decay_offset=3)
+    params = {'w': jnp.ones((4, 3))}
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(params)
+    for _ in range(5):
+      updates, state = update({'w': jnp.full((4, 3), 0.1)}, state, params)
+      np.testing.assert_allclose(updates['w'], -1e-3, rtol=1e-6)
 
   def test_custom_decay_rate_fn(self):
     tx = factorized.scale_by_factored_rms(
