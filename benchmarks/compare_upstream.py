@@ -79,9 +79,11 @@ Rows:
   the loop row's time per step: the fraction of the bandwidth bound that
   each side's step reaches.
 
-Optimizer names: a base optimizer (``adam``, ``sgd_momentum``, ...) or a
-wrapper around a name: ``clip_<name>`` (``chain(clip_by_global_norm(1.0),
-<name>)``), ``multisteps_<name>4`` (``MultiSteps(<name>, 4)``) and
+Optimizer names: a base optimizer (``adam``, ``sgd_momentum``, ...: an
+optimizer of the fork's registry, optax/_src/testing/registry.py, with the
+hyperparameters of :data:`_BASES`) or a wrapper around a name:
+``clip_<name>`` (``chain(clip_by_global_norm(1.0), <name>)``),
+``multisteps_<name>4`` (``MultiSteps(<name>, 4)``) and
 ``apply_if_finite_<name>`` (``apply_if_finite(<name>, 3)``).
 
 ``--rows`` takes prefixes of row names and these groups of rows:
@@ -107,6 +109,7 @@ Speed is never asserted in tests; this script only reports.
 
 import argparse
 import gc
+import importlib.util
 import json
 import os
 import pathlib
@@ -172,15 +175,52 @@ _CONTROL_TREES = ('big', 'gpt2_small')
 # How far the control row may read from 1.00 for the loop rows to be read
 # to a few percent.
 _CONTROL_SPREAD = 0.03
-# As optax._src.test_utils.MEMORY_OPTIMIZED_CPU_SCHEDULER (the benchmark
+# As optax._src.testing.probes.MEMORY_OPTIMIZED_CPU_SCHEDULER (the benchmark
 # imports only the public API, so that it runs under upstream too).
 _MEMORY_OPTIMIZED_CPU_SCHEDULER = {
     'xla_cpu_scheduler_type': 'CPU_SCHEDULER_TYPE_MEMORY_OPTIMIZED'}
 
 
+# The base optimizers: row name -> (registry entry, its hyperparameters).
+_BASES = {
+    'adam': ('adam', {'learning_rate': 1e-3}),
+    'adamw': ('adamw', {'learning_rate': 1e-3}),
+    'lion': ('lion', {'learning_rate': 1e-4}),
+    'adafactor': ('adafactor', {'learning_rate': 1e-3}),
+    'sgd': ('sgd', {'learning_rate': 1e-2}),
+    'sgd_momentum': ('sgd', {'learning_rate': 1e-2, 'momentum': 0.9}),
+    'radam': ('radam', {'learning_rate': 1e-3}),
+    'muon': ('contrib.muon', {'learning_rate': 1e-3}),
+    'schedule_free_adamw': ('contrib.schedule_free_adamw',
+                            {'learning_rate': 1e-3}),
+}
+
+
 # ----------------------------------------------------------------------------
 # Worker: runs under either interpreter and imports that interpreter's optax.
 # ----------------------------------------------------------------------------
+
+
+def _registry() -> Any:
+  """The fork's optimizer registry, under either interpreter.
+
+  Loaded from its file: it imports only the standard library, and upstream's
+  optax has no ``optax._src.testing``.
+  """
+  name = '_optax_fork_registry'
+  if name not in sys.modules:
+    spec = importlib.util.spec_from_file_location(
+        name, _REPO / 'optax' / '_src' / 'testing' / 'registry.py')
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+  return sys.modules[name]
+
+
+def _base(name: str) -> Any:
+  """The base optimizer ``name`` of :data:`_BASES`, by its public factory."""
+  entry, kwargs = _BASES[name]
+  return _registry().BY_NAME[entry].public_factory()(**kwargs)
 
 
 def _make_optimizer(name: str) -> Any:
@@ -203,20 +243,12 @@ def _make_optimizer(name: str) -> Any:
     return optax.MultiSteps(tx, 4).gradient_transformation()
 
   makers: dict[str, Callable[[], Any]] = {
-      'adam': lambda: optax.adam(1e-3),
-      'adamw': lambda: optax.adamw(1e-3),
-      'lion': lambda: optax.lion(1e-4),
-      'adafactor': lambda: optax.adafactor(1e-3),
-      'sgd': lambda: optax.sgd(1e-2),
-      'sgd_momentum': lambda: optax.sgd(1e-2, momentum=0.9),
-      'radam': lambda: optax.radam(1e-3),
-      'inject_adamw': lambda: optax.inject_hyperparams(optax.adamw)(
-          learning_rate=1e-3),
-      'muon': lambda: optax.contrib.muon(1e-3),
-      'schedule_free_adamw': lambda: optax.contrib.schedule_free_adamw(
-          1e-3),
-      'clip_multisteps_adamw': lambda: clip(multisteps(optax.adamw(1e-3))),
+      'inject_adamw': lambda: optax.inject_hyperparams(
+          _registry().BY_NAME['adamw'].public_factory())(learning_rate=1e-3),
+      'clip_multisteps_adamw': lambda: clip(multisteps(_base('adamw'))),
   }
+  if name in _BASES:
+    return _base(name)
   if name in makers:
     return makers[name]()
   if name.startswith('clip_'):
@@ -228,7 +260,7 @@ def _make_optimizer(name: str) -> Any:
         _make_optimizer(name.removeprefix('apply_if_finite_')), 3)
   raise ValueError(
       f'compare_upstream: unknown optimizer {name!r}; expected one of '
-      f'{sorted(makers)} or clip_<name>, multisteps_<name>4, '
+      f'{sorted(_BASES) + sorted(makers)} or clip_<name>, multisteps_<name>4, '
       'apply_if_finite_<name> around one')
 
 

@@ -46,8 +46,8 @@ def pytest_configure(config):
 def pytest_terminal_summary(terminalreporter):
   """Reports how many combinations the composition suite checks."""
   try:
-    from optax._src import composition_test
+    from optax._src.testing import composition
   except ImportError as e:
     terminalreporter.write_line(f'composition suite not importable: {e}')
     return
-  terminalreporter.write_line(composition_test.summary())
+  terminalreporter.write_line(composition.summary())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Copyright 2026 The Optax fork authors. All Rights Reserved.
 # Licensed under the Apache License, Version 2.0.
-"""Writes optax/_src/upstream_api.py from upstream Optax's own namespace.
+"""Writes optax/_src/testing/upstream_api.py from upstream's namespace.
 
 Run it with an interpreter that has the upstream release of
 ``[tool.optax-fork]`` (pyproject.toml) installed, never the fork::
@@ -13,8 +13,8 @@ The module it writes holds what the registry test of
 hand: the release, and every public function of ``optax`` and
 ``optax.contrib`` with the module that defines it. After a rebase onto a new
 upstream release, run it again and review the diff (new optimizers must join
-the composition registry). ``--check`` compares instead of writing and exits
-1 when the committed module is out of date.
+the registry, optax/_src/testing/registry.py). ``--check`` compares instead of
+writing and exits 1 when the committed module is out of date.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import sys
 import fork_config
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-TARGET = REPO / 'optax' / '_src' / 'upstream_api.py'
+TARGET = REPO / 'optax' / '_src' / 'testing' / 'upstream_api.py'
 NAMESPACES = ('optax', 'optax.contrib')
 
 _HEADER = '''\
@@ -73,7 +73,7 @@ def public_functions(namespace: str) -> dict[str, str]:
 
 
 def render(version: str, functions: dict[str, dict[str, str]]) -> str:
-  """The source of optax/_src/upstream_api.py."""
+  """The source of optax/_src/testing/upstream_api.py."""
   lines = [_HEADER, f'VERSION = {version!r}', '',
            '# {namespace: {public function: module defining it}}.',
            'FUNCTIONS = {']

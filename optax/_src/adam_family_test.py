@@ -30,6 +30,7 @@ import numpy as np
 from optax._src import adam_family
 from optax._src import test_utils
 from optax._src import utils
+from optax._src.testing import cases
 from optax.schedules import _inject
 
 _NAN = float('nan')
@@ -145,8 +146,8 @@ _NADAM = ('scale_by_adam_nesterov',
 
 
 class InputPreparationTest(
-    test_utils.input_preparation_test_case(
-        _TRANSFORMATIONS, integer_also=(_NADAM,))):
+    cases.prepared_inputs_test_case(
+        _TRANSFORMATIONS, integer_also=(_NADAM,), jit_rtol=1e-6)):
   """Each transformation alone takes gradients and params as chain does.
 
   At e2abe64 integer gradients gave integer updates, float0 gradients
@@ -157,7 +158,7 @@ class InputPreparationTest(
 
 
 class HyperparameterTypeTest(
-    test_utils.vector_hyperparameters_test_case(_TRANSFORMATIONS)):
+    cases.vector_hyperparameters_test_case(_TRANSFORMATIONS)):
   """A vector hyperparameter is a TypeError naming it when built.
 
   At e2abe64 it was accepted, and the update broadcast it against the

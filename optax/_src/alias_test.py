@@ -14,12 +14,13 @@
 # ==============================================================================
 """Tests for the optimizers of ``optax._src.alias``.
 
-Every optimizer goes through the same checks: it minimizes a quadratic and
-the Rosenbrock function, gives the same steps with and without ``jax.jit``,
-keeps the dtype of float32 and bfloat16 params in its updates and state,
-compiles its step once, creates no array when built, and rejects invalid
-Python-number hyperparameters. A few optimizers are also checked against
-NumPy implementations of their update rules (float64).
+Every alias of the registry (``testing/registry.py``) goes through the same
+checks: it minimizes a quadratic and the Rosenbrock function, gives the same
+steps with and without ``jax.jit``, keeps the dtype of float32 and bfloat16
+params in its updates and state, compiles its step once, creates no array
+when built, and rejects invalid Python-number hyperparameters. A few
+optimizers are also checked against NumPy implementations of their update
+rules (float64).
 """
 
 import functools
@@ -36,6 +37,7 @@ from optax._src import alias
 from optax._src import base
 from optax._src import linesearch
 from optax._src import update as optax_update
+from optax._src.testing import registry
 from optax.schedules import _inject
 
 
@@ -44,9 +46,9 @@ def _decay(lr, rate):
   return lambda count: lr * rate**count
 
 
-# For each optimizer: the hyperparameters used on the quadratic and on the
-# Rosenbrock function. Optimizers whose steps do not shrink near the optimum
-# (sign-based, trust-ratio) get a decaying schedule.
+# For each alias of the registry: the hyperparameters used on the quadratic
+# and on the Rosenbrock function. Optimizers whose steps do not shrink near
+# the optimum (sign-based, trust-ratio) get a decaying schedule.
 _HYPERS = {
     'adabelief': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
     'adadelta': ({'learning_rate': 10.0},
@@ -98,7 +100,7 @@ _HYPERS = {
     'sm3': ({'learning_rate': 0.5}, {'learning_rate': 0.1}),
     'yogi': ({'learning_rate': 0.05}, {'learning_rate': 0.05}),
 }
-_NAMES = sorted(_HYPERS)
+_NAMES = sorted(entry.name for entry in registry.ALIASES)
 
 # Stated tolerances on max |x - x*| after the runs below.
 _QUADRATIC_STEPS, _QUADRATIC_TOL = 2000, 1e-2
@@ -168,6 +170,9 @@ class ConvergenceTest(parameterized.TestCase):
             or (inspect.isfunction(value)
                 and value.__module__ == alias.__name__))}
     self.assertEqual(public, set(_NAMES))
+
+  def test_every_alias_has_hyperparameters(self):
+    self.assertEqual(set(_HYPERS), set(_NAMES))
 
   @parameterized.product(name=_NAMES, problem=tuple(_PROBLEMS))
   def test_minimizes(self, name, problem):

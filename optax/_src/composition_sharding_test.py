@@ -44,10 +44,10 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import base
-from optax._src import composition_registry as registry
-from optax._src import composition_test
 from optax._src import lookahead as lookahead_lib
 from optax._src import test_utils
+from optax._src.testing import composition
+from optax._src.testing import registry
 from optax.experimental import aggregating
 from optax.transforms import _conditionality as conditionality
 from optax.transforms import _monitoring as monitoring
@@ -143,7 +143,7 @@ _SHARDED = [e.name for e in registry.ENTRIES if not e.per_example_grads]
 # emission and apply_if_finite through a skipped NaN step.
 _WRAPPER_INNER = 'adam'
 _WRAPPER_STEPS = 3
-_WRAPPERS = [w for w in composition_test.WRAPPERS if w != 'alone']
+_WRAPPERS = [w for w in composition.WRAPPERS if w != 'alone']
 
 
 def _tree_specs(tree):
@@ -175,7 +175,7 @@ class ShardingTest(parameterized.TestCase):
       @jax.jit
       def step(params, state):
         value, grads = jax.value_and_grad(value_fn)(params)
-        extra = composition_test.extra_args_for(entry, value, grads, value_fn)
+        extra = composition.extra_args_for(entry, value, grads, value_fn)
         return tx.update(grads, state, params, **extra)
 
       for i in range(2):
@@ -196,7 +196,7 @@ class ShardingTest(parameterized.TestCase):
     # sharding raises a TypeError while the step is traced (apply_if_finite
     # used to build its skipped updates unsharded).
     entry = registry.BY_NAME[_WRAPPER_INNER]
-    wrapper = composition_test.WRAPPERS[wrapper_name]
+    wrapper = composition.WRAPPERS[wrapper_name]
     what = f'{_WRAPPER_INNER} in {wrapper_name}'
     mesh = _mesh(self._devices)
     with jax.set_mesh(mesh):
@@ -210,10 +210,10 @@ class ShardingTest(parameterized.TestCase):
       init_specs = _state_specs(state)
       self.assertEqual(_state_specs(tx.init(state_params)), init_specs,
                        f'{what}: eager init shards its state otherwise')
-      step, traces = composition_test.make_step(tx, entry, wrapper)
+      step, traces = composition.make_step(tx, entry, wrapper)
       for i in range(_WRAPPER_STEPS):
         updates, state = step(state_params, state,
-                              jnp.asarray(i == composition_test.NAN_STEP))
+                              jnp.asarray(i == composition.NAN_STEP))
         _check_follows_params(self, state, params, _SPECS,
                               f'{what} step {i}')
         self.assertEqual(_state_specs(state), init_specs,
@@ -242,12 +242,12 @@ class ShardingTest(parameterized.TestCase):
     entry = registry.BY_NAME[entry_name]
     mesh = jax.make_mesh((NUM_DEVICES,), ('data',), devices=self._devices)
     params = jax.device_put(
-        composition_test.make_params('float32', entry.matrices_only),
+        composition.make_params('float32', entry.matrices_only),
         NamedSharding(mesh, P()))
     batch = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P('data')))
     with jax.set_mesh(mesh):
       with jax.checking_leaks():
-        tx = composition_test.build_inside_jit(entry.build)
+        tx = composition.build_inside_jit(entry.build)
       state = tx.init(params)
 
       def local_step(params, state, local_batch):
@@ -257,7 +257,7 @@ class ShardingTest(parameterized.TestCase):
         grads = jax.lax.pmean(grads, 'data')
         if entry.per_example_grads:
           grads = jax.tree.map(lambda g: jnp.stack([g, 0.5 * g]), grads)
-        extra = composition_test.extra_args_for(entry, value, grads, value_fn)
+        extra = composition.extra_args_for(entry, value, grads, value_fn)
         updates, state = tx.update(grads, state, params, **extra)
         return jax.tree.map(lambda p, u: p + u, params, updates), state
 
@@ -284,7 +284,7 @@ class ShardingTest(parameterized.TestCase):
       value, grads = jax.value_and_grad(ref_value_fn)(params)
       if entry.per_example_grads:
         grads = jax.tree.map(lambda g: jnp.stack([g, 0.5 * g]), grads)
-      extra = composition_test.extra_args_for(
+      extra = composition.extra_args_for(
           entry, value, grads, ref_value_fn)
       updates, state = tx.update(grads, state, params, **extra)
       return jax.tree.map(lambda p, u: p + u, params, updates), state

@@ -22,7 +22,8 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import factorized
-from optax._src import test_utils
+from optax._src.testing import cases
+from optax._src.testing import probes
 
 
 def _ref_factored_rms(grads_seq, factored=True, decay_rate=0.8,
@@ -241,7 +242,7 @@ class ScaleByFactoredRmsTest(parameterized.TestCase):
     # one) while the new ``v`` was written over it, so XLA kept a copy of
     # the bfloat16 ``v`` alive: 32 KiB of temporaries for this leaf.
     params = {'w': jnp.ones((64, 256), jnp.bfloat16)}  # Not factored.
-    stats = test_utils.donated_step_memory(
+    stats = probes.donated_step_memory(
         factorized.scale_by_factored_rms(), params)
     if stats is None:
       self.skipTest('no memory analysis on this backend')
@@ -281,9 +282,9 @@ class ScaleByFactoredRmsTest(parameterized.TestCase):
     if jax.default_backend() != 'cpu':
       self.skipTest('the scheduler option is XLA:CPU\'s')
     params = {'w': jnp.ones((256, 512), jnp.float32)}
-    stats = test_utils.donated_step_memory(
+    stats = probes.donated_step_memory(
         alias.adafactor(1e-3), params,
-        test_utils.MEMORY_OPTIMIZED_CPU_SCHEDULER)
+        probes.MEMORY_OPTIMIZED_CPU_SCHEDULER)
     leaf_bytes = 256 * 512 * 4
     self.assertLess(stats.temp_size_in_bytes, 1.5 * leaf_bytes)
 
@@ -359,7 +360,7 @@ _PREP_TRANSFORMS = {
 
 
 class PreparedInputsTest(
-    test_utils.prepared_inputs_test_case(_PREP_TRANSFORMS)):
+    cases.prepared_inputs_test_case(_PREP_TRANSFORMS)):
   """Inputs the transformations of the module take as a chain gives them."""
 
 

@@ -16,13 +16,13 @@
 
 Used on its own, each transformation takes gradients and params as
 ``optax.chain`` gives them: the checks of
-``test_utils.prepared_inputs_test_case``.
+``cases.prepared_inputs_test_case``.
 """
 
 from absl.testing import absltest
 
 from optax._src import lbfgs
-from optax._src import test_utils
+from optax._src.testing import cases
 
 # name -> (factory, extra keyword arguments of update).
 _TRANSFORMS = {
@@ -34,7 +34,7 @@ _TRANSFORMS = {
 
 
 class PreparedInputsTest(
-    test_utils.prepared_inputs_test_case(_TRANSFORMS)):
+    cases.prepared_inputs_test_case(_TRANSFORMS)):
   """Inputs the transformations of the module take as a chain gives them."""
 
 

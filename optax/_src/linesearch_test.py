@@ -38,6 +38,7 @@ from optax._src import alias
 from optax._src import base
 from optax._src import linesearch
 from optax._src import test_utils
+from optax._src.testing import cases
 from optax.schedules import _inject
 from optax.transforms import _combining
 
@@ -924,7 +925,7 @@ def _prep_extra_args(grads, params):
 
 
 class PreparedInputsTest(
-    test_utils.prepared_inputs_test_case(
+    cases.prepared_inputs_test_case(
         {name: (factory, _prep_extra_args)
          for name, factory in _PREP_TRANSFORMS.items()},
         # The zoom search differentiates value_fn at its trial params, which

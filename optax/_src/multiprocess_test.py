@@ -41,8 +41,8 @@ from absl.testing import absltest
 import numpy as np
 
 import optax
-from optax._src import composition_test
-from optax._src import multiprocess_worker
+from optax._src.testing import composition
+from optax._src.testing import multiprocess_worker
 
 _TIMEOUT_S = 600
 _DEVICE_FLAG = '--xla_force_host_platform_device_count='
@@ -124,7 +124,7 @@ class MultiProcessTest(absltest.TestCase):
           (2, 4, 2))
     ref = out['reference']
     self.assertEqual((ref['process_count'], ref['device_count']), (1, 4))
-    cases = multiprocess_worker.case_names(composition_test.WRAPPERS)
+    cases = multiprocess_worker.case_names(composition.WRAPPERS)
     self.assertContainsSubset(['adam in apply_if_finite', 'lbfgs'], cases)
     for run in (*pair, ref):
       self.assertEqual(sorted(run['results']), sorted(cases))

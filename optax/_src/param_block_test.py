@@ -16,7 +16,7 @@
 
 Used on its own, each transformation takes gradients and params as
 ``optax.chain`` gives them: the checks of
-``test_utils.prepared_inputs_test_case``, and vector hyperparameters.
+``cases.prepared_inputs_test_case``, and vector hyperparameters.
 """
 
 from absl.testing import absltest
@@ -24,7 +24,7 @@ from absl.testing import parameterized
 import jax.numpy as jnp
 
 from optax._src import param_block
-from optax._src import test_utils
+from optax._src.testing import cases
 
 # name -> (factory, extra keyword arguments of update).
 _TRANSFORMS = {
@@ -35,11 +35,11 @@ _TRANSFORMS = {
 
 
 class PreparedInputsTest(
-    test_utils.prepared_inputs_test_case(_TRANSFORMS)):
+    cases.prepared_inputs_test_case(_TRANSFORMS)):
   """Inputs the transformations of the module take as a chain gives them."""
 
 
-class VectorHyperparametersTest(test_utils.vector_arguments_test_case((
+class VectorHyperparametersTest(cases.vector_arguments_test_case((
     (param_block.scale_by_trust_ratio, 'min_norm', {}),
     (param_block.scale_by_trust_ratio, 'trust_coefficient', {}),
     (param_block.scale_by_trust_ratio, 'eps', {}),
@@ -59,7 +59,7 @@ class StructureTest(parameterized.TestCase):
         ValueError, name + r': the updates and the params differ in'
         r" structure at \['layer'\]: a dict with keys \['extra', 'w'\]"
         r" != a dict with keys \['w'\]"):
-      test_utils.transformation_steps(
+      cases.transformation_steps(
           _TRANSFORMS, name, grads, params, use_jit, count=1)
 
 

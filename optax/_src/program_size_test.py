@@ -30,7 +30,8 @@ import jax.numpy as jnp
 import numpy as np
 
 import optax
-from optax._src import test_utils
+
+from optax._src.testing import hlo
 
 
 def _count(jaxpr, counter, nested):
@@ -244,8 +245,8 @@ class KernelScalarsTest(parameterized.TestCase):
       return optax.apply_updates(p, updates), s
 
     compiled = jax.jit(step).lower(params, tx.init(params), grads).compile(
-        compiler_options=test_utils.GPU_ORDER_FUSION)
-    kernels = test_utils.fused_kernel_scalars(compiled.as_text())
+        compiler_options=hlo.GPU_ORDER_FUSION)
+    kernels = hlo.fused_kernel_scalars(compiled.as_text())
     self.assertNotEmpty(kernels)
     self.assertLessEqual(sum(count for _, count in kernels), upstream)
 

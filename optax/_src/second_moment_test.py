@@ -28,7 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import second_moment
-from optax._src import test_utils
+from optax._src.testing import cases
 from optax.transforms import _masking
 
 # Every public transformation of second_moment.py, by the name its errors
@@ -54,8 +54,8 @@ def _params():
 
 
 class InputPreparationTest(
-    test_utils.input_preparation_test_case(
-        _TRANSFORMATIONS, integer_also=_BIAS_CORRECTED)):
+    cases.prepared_inputs_test_case(
+        _TRANSFORMATIONS, integer_also=_BIAS_CORRECTED, jit_rtol=1e-6)):
   """Each transformation alone takes gradients and params as chain does.
 
   At e2abe64 integer gradients gave integer updates, float0 gradients
@@ -66,7 +66,7 @@ class InputPreparationTest(
 
 
 class HyperparameterTypeTest(
-    test_utils.vector_hyperparameters_test_case(_TRANSFORMATIONS)):
+    cases.vector_hyperparameters_test_case(_TRANSFORMATIONS)):
   """A vector hyperparameter is a TypeError naming it when built.
 
   At e2abe64 it was accepted, and the update broadcast it against the
@@ -87,8 +87,8 @@ class SM3MaskedTest(parameterized.TestCase):
                            jnp.float16),
             'b': jnp.zeros(3, jnp.float32)}
     wide = dict(half, w=half['w'].astype(jnp.float32))
-    got = test_utils.update_steps(tx, half, params, jit)
-    want = test_utils.update_steps(tx, wide, params, jit)
+    got = cases.update_steps(tx, half, params, jit)
+    want = cases.update_steps(tx, wide, params, jit)
     for step_got, step_want in zip(got, want):
       self.assertEqual(step_got['w'].dtype, jnp.float32)
       np.testing.assert_array_equal(step_got['w'], step_want['w'])

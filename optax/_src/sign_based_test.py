@@ -25,7 +25,7 @@ from absl.testing import absltest
 import jax.numpy as jnp
 
 from optax._src import sign_based
-from optax._src import test_utils
+from optax._src.testing import cases
 from optax.schedules import _inject
 
 # Every public transformation of sign_based.py, by the name its errors use.
@@ -44,8 +44,9 @@ _LION_MODES = (
 
 
 class InputPreparationTest(
-    test_utils.input_preparation_test_case(
-        _TRANSFORMATIONS, integer_also=_LION_MODES, integer_steps=3)):
+    cases.prepared_inputs_test_case(
+        _TRANSFORMATIONS, integer_also=_LION_MODES, integer_steps=3,
+        jit_rtol=1e-6)):
   """Each transformation alone takes gradients and params as chain does.
 
   At e2abe64 integer gradients gave integer updates, float0 gradients
@@ -55,7 +56,7 @@ class InputPreparationTest(
 
 
 class HyperparameterTypeTest(
-    test_utils.vector_hyperparameters_test_case(_TRANSFORMATIONS)):
+    cases.vector_hyperparameters_test_case(_TRANSFORMATIONS)):
   """A vector hyperparameter is a TypeError naming it when built.
 
   At e2abe64 it was accepted, and the update broadcast it against the

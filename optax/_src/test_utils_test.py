@@ -235,45 +235,5 @@ class LogCompilationsTest(absltest.TestCase):
     self.assertLen(compilations, 1)  # Nothing recorded after the block.
 
 
-class FusedKernelScalarsTest(absltest.TestCase):
-  """Tests of fused_kernel_scalars."""
-
-  def test_counts_rank0_operands_other_than_constants(self):
-    hlo = '\n'.join([
-        'ENTRY %main (p0: f32[4], p1: f32[]) -> f32[4] {',
-        '  %p0 = f32[4]{0} parameter(0)',
-        '  %p1 = f32[] parameter(1)',
-        '  %two = f32[] constant(2)',
-        '  %s = f32[] fusion(%p1, %two), kind=kLoop, calls=%f0',
-        '  ROOT %out = f32[4]{0} fusion(%p0, %s, %two, %p1), kind=kLoop,'
-        ' calls=%f1',
-        '}'])
-    # %s (computed) and %p1 (an argument) are read at run time, %two is a
-    # constant, and the scalar fusion %s is not a kernel over an array.
-    self.assertEqual(test_utils.fused_kernel_scalars(hlo), [('f32[4]{0}', 2)])
-    typed = hlo.replace('(%p0, %s, %two, %p1)',
-                        '(f32[4]{0} %p0, f32[] %s, /*index=2*/f32[] %two,'
-                        ' f32[] %p1)')
-    self.assertEqual(test_utils.fused_kernel_scalars(typed),
-                     [('f32[4]{0}', 2)])
-    multi_output = hlo.replace('ROOT %out = f32[4]{0} fusion',
-                               'ROOT %out = (f32[4]{0}, f32[4]{0}) fusion')
-    self.assertEqual(test_utils.fused_kernel_scalars(multi_output),
-                     [('(f32[4]{0}, f32[4]{0})', 2)])
-
-  def test_a_number_is_folded_and_an_argument_is_read(self):
-    x = jnp.ones(64)
-
-    def kernels(fn, *args):
-      compiled = jax.jit(fn).lower(*args).compile(
-          compiler_options=test_utils.GPU_ORDER_FUSION)
-      return [count for _, count in
-              test_utils.fused_kernel_scalars(compiled.as_text())]
-
-    self.assertEqual(kernels(lambda x: jnp.exp(x * 3.0) + 1.0, x), [0])
-    self.assertEqual(
-        kernels(lambda x, s: jnp.exp(x * s) + 1.0, x, jnp.float32(3.0)), [1])
-
-
 if __name__ == '__main__':
   absltest.main()

@@ -30,8 +30,8 @@ import pytest
 
 from optax._src import alias
 from optax._src import base
-from optax._src import test_utils
 from optax._src import transform
+from optax._src.testing import probes
 
 
 def _grads_seq(shapes, steps, seed=0):
@@ -1226,7 +1226,7 @@ class CommonTest(parameterized.TestCase):
   def test_no_array_created_at_build_time(self, make):
     # Every array alive after the build was alive before it: the factory
     # (and the closures it returns) hold no new JAX array.
-    tx, new = test_utils.arrays_created_by(make)
+    tx, new = probes.arrays_created_by(make)
     self.assertEmpty(new, 'arrays created when the transformation was built')
     # Built inside a trace, the transformation must carry no tracer out of
     # it: jax.checking_leaks raises if one escapes into the closures.

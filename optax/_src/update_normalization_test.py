@@ -16,13 +16,13 @@
 
 Used on its own, each transformation takes gradients and params as
 ``optax.chain`` gives them: the checks of
-``test_utils.prepared_inputs_test_case``, and vector hyperparameters.
+``cases.prepared_inputs_test_case``, and vector hyperparameters.
 """
 
 from absl.testing import absltest
 
 from optax._src import update_normalization
-from optax._src import test_utils
+from optax._src.testing import cases
 
 # name -> (factory, extra keyword arguments of update).
 _TRANSFORMS = {
@@ -33,11 +33,11 @@ _TRANSFORMS = {
 
 
 class PreparedInputsTest(
-    test_utils.prepared_inputs_test_case(_TRANSFORMS)):
+    cases.prepared_inputs_test_case(_TRANSFORMS)):
   """Inputs the transformations of the module take as a chain gives them."""
 
 
-class VectorHyperparametersTest(test_utils.vector_arguments_test_case((
+class VectorHyperparametersTest(cases.vector_arguments_test_case((
     (update_normalization.normalize_by_update_norm, 'scale_factor', {}),
     (update_normalization.normalize_by_update_norm, 'eps', {}),
 ))):

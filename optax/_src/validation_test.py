@@ -25,8 +25,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import alias
-from optax._src import composition_registry
 from optax._src import validation
+from optax._src.testing import registry
 from optax.schedules import _inject
 
 
@@ -221,7 +221,7 @@ def _takes(entry, name):
 # it), with the name of that argument.
 _LEARNING_RATE_ENTRIES = [
     (entry.name, entry, name)
-    for entry in composition_registry.ENTRIES
+    for entry in registry.ENTRIES
     for name in ('learning_rate', 'max_learning_rate') if _takes(entry, name)]
 
 
@@ -284,7 +284,7 @@ class LearningRateNoneAndInfTest(parameterized.TestCase):
   def test_none_is_a_type_error_when_built(self, name):
     # Upstream 0.2.8 builds these with learning_rate=None and fails in the
     # first update (TypeError); they have no meaning without a rate.
-    entry = composition_registry.BY_NAME[name]
+    entry = registry.BY_NAME[name]
     kwargs = entry.build_kwargs()
     kwargs['learning_rate'] = None
     with self.assertRaisesRegex(
@@ -296,7 +296,7 @@ class LearningRateNoneAndInfTest(parameterized.TestCase):
       'contrib.dadapt_adamw', 'contrib.prodigy', 'contrib.schedule_free_adamw',
       'contrib.schedule_free_sgd', 'scale_by_learning_rate', 'adamw', 'sgd')
   def test_inf_is_a_value_error_plain_and_injected(self, name):
-    entry = composition_registry.BY_NAME[name]
+    entry = registry.BY_NAME[name]
     kwargs = entry.build_kwargs()
     kwargs['learning_rate'] = math.inf
     for factory in (entry.factory(),

@@ -14,8 +14,9 @@
 # ==============================================================================
 """Checks shared by every optimizer of ``optax.contrib``.
 
-Each optimizer of the registry below, with hyperparameters chosen for these
-problems:
+Each optimizer of ``CASES`` (those of ``optax.contrib`` in the registry,
+``testing/registry.py``, but the ``scale_by_*`` and ``_NOT_CASES``), with
+hyperparameters chosen for these problems:
 
 * minimizes a quadratic over a matrix and a vector leaf (to within
   ``QUADRATIC_TOL`` of the minimizer, in the largest coordinate error) and
@@ -46,7 +47,8 @@ import numpy as np
 
 from optax import contrib
 from optax._src import alias
-from optax._src import test_utils
+from optax._src.testing import probes
+from optax._src.testing import registry
 from optax.schedules import _inject
 from optax.transforms import _combining
 
@@ -100,16 +102,16 @@ def _decay(lr, rate):
 
 @dataclasses.dataclass(frozen=True)
 class Case:
-  """An optimizer under test.
+  """An optimizer of the registry under test.
 
   Attributes:
-    name: the name of the test case.
-    module: the module of ``optax.contrib`` that defines the factory.
-    factory: the name of the factory in that module.
+    name: its registry name, without ``contrib.``; the registry
+      (``testing/registry.py``) gives its factory, the extra arguments its
+      ``update`` needs, whether it takes numeric hyperparameters (to inject)
+      and whether it takes per-example gradients.
     kwargs: numeric and static hyperparameters (Python values).
     tx_kwargs: arguments that are transformations, as builders (called
       afresh for each build).
-    extra: names of the extra arguments ``update`` needs.
     steps: the number of steps of the minimization runs.
     quadratic_steps: the number of steps on the quadratic, when it needs
       fewer: a run must end while its error still contracts, since the step
@@ -118,8 +120,6 @@ class Case:
       on the backend.
     rosenbrock_kwargs: hyperparameters that replace ``kwargs`` on the
       Rosenbrock function, when it needs others.
-    injectable: whether the factory takes numeric hyperparameters.
-    per_example: whether ``update`` takes per-example gradients.
     after_sgd: the learning rate of an SGD (momentum 0.9) chained before the
       transformation (which scales a learning rate rather than being an
       optimizer), or None.
@@ -128,24 +128,43 @@ class Case:
   """
 
   name: str
-  module: str
-  factory: str
   kwargs: dict[str, Any] = dataclasses.field(default_factory=dict)
   tx_kwargs: dict[str, Callable[[], Any]] = dataclasses.field(
       default_factory=dict)
-  extra: tuple[str, ...] = ()
   steps: int = 2000
   quadratic_steps: Optional[int] = None
   rosenbrock_kwargs: Optional[dict[str, Any]] = None
-  injectable: bool = True
-  per_example: bool = False
   after_sgd: Optional[float] = None
   eval_params: bool = False
 
+  @property
+  def entry(self) -> registry.Entry:
+    """The registry's entry (a missing one raises, failing)."""
+    return registry.BY_NAME[f'contrib.{self.name}']
+
+  @property
+  def factory(self) -> str:
+    """The factory's name in its module."""
+    return self.entry.attr
+
+  @property
+  def extra(self) -> frozenset[str]:
+    """Names of the extra arguments ``update`` needs."""
+    return self.entry.extra_args
+
+  @property
+  def injectable(self) -> bool:
+    """Whether the factory takes numeric hyperparameters."""
+    return self.entry.injectable
+
+  @property
+  def per_example(self) -> bool:
+    """Whether ``update`` takes per-example gradients."""
+    return self.entry.per_example_grads
+
   def resolve(self):
     """Returns the factory (a missing module or name raises, failing)."""
-    module = importlib.import_module(f'optax.contrib.{self.module}')
-    return getattr(module, self.factory)
+    return self.entry.factory()
 
   def steps_on(self, problem):
     """The number of steps of the minimization run on ``problem``."""
@@ -181,59 +200,55 @@ def _sam_adversary():
 
 
 CASES = (
-    Case('acprop', '_acprop', 'acprop',
-         dict(learning_rate=3e-3, b2=0.9, eps=0.1), steps=3000),
-    Case('ademamix', '_ademamix', 'ademamix',
-         dict(learning_rate=1e-2, b3=0.99, alpha=1.0), steps=1000),
-    Case('simplified_ademamix', '_ademamix', 'simplified_ademamix',
-         dict(learning_rate=1e-3, b1=0.9), steps=1500),
-    Case('adopt', '_adopt', 'adopt', dict(learning_rate=1e-2, b2=0.99),
+    Case('acprop', dict(learning_rate=3e-3, b2=0.9, eps=0.1), steps=3000),
+    Case('ademamix', dict(learning_rate=1e-2, b3=0.99, alpha=1.0),
          steps=1000),
-    Case('cocob', '_cocob', 'cocob', steps=10000),
+    Case('simplified_ademamix', dict(learning_rate=1e-3, b1=0.9),
+         steps=1500),
+    Case('adopt', dict(learning_rate=1e-2, b2=0.99), steps=1000),
+    Case('cocob', steps=10000),
     # On the quadratic, the error contracts to ~1e-5 at step 250, then D-Adapt
     # Adam leaves the minimizer again and again (0.06 at step 1750 on CPU;
     # 0.0107 at step 3000 on an H200, 0.0 on CPU): where, rounding decides.
-    Case('dadapt_adamw', '_dadapt_adamw', 'dadapt_adamw', steps=3000,
-         quadratic_steps=250),
-    Case('dog', '_dog', 'dog', steps=10000),
-    Case('dowg', '_dog', 'dowg', steps=10000),
-    Case('galore', '_galore', 'galore',
-         dict(learning_rate=1e-2, rank=1, update_proj_gap=10), steps=3000),
-    Case('madgrad', '_madgrad', 'madgrad', dict(learning_rate=1e-2),
+    Case('dadapt_adamw', steps=3000, quadratic_steps=250),
+    Case('dog', steps=10000),
+    Case('dowg', steps=10000),
+    Case('galore', dict(learning_rate=1e-2, rank=1, update_proj_gap=10),
          steps=3000),
+    Case('madgrad', dict(learning_rate=1e-2), steps=3000),
     # On the quadratic, the error contracts to ~3e-4 at step 2000 and Adam
     # leaves the minimizer near step 2800 (on CPU; within ~100 steps under
     # float32-ulp perturbations of the start): at step 3000 the error was
     # 0.002 to 0.04 under such perturbations (0.0114 on an H200).
-    Case('mechanize', '_mechanic', 'mechanize',
-         tx_kwargs=dict(base_optimizer=_adam), steps=3000,
+    Case('mechanize', tx_kwargs=dict(base_optimizer=_adam), steps=3000,
          quadratic_steps=2000),
-    Case('momo', '_momo', 'momo', extra=('value',), steps=2000),
-    Case('momo_adam', '_momo', 'momo_adam', extra=('value',), steps=2000),
-    Case('muon', '_muon', 'muon',
-         dict(learning_rate=_decay(0.05, 0.998)), steps=3000),
-    Case('prodigy', '_prodigy', 'prodigy', steps=10000),
-    Case('reduce_on_plateau', '_reduce_on_plateau', 'reduce_on_plateau',
-         dict(patience=5, factor=0.5), extra=('value',), steps=3000,
+    Case('momo', steps=2000),
+    Case('momo_adam', steps=2000),
+    Case('muon', dict(learning_rate=_decay(0.05, 0.998)), steps=3000),
+    Case('prodigy', steps=10000),
+    Case('reduce_on_plateau', dict(patience=5, factor=0.5), steps=3000,
          after_sgd=1e-3),
-    Case('sam', '_sam', 'sam',
-         tx_kwargs=dict(optimizer=_sam_optimizer,
-                        adv_optimizer=_sam_adversary),
-         steps=4000, injectable=False),
-    Case('schedule_free_adamw', '_schedule_free', 'schedule_free_adamw',
-         dict(learning_rate=1e-2), steps=3000),
-    Case('schedule_free_sgd', '_schedule_free', 'schedule_free_sgd',
-         dict(learning_rate=1e-2), steps=3000, eval_params=True),
-    Case('sophia', '_sophia', 'sophia', dict(learning_rate=1e-2),
-         extra=('obj_fn',), steps=1000),
-    Case('split_real_and_imaginary', '_complex_valued',
-         'split_real_and_imaginary', tx_kwargs=dict(inner=_adam),
-         steps=2000, injectable=False),
-    Case('dpsgd', '_privacy', 'dpsgd',
-         dict(learning_rate=1e-3, l2_norm_clip=1e3, noise_multiplier=0.0,
-              key=0, momentum=0.9), steps=3000, per_example=True),
+    Case('sam', tx_kwargs=dict(optimizer=_sam_optimizer,
+                               adv_optimizer=_sam_adversary),
+         steps=4000),
+    Case('schedule_free_adamw', dict(learning_rate=1e-2), steps=3000),
+    Case('schedule_free_sgd', dict(learning_rate=1e-2), steps=3000,
+         eval_params=True),
+    Case('sophia', dict(learning_rate=1e-2), steps=1000),
+    Case('split_real_and_imaginary', tx_kwargs=dict(inner=_adam),
+         steps=2000),
+    Case('dpsgd', dict(learning_rate=1e-3, l2_norm_clip=1e3,
+                       noise_multiplier=0.0, key=0, momentum=0.9),
+         steps=3000),
 )
 _BY_NAME = {c.name: c for c in CASES}
+# The registry's entries of optax.contrib that are not optimizers themselves
+# (but the scale_by_*, covered through their optimizer): the
+# differential-privacy aggregate through dpsgd, the schedule_free wrapper
+# through schedule_free_adamw and _sgd, and normalize, sam's adversarial
+# direction.
+_NOT_CASES = ('differentially_private_aggregate', 'normalize',
+              'schedule_free')
 
 # Optimizers also checked with jax_numpy_dtype_promotion='strict'.
 _STRICT_LANE = ('acprop', 'ademamix', 'simplified_ademamix', 'adopt', 'cocob',
@@ -416,19 +431,39 @@ class Alone:
   """A public transformation of ``optax.contrib``, used on its own.
 
   Attributes:
-    name: its public name.
+    name: its public name; the registry (``contrib.<name>``) gives the extra
+      arguments its ``update`` needs, whether it takes per-example gradients
+      and whether every leaf must be a matrix (the integer leaf is one; a
+      Python-float leaf is an error naming it).
     build: builds it with small hyperparameters.
-    extra: names of the extra arguments ``update`` needs.
-    per_example: whether ``update`` takes per-example gradients.
-    matrices_only: whether every leaf must be a matrix (the integer leaf
-      is one; a Python-float leaf is an error naming it).
+    not_registered_extra: the extra arguments of a transformation the
+      registry lists as no optimizer (``registry.NOT_OPTIMIZERS``).
   """
 
   name: str
   build: Callable[[], Any]
-  extra: tuple[str, ...] = ()
-  per_example: bool = False
-  matrices_only: bool = False
+  not_registered_extra: tuple[str, ...] = ()
+
+  @property
+  def _entry(self) -> Optional[registry.Entry]:
+    return registry.BY_NAME.get(f'contrib.{self.name}')
+
+  @property
+  def extra(self) -> frozenset[str]:
+    """Names of the extra arguments ``update`` needs."""
+    if self._entry is None:
+      return frozenset(self.not_registered_extra)
+    return self._entry.extra_args
+
+  @property
+  def per_example(self) -> bool:
+    """Whether ``update`` takes per-example gradients."""
+    return self._entry is not None and self._entry.per_example_grads
+
+  @property
+  def matrices_only(self) -> bool:
+    """Whether every leaf must be a matrix."""
+    return self._entry is not None and self._entry.matrices_only
 
 
 ALONE = (
@@ -451,17 +486,15 @@ ALONE = (
     Alone('madgrad', lambda: contrib.madgrad(1e-2)),
     Alone('scale_by_madgrad', lambda: contrib.scale_by_madgrad(1e-2)),
     Alone('mechanize', lambda: contrib.mechanize(alias.adam(1e-2))),
-    Alone('momo', contrib.momo, extra=('value',)),
-    Alone('momo_adam', contrib.momo_adam, extra=('value',)),
+    Alone('momo', contrib.momo),
+    Alone('momo_adam', contrib.momo_adam),
     Alone('muon', lambda: contrib.muon(1e-2)),
-    Alone('scale_by_muon', contrib.scale_by_muon, matrices_only=True),
+    Alone('scale_by_muon', contrib.scale_by_muon),
     Alone('differentially_private_aggregate',
-          lambda: contrib.differentially_private_aggregate(1.0, 0.0, key=0),
-          per_example=True),
-    Alone('dpsgd', lambda: contrib.dpsgd(1e-2, 1.0, 0.0, key=0),
-          per_example=True),
+          lambda: contrib.differentially_private_aggregate(1.0, 0.0, key=0)),
+    Alone('dpsgd', lambda: contrib.dpsgd(1e-2, 1.0, 0.0, key=0)),
     Alone('prodigy', contrib.prodigy),
-    Alone('reduce_on_plateau', contrib.reduce_on_plateau, extra=('value',)),
+    Alone('reduce_on_plateau', contrib.reduce_on_plateau),
     Alone('normalize', contrib.normalize),
     Alone('sam', lambda: contrib.sam(alias.adam(1e-2), alias.sgd(1e-3))),
     Alone('schedule_free',
@@ -470,8 +503,8 @@ ALONE = (
     Alone('schedule_free_sgd', lambda: contrib.schedule_free_sgd(1e-2)),
     Alone('hutchinson_estimator_diag_hessian',
           lambda: contrib.hutchinson_estimator_diag_hessian(0),
-          extra=('obj_fn',)),
-    Alone('sophia', lambda: contrib.sophia(1e-2), extra=('obj_fn',)),
+          not_registered_extra=('obj_fn',)),
+    Alone('sophia', lambda: contrib.sophia(1e-2)),
     Alone('split_real_and_imaginary',
           lambda: contrib.split_real_and_imaginary(alias.adam(1e-2))),
 )
@@ -684,24 +717,17 @@ class RegistryTest(absltest.TestCase):
         self.assertIs(getattr(contrib, case.factory), case.resolve())
 
   def test_every_contrib_optimizer_is_covered(self):
-    # Public functions of optax.contrib that are not optimizers themselves:
-    # the scale_by_* and helpers are covered through their optimizer, the
-    # schedule_free wrapper through schedule_free_adamw and _sgd.
-    not_optimizers = {
-        'differentially_private_aggregate', 'hutchinson_estimator_diag_hessian',
-        'normalize', 'schedule_free', 'schedule_free_eval_params',
-    }
-    public = {n for n in dir(contrib)
-              if not n.startswith('_') and n.islower()
-              and callable(getattr(contrib, n))}
-    expected = {n for n in public
-                if not n.startswith('scale_by_') and n not in not_optimizers}
-    self.assertSameElements({c.factory for c in CASES}, expected)
+    # The registry's optimizers of optax.contrib (composition_test checks
+    # that it lists every public one) but the scale_by_* and _NOT_CASES.
+    expected = {e.name.removeprefix('contrib.') for e in registry.CONTRIB
+                if not e.attr.startswith('scale_by_')
+                and e.attr not in _NOT_CASES}
+    self.assertSameElements({c.name for c in CASES}, expected)
 
   def test_building_creates_no_array(self):
     for case in CASES:
       with self.subTest(case.name):
-        _, new = test_utils.arrays_created_by(case.build)
+        _, new = probes.arrays_created_by(case.build)
         self.assertEmpty(new, f'{case.name}: building created arrays')
 
 

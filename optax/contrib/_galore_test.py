@@ -29,6 +29,7 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import test_utils
+from optax._src.testing import probes
 from optax.contrib import _galore
 
 D = _galore.GaLoreDimensionNumbers
@@ -252,7 +253,7 @@ class GaloreTest(absltest.TestCase):
     self.assertLess(float(loss(params)), 1e-2)
 
   def test_builds_without_arrays(self):
-    _, new = test_utils.arrays_created_by(
+    _, new = probes.arrays_created_by(
         lambda: _galore.galore(0.1, rank=4, weight_decay=0.1))
     self.assertEqual(new, [])
 

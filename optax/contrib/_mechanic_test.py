@@ -23,6 +23,7 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import test_utils
+from optax._src.testing import probes
 from optax.contrib import _mechanic
 
 _CURVATURE = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
@@ -152,7 +153,7 @@ class MechanizeTest(parameterized.TestCase):
     self.assertEqual(tx.init(jnp.ones(2)).s.shape, (3,))
 
   def test_builds_without_arrays(self):
-    _, new = test_utils.arrays_created_by(
+    _, new = probes.arrays_created_by(
         lambda: _mechanic.mechanize(alias.sgd(0.1), num_betas=4))
     self.assertEqual(new, [])
 

@@ -29,6 +29,7 @@ from jax.sharding import PartitionSpec as P
 import numpy as np
 
 from optax._src import test_utils
+from optax._src.testing import probes
 from optax.contrib import _muon
 from optax.schedules import _inject
 from optax.transforms import _masking
@@ -595,7 +596,7 @@ class BuildTimeTest(parameterized.TestCase):
        lambda: _muon.scale_by_muon(preconditioning='aol')),
   )
   def test_builds_without_arrays(self, make):
-    _, new = test_utils.arrays_created_by(make)
+    _, new = probes.arrays_created_by(make)
     self.assertEqual(new, [])
 
   def test_build_in_jit_step_in_shard_map_issue_1186(self):

@@ -24,6 +24,7 @@ import numpy as np
 
 from optax._src import test_utils
 from optax._src import transform
+from optax._src.testing import probes
 from optax.contrib import _privacy
 from optax.schedules import _inject
 from optax.transforms import _accumulation
@@ -179,7 +180,7 @@ class DifferentiallyPrivateAggregateTest(parameterized.TestCase):
       ('dpsgd', lambda: _privacy.dpsgd(0.1, 1.0, 0.1, 0, momentum=0.9)),
   )
   def test_builds_without_arrays(self, make):
-    _, new = test_utils.arrays_created_by(make)
+    _, new = probes.arrays_created_by(make)
     self.assertEqual(new, [])
 
   def test_built_in_jit_used_outside_without_leak(self):

@@ -24,6 +24,7 @@ import numpy as np
 
 from optax._src import test_utils
 from optax._src import utils
+from optax._src.testing import probes
 from optax.contrib import _reduce_on_plateau
 
 
@@ -220,7 +221,7 @@ class ReduceOnPlateauTest(parameterized.TestCase):
     test_utils.assert_trees_all_equal_dtypes(updates, params)
 
   def test_builds_without_arrays(self):
-    _, new = test_utils.arrays_created_by(
+    _, new = probes.arrays_created_by(
         lambda: _reduce_on_plateau.reduce_on_plateau(patience=3, cooldown=2))
     self.assertEqual(new, [])
 

@@ -25,6 +25,7 @@ import numpy as np
 from optax._src import alias
 from optax._src import base
 from optax._src import test_utils
+from optax._src.testing import probes
 from optax.contrib import _sam
 from optax.transforms import _combining
 
@@ -216,7 +217,7 @@ class SamTest(parameterized.TestCase):
         grad_fn=lambda p: jax.tree.map(lambda x: 2 * x, p))
 
   def test_builds_without_arrays(self):
-    _, new = test_utils.arrays_created_by(lambda: _sam_sgd(sync_period=3))
+    _, new = probes.arrays_created_by(lambda: _sam_sgd(sync_period=3))
     self.assertEqual(new, [])
 
 

@@ -28,11 +28,12 @@ import numpy as np
 from optax._src import alias
 from optax._src import test_utils
 from optax._src import utils
+from optax._src.testing import probes
 from optax.contrib import _schedule_free
 from optax.schedules import _inject
 from optax.transforms import _accumulation
-from optax.transforms import _combining
 from optax.transforms import _clipping
+from optax.transforms import _combining
 
 
 def _warmup(peak, steps):
@@ -255,7 +256,7 @@ class ScheduleFreeTest(parameterized.TestCase):
        lambda: _schedule_free.schedule_free(alias.sgd(0.1), 0.1)),
   )
   def test_builds_without_arrays(self, make):
-    _, new = test_utils.arrays_created_by(make)
+    _, new = probes.arrays_created_by(make)
     self.assertEqual(new, [])
 
   def test_init_on_shape_dtype_struct(self):

@@ -25,6 +25,7 @@ import numpy as np
 
 from optax._src import base
 from optax._src import test_utils
+from optax._src.testing import probes
 from optax.contrib import _sophia
 
 _PARAMS = np.array([0.5, -0.5, 1.0])
@@ -99,7 +100,7 @@ class HutchinsonTest(parameterized.TestCase):
     np.testing.assert_array_equal(given.key, key)
 
   def test_building_creates_no_array(self):
-    _, new = test_utils.arrays_created_by(
+    _, new = probes.arrays_created_by(
         lambda: (_sophia.hutchinson_estimator_diag_hessian(3),
                  _sophia.sophia(0.1)))
     self.assertEqual(new, [])

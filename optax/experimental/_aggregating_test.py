@@ -22,8 +22,8 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import base
-from optax._src import test_utils
 from optax._src import utils
+from optax._src.testing import probes
 from optax.experimental import _aggregating as agg
 
 
@@ -322,7 +322,7 @@ class ProcessTest(parameterized.TestCase):
     params = jnp.zeros(2)
     jaxpr = jax.make_jaxpr(tx.update)(
         jnp.ones((2, 2)), tx.init(params), params).jaxpr
-    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
+    self.assertEqual(probes.barriers_in_conditionals(jaxpr), [0])
     # adam's updates on the averaged batches, zeros in between; eager and
     # jitted.
     batches = [jnp.array([[1.0, 2.0], [3.0, 4.0]]),

@@ -29,6 +29,7 @@ from optax import contrib
 from optax._src import alias
 from optax._src import base
 from optax._src import test_utils
+from optax._src.testing import probes
 from optax.transforms import _accumulation
 from optax.transforms import _clipping
 from optax.transforms import _combining
@@ -780,7 +781,7 @@ class RegressionTest(parameterized.TestCase):
     ms = _accumulation.MultiSteps(make(), 4)
     params = {'w': jnp.zeros(3), 'b': jnp.zeros(2)}
     jaxpr = jax.make_jaxpr(ms.update)(params, ms.init(params), params).jaxpr
-    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
+    self.assertEqual(probes.barriers_in_conditionals(jaxpr), [0])
 
   @parameterized.named_parameters(
       # Upstream 0.2.8 needs 4 and 7.5 params' sizes for these steps (see
@@ -794,7 +795,7 @@ class RegressionTest(parameterized.TestCase):
     # was written over it, so XLA kept a copy of the accumulator (one more
     # params' size than upstream's straight-line code).
     params = {'w0': jnp.zeros((256, 256)), 'w1': jnp.zeros((256, 256))}
-    stats = test_utils.donated_step_memory(
+    stats = probes.donated_step_memory(
         _accumulation.MultiSteps(make(), 4), params)
     if stats is None:
       self.skipTest('no memory analysis on this backend')

@@ -23,11 +23,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax import tree_utils as otu
 from optax._src import base
-from optax._src import test_utils
+from optax._src.testing import toy_transforms
 from optax.transforms import _combining
 from optax.transforms import _masking
-from optax import tree_utils as otu
 
 
 def _scale(factor):
@@ -51,7 +51,8 @@ class ChainTest(parameterized.TestCase):
 
   @parameterized.parameters(False, True)
   def test_applies_in_order(self, use_jit):
-    tx = _combining.chain(_scale(2.0), _shift(1.0), test_utils.running_sum())
+    tx = _combining.chain(_scale(2.0), _shift(1.0),
+                          toy_transforms.running_sum())
     params = _params()
     state = tx.init(params)
     self.assertIsInstance(state, tuple)
@@ -87,7 +88,7 @@ class ChainTest(parameterized.TestCase):
     self.assertEqual(new_state, ())
 
   def test_forwards_extra_args(self):
-    tx = _combining.chain(_scale(2.0), test_utils.scale_by_value())
+    tx = _combining.chain(_scale(2.0), toy_transforms.scale_by_value())
     self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
     params = _params()
     updates, _ = tx.update(params, tx.init(params), value=3.0, other=1)
@@ -103,7 +104,7 @@ class ChainTest(parameterized.TestCase):
       _combining.chain([_scale(1.0), _scale(2.0)])
 
   def test_state_stable_and_init_on_shapes(self):
-    tx = _combining.chain(_scale(2.0), test_utils.running_sum())
+    tx = _combining.chain(_scale(2.0), toy_transforms.running_sum())
     params = _params()
     state0 = tx.init(params)
     _, state1 = jax.jit(tx.update)(params, state0)
@@ -121,7 +122,7 @@ class NamedChainTest(parameterized.TestCase):
   @parameterized.parameters(False, True)
   def test_applies_in_order_with_named_state(self, use_jit):
     tx = _combining.named_chain(
-        ('double', _scale(2.0)), ('sum', test_utils.running_sum()),
+        ('double', _scale(2.0)), ('sum', toy_transforms.running_sum()),
         ('shift', _shift(-1.0)))
     params = _params()
     state = tx.init(params)
@@ -136,7 +137,7 @@ class NamedChainTest(parameterized.TestCase):
           state['sum'].total['b'], step * 2.0 * np.asarray(params['b']))
 
   def test_forwards_extra_args(self):
-    tx = _combining.named_chain(('v', test_utils.scale_by_value()),
+    tx = _combining.named_chain(('v', toy_transforms.scale_by_value()),
                                 ('s', _scale(2.0)))
     params = _params()
     updates, _ = tx.update(params, tx.init(params), value=0.5)
@@ -173,7 +174,7 @@ class PartitionTest(parameterized.TestCase):
         lambda x: 'frozen' if x.size == 3 else 'dense', p)
               ) if use_fn else _LABELS
     tx = _combining.partition(
-        {'dense': _combining.chain(_scale(-2.0), test_utils.running_sum()),
+        {'dense': _combining.chain(_scale(-2.0), toy_transforms.running_sum()),
          'frozen': base.set_to_zero()},
         labels)
     state = tx.init(params)
@@ -188,8 +189,8 @@ class PartitionTest(parameterized.TestCase):
 
   def test_state_layout(self):
     tx = _combining.partition(
-        {'dense': test_utils.running_sum(), 'frozen': base.set_to_zero(),
-         'unused': test_utils.running_sum()},
+        {'dense': toy_transforms.running_sum(), 'frozen': base.set_to_zero(),
+         'unused': toy_transforms.running_sum()},
         _LABELS)
     state = tx.init(_params())
     self.assertIsInstance(state, _combining.PartitionState)
@@ -235,7 +236,8 @@ class PartitionTest(parameterized.TestCase):
   def test_forwards_extra_args_issue_1649(self):
     params = _params()
     tx = _combining.partition(
-        {'dense': test_utils.scale_by_value(), 'frozen': base.set_to_zero()},
+        {'dense': toy_transforms.scale_by_value(),
+         'frozen': base.set_to_zero()},
         _LABELS)
     self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
     updates, _ = jax.jit(tx.update)(params, tx.init(params),
@@ -246,7 +248,7 @@ class PartitionTest(parameterized.TestCase):
   @parameterized.parameters(False, True)
   def test_mask_compatible_extra_args(self, compatible):
     seen = {}
-    spy = test_utils.record_extra_args(seen)
+    spy = toy_transforms.record_extra_args(seen)
     params = _params()
     tx = _combining.partition(
         {'dense': spy, 'frozen': base.set_to_zero()}, _LABELS,
@@ -325,7 +327,7 @@ class PartitionTest(parameterized.TestCase):
   def test_dtypes_kept(self):
     params = {'x': jnp.ones(2, jnp.bfloat16), 'y': jnp.ones(3, jnp.float16)}
     tx = _combining.partition(
-        {'a': test_utils.running_sum(), 'b': test_utils.running_sum()},
+        {'a': toy_transforms.running_sum(), 'b': toy_transforms.running_sum()},
         {'x': 'a', 'y': 'b'})
     updates, state = tx.update(params, tx.init(params))
     self.assertEqual(updates['x'].dtype, jnp.bfloat16)
@@ -341,7 +343,7 @@ class PartitionTreeMapParamsTest(parameterized.TestCase):
     params = {'w': jnp.ones((2, 3)), 'b': jnp.ones((3,))}
     labels = {'w': 'a', 'b': 'b'}
     tx = _combining.partition(
-        {'a': test_utils.running_sum(), 'b': test_utils.running_sum()},
+        {'a': toy_transforms.running_sum(), 'b': toy_transforms.running_sum()},
         (lambda p: labels) if labels_as_fn else labels)
     state = tx.init(params)
     doubled = otu.tree_map_params(tx, lambda x: 2 * x + 1, state)

@@ -25,7 +25,9 @@ import numpy as np
 from optax._src import alias
 from optax._src import base
 from optax._src import numerics
-from optax._src import test_utils
+from optax._src.testing import cases
+from optax._src.testing import probes
+from optax._src.testing import toy_transforms
 from optax.transforms import _conditionality
 
 
@@ -146,7 +148,7 @@ class ApplyIfFiniteTest(parameterized.TestCase):
     _assert_same_types(self, state, new_state)
 
   def test_forwards_extra_args(self):
-    tx = _conditionality.apply_if_finite(test_utils.scale_by_value(), 1)
+    tx = _conditionality.apply_if_finite(toy_transforms.scale_by_value(), 1)
     self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
     updates, _ = tx.update({'a': jnp.asarray(_GOOD)}, tx.init(None),
                            value=2.0)
@@ -212,14 +214,15 @@ class ConditionallyTest(parameterized.TestCase):
       seen.update(extra_args)
       return step >= 0
 
-    tx = factory(test_utils.scale_by_value(), should, forward_extra_args=True)
+    tx = factory(toy_transforms.scale_by_value(), should,
+                 forward_extra_args=True)
     updates, _ = tx.update({'a': jnp.ones(2)}, tx.init({'a': jnp.ones(2)}),
                            value=3.0)
     self.assertEqual(seen, {'value': 3.0})
     np.testing.assert_allclose(updates['a'], 3.0 * np.ones(2))
     # Without forwarding, the condition gets the step only; the inner
     # transformation still gets the extra arguments.
-    tx = factory(test_utils.scale_by_value(), lambda step: step >= 0)
+    tx = factory(toy_transforms.scale_by_value(), lambda step: step >= 0)
     updates, _ = tx.update({'a': jnp.ones(2)}, tx.init({'a': jnp.ones(2)}),
                            value=4.0)
     np.testing.assert_allclose(updates['a'], 4.0 * np.ones(2))
@@ -252,25 +255,26 @@ class BarrierTest(parameterized.TestCase):
     tx = wrap(alias.adam(1e-3))
     params = {'w': jnp.zeros(3)}
     jaxpr = jax.make_jaxpr(tx.update)(params, tx.init(params), params).jaxpr
-    self.assertEqual(test_utils.barriers_in_conditionals(jaxpr), [0])
+    self.assertEqual(probes.barriers_in_conditionals(jaxpr), [0])
 
 
 # name -> (factory, extra keyword arguments of update), for
 # PreparedInputsTest.
 _PREP_TRANSFORMS = {
     'apply_if_finite': (
-        lambda: _conditionality.apply_if_finite(test_utils.doubling(), 2), {}),
+        lambda: _conditionality.apply_if_finite(
+            toy_transforms.doubling(), 2), {}),
     'conditionally_mask': (
         lambda: _conditionality.conditionally_mask(
-            test_utils.doubling(), lambda step: step % 2 == 0), {}),
+            toy_transforms.doubling(), lambda step: step % 2 == 0), {}),
     'conditionally_transform': (
         lambda: _conditionality.conditionally_transform(
-            test_utils.doubling(), lambda step: step % 2 == 0), {}),
+            toy_transforms.doubling(), lambda step: step % 2 == 0), {}),
 }
 
 
 class PreparedInputsTest(
-    test_utils.prepared_inputs_test_case(
+    cases.prepared_inputs_test_case(
         _PREP_TRANSFORMS, shapes_checked=False)):
   """Inputs the transformations of the module take as a chain gives them."""
 

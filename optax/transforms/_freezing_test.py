@@ -23,7 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import test_utils
+from optax._src.testing import toy_transforms
 from optax.transforms import _combining
 from optax.transforms import _freezing
 from optax.transforms import _masking
@@ -71,7 +71,8 @@ class SelectiveTransformTest(parameterized.TestCase):
   def test_values_and_state(self, use_fn, use_jit):
     params = _params()
     tx = _freezing.selective_transform(
-        test_utils.running_sum(), freeze_mask=_frozen_fn if use_fn else _FROZEN)
+        toy_transforms.running_sum(),
+        freeze_mask=_frozen_fn if use_fn else _FROZEN)
     state = tx.init(params)
     self.assertIsInstance(state, _combining.PartitionState)
     self.assertEqual(set(state.inner_states), {'train', 'freeze'})
@@ -88,12 +89,12 @@ class SelectiveTransformTest(parameterized.TestCase):
 
   def test_freeze_mask_is_keyword_only(self):
     with self.assertRaises(TypeError):
-      _freezing.selective_transform(test_utils.running_sum(), _FROZEN)  # pylint: disable=too-many-function-args
+      _freezing.selective_transform(toy_transforms.running_sum(), _FROZEN)  # pylint: disable=too-many-function-args
 
   def test_frozen_subtree_prefix(self):
     params = _params()
     tx = _freezing.selective_transform(
-        test_utils.running_sum(),
+        toy_transforms.running_sum(),
         freeze_mask={'w': False, 'b': False, 'head': True})
     updates, _ = tx.update(params, tx.init(params))
     np.testing.assert_array_equal(updates['head']['k'], np.zeros(3))
@@ -113,7 +114,7 @@ class SelectiveTransformTest(parameterized.TestCase):
     params = Net(w=jnp.array([1.0, 2.0]), b=jnp.array([3.0]))
     mask = Net(w=False, b=True)
     tx = _freezing.selective_transform(
-        test_utils.running_sum(), freeze_mask=mask)
+        toy_transforms.running_sum(), freeze_mask=mask)
     updates, _ = tx.update(params, tx.init(params))
     np.testing.assert_array_equal(updates.w, np.array([1.0, 2.0]))
     np.testing.assert_array_equal(updates.b, np.zeros(1))

@@ -23,7 +23,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
-from optax._src import test_utils
+from optax._src.testing import cases
+from optax._src.testing import toy_transforms
 from optax.transforms import _layouts
 
 
@@ -112,12 +113,12 @@ class FlattenTest(parameterized.TestCase):
 # name -> (factory, extra keyword arguments of update), for
 # PreparedInputsTest.
 _PREP_TRANSFORMS = {
-    'flatten': (lambda: _layouts.flatten(test_utils.doubling()), {}),
+    'flatten': (lambda: _layouts.flatten(toy_transforms.doubling()), {}),
 }
 
 
 class PreparedInputsTest(
-    test_utils.prepared_inputs_test_case(_PREP_TRANSFORMS)):
+    cases.prepared_inputs_test_case(_PREP_TRANSFORMS)):
   """Inputs the transformations of the module take as a chain gives them."""
 
 

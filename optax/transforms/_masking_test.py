@@ -23,14 +23,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax import tree_utils as otu
 from optax._src import alias
 from optax._src import base
 from optax._src import numerics
-from optax._src import test_utils
+from optax._src.testing import cases
+from optax._src.testing import toy_transforms
 from optax.transforms import _adding
 from optax.transforms import _combining
 from optax.transforms import _masking
-from optax import tree_utils as otu
 
 
 def _scale(factor):
@@ -85,7 +86,7 @@ class MaskedTest(parameterized.TestCase):
     params = _params()
     mask = (lambda p: jax.tree.map(lambda x: x.ndim == 2 or x.size == 3, p)
             ) if use_fn else _MASK
-    tx = _masking.masked(test_utils.running_sum(), mask)
+    tx = _masking.masked(toy_transforms.running_sum(), mask)
     state = tx.init(params)
     update = jax.jit(tx.update) if use_jit else tx.update
     grads = jax.tree.map(lambda x: 2.0 * x + 1.0, params)
@@ -98,7 +99,7 @@ class MaskedTest(parameterized.TestCase):
       np.testing.assert_allclose(updates['nested']['v'], expected['v'])
 
   def test_state_only_holds_selected_leaves(self):
-    tx = _masking.masked(test_utils.running_sum(), _MASK)
+    tx = _masking.masked(toy_transforms.running_sum(), _MASK)
     state = tx.init(_params())
     self.assertIsInstance(state, _masking.MaskedState)
     total = state.inner_state.total
@@ -119,7 +120,7 @@ class MaskedTest(parameterized.TestCase):
 
   def test_state_structure_dtype_stable_under_jit(self):
     params = _params()
-    tx = _masking.masked(test_utils.running_sum(), _MASK)
+    tx = _masking.masked(toy_transforms.running_sum(), _MASK)
     state0 = tx.init(params)
     _, state1 = jax.jit(tx.update)(params, state0)
     self.assertEqual(jax.tree.structure(state0), jax.tree.structure(state1))
@@ -129,7 +130,7 @@ class MaskedTest(parameterized.TestCase):
   def test_init_on_shape_dtype_structs(self):
     params = jax.tree.map(
         lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype), _params())
-    tx = _masking.masked(test_utils.running_sum(), _MASK)
+    tx = _masking.masked(toy_transforms.running_sum(), _MASK)
     state = jax.eval_shape(tx.init, params)
     self.assertEqual(state.inner_state.total['w'].shape, (2, 2))
 
@@ -161,7 +162,7 @@ class MaskedTest(parameterized.TestCase):
         _masking.masked(
             base.stateless_with_tree_map(decay),
             lambda p: jax.tree.map(lambda x: x.ndim == 2, p)),
-        test_utils.running_sum(),
+        toy_transforms.running_sum(),
     )
     tx = _masking.masked(
         inner, lambda p: jax.tree.map(lambda x: x.size > 1, p))
@@ -175,7 +176,7 @@ class MaskedTest(parameterized.TestCase):
 
   def test_forwards_extra_args_issue_1649(self):
     params = _params()
-    tx = _masking.masked(test_utils.scale_by_value(), _MASK)
+    tx = _masking.masked(toy_transforms.scale_by_value(), _MASK)
     state = tx.init(params)
     self.assertIsInstance(tx, base.GradientTransformationExtraArgs)
     updates, _ = tx.update(params, state, value=jnp.asarray(4.0))
@@ -185,7 +186,7 @@ class MaskedTest(parameterized.TestCase):
   @parameterized.parameters(False, True)
   def test_mask_compatible_extra_args(self, compatible):
     seen = {}
-    spy = test_utils.record_extra_args(seen)
+    spy = toy_transforms.record_extra_args(seen)
     params = _params()
     tx = _masking.masked(spy, _MASK, mask_compatible_extra_args=compatible)
     tx.update(params, tx.init(params), grad=params, value=1.0,
@@ -222,7 +223,7 @@ class MaskedTest(parameterized.TestCase):
 
   def test_dtype_kept(self):
     params = {'a': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones(2, jnp.float16)}
-    tx = _masking.masked(test_utils.running_sum(), {'a': True, 'b': False})
+    tx = _masking.masked(toy_transforms.running_sum(), {'a': True, 'b': False})
     updates, state = tx.update(params, tx.init(params))
     self.assertEqual(updates['a'].dtype, jnp.bfloat16)
     self.assertEqual(updates['b'].dtype, jnp.float16)
@@ -327,7 +328,7 @@ class MaskedTreeMapParamsTest(parameterized.TestCase):
   def test_tree_map_params_finds_masked_params(self, mask_as_fn):
     params = {'w': jnp.ones((2, 3)), 'b': jnp.ones((3,))}
     mask = {'w': True, 'b': False}
-    inner = _combining.chain(_scale(2.0), test_utils.running_sum())
+    inner = _combining.chain(_scale(2.0), toy_transforms.running_sum())
     tx = _masking.masked(inner, (lambda p: mask) if mask_as_fn else mask)
     state = tx.init(params)
     shapes = otu.tree_map_params(tx, lambda x: x.shape, state)
@@ -340,13 +341,14 @@ class MaskedTreeMapParamsTest(parameterized.TestCase):
 # PreparedInputsTest.
 _PREP_TRANSFORMS = {
     'masked': (
-        lambda: _masking.masked(test_utils.doubling(), lambda p: jax.tree.map(
-            lambda x: x.ndim != 1 or x.shape[0] != 3, p)), {}),
+        lambda: _masking.masked(
+            toy_transforms.doubling(), lambda p: jax.tree.map(
+                lambda x: x.ndim != 1 or x.shape[0] != 3, p)), {}),
 }
 
 
 class PreparedInputsTest(
-    test_utils.prepared_inputs_test_case(
+    cases.prepared_inputs_test_case(
         _PREP_TRANSFORMS, shapes_checked=False)):
   """Inputs the transformations of the module take as a chain gives them."""
 

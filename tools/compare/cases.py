@@ -18,6 +18,11 @@ Two kinds of cases:
 Inputs come from ``numpy.random.default_rng`` with fixed seeds, never from
 ``jax.random``, so both interpreters see identical bits whatever the jax or
 Optax version.
+
+Which optimizers there are, and which extra arguments their ``update`` takes,
+is read from the fork's registry (optax/_src/testing/registry.py, loaded by
+file path: it imports only the standard library, and upstream's optax has no
+``optax._src.testing``); the tables here give each one's builders.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import importlib.util
+import pathlib
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,6 +50,24 @@ import optax.tree_utils
 SEED = 20260124
 STEPS = 5
 PARAM_KINDS = ('f32', 'bf16', 'mixed')
+
+_REGISTRY_PATH = (pathlib.Path(__file__).resolve().parents[2] / 'optax' /
+                  '_src' / 'testing' / 'registry.py')
+
+
+def registry() -> Any:
+  """The fork's optimizer registry, under either interpreter.
+
+  Loaded from its file (it imports only the standard library), once, under
+  a name of its own, so that upstream's interpreter reads the fork's list.
+  """
+  name = '_optax_fork_registry'
+  if name not in sys.modules:
+    spec = importlib.util.spec_from_file_location(name, _REGISTRY_PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+  return sys.modules[name]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,254 +214,246 @@ def _sched():
   return optax.linear_schedule(1e-2, 1e-3, 4)
 
 
-# name -> (defaults builder, non-default builder, extra)
-# Builders are lambdas so that nothing is built at import time.
-ALIASES: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None,
-                         str | None]] = {
+# Registry name -> (defaults builder, non-default builder or None), for every
+# entry of the registry's ALIASES (and of its CONTRIB but the scale_by_*,
+# without their ``contrib.``). Builders are lambdas so that nothing is built
+# at import time.
+ALIASES: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None]] = {
     'adabelief': (lambda: optax.adabelief(LR),
                   lambda: optax.adabelief(_sched(), b1=0.8, b2=0.99,
-                                          eps=1e-8, nesterov=True), None),
+                                          eps=1e-8, nesterov=True)),
     'adadelta': (lambda: optax.adadelta(),
                  lambda: optax.adadelta(0.5, rho=0.8, eps=1e-5,
-                                        weight_decay=1e-2), None),
+                                        weight_decay=1e-2)),
     'adafactor': (lambda: optax.adafactor(),
                   lambda: optax.adafactor(LR, min_dim_size_to_factor=2,
                                           momentum=0.9, weight_decay_rate=1e-2,
-                                          decay_offset=1), None),
+                                          decay_offset=1)),
     'adagrad': (lambda: optax.adagrad(LR),
                 lambda: optax.adagrad(_sched(), initial_accumulator_value=0.5,
-                                      eps=1e-5), None),
+                                      eps=1e-5)),
     'adam': (lambda: optax.adam(LR),
              lambda: optax.adam(_sched(), b1=0.8, b2=0.99, eps=1e-6,
                                 eps_root=1e-8, mu_dtype=jnp.bfloat16,
-                                nesterov=True), None),
+                                nesterov=True)),
     'adamax': (lambda: optax.adamax(LR),
-               lambda: optax.adamax(_sched(), b1=0.8, b2=0.99, eps=1e-6),
-               None),
+               lambda: optax.adamax(_sched(), b1=0.8, b2=0.99, eps=1e-6)),
     'adamaxw': (lambda: optax.adamaxw(LR),
                 lambda: optax.adamaxw(LR, weight_decay=1e-2,
-                                      mask={'b': False, 'w': True}), None),
+                                      mask={'b': False, 'w': True})),
     'adamw': (lambda: optax.adamw(LR),
               lambda: optax.adamw(_sched(), b1=0.8, weight_decay=1e-2,
                                   mask=lambda p: {'b': False, 'w': True},
-                                  nesterov=True), None),
+                                  nesterov=True)),
     'adan': (lambda: optax.adan(LR),
              lambda: optax.adan(LR, b1=0.9, b2=0.9, b3=0.9, eps_root=0.0,
-                                weight_decay=1e-2), None),
+                                weight_decay=1e-2)),
     'amsgrad': (lambda: optax.amsgrad(LR),
                 lambda: optax.amsgrad(LR, mu_dtype=jnp.float32,
                                       bias_correction_mu=False,
-                                      bias_correction_nu=False), None),
+                                      bias_correction_nu=False)),
     'fromage': (lambda: optax.fromage(LR),
-                lambda: optax.fromage(0.1, min_norm=1e-3), None),
+                lambda: optax.fromage(0.1, min_norm=1e-3)),
     'lamb': (lambda: optax.lamb(LR),
              lambda: optax.lamb(LR, weight_decay=1e-2,
-                                mask={'b': False, 'w': True}), None),
+                                mask={'b': False, 'w': True})),
     'lars': (lambda: optax.lars(LR),
              lambda: optax.lars(LR, weight_decay=1e-2, trust_coefficient=0.01,
-                                eps=1e-6, momentum=0.5, nesterov=True), None),
+                                eps=1e-6, momentum=0.5, nesterov=True)),
     'lbfgs': (lambda: optax.lbfgs(),
-              lambda: optax.lbfgs(memory_size=3, scale_init_precond=False),
-              'linesearch'),
+              lambda: optax.lbfgs(memory_size=3, scale_init_precond=False)),
     'lion': (lambda: optax.lion(LR),
              lambda: optax.lion(LR, b1=0.8, b2=0.9, mu_dtype=jnp.bfloat16,
-                                weight_decay=0.0), None),
+                                weight_decay=0.0)),
     'nadam': (lambda: optax.nadam(LR),
-              lambda: optax.nadam(LR, b1=0.8, eps_root=1e-8), None),
+              lambda: optax.nadam(LR, b1=0.8, eps_root=1e-8)),
     'nadamw': (lambda: optax.nadamw(LR),
                lambda: optax.nadamw(LR, weight_decay=1e-2,
-                                    mask={'b': False, 'w': True}), None),
+                                    mask={'b': False, 'w': True})),
     'noisy_sgd': (lambda: optax.noisy_sgd(LR, key=jax.random.key(0)),
                   lambda: optax.noisy_sgd(LR, eta=0.1, gamma=0.3,
-                                          key=jax.random.key(1)), None),
+                                          key=jax.random.key(1))),
     'novograd': (lambda: optax.novograd(LR),
                  lambda: optax.novograd(LR, b1=0.8, b2=0.5,
-                                        weight_decay=1e-2), None),
+                                        weight_decay=1e-2)),
     'optimistic_adam': (lambda: optax.optimistic_adam(LR),
                         lambda: optax.optimistic_adam(LR, optimism=0.5,
-                                                      nesterov=False), None),
+                                                      nesterov=False)),
     'optimistic_adam_v2': (lambda: optax.optimistic_adam_v2(LR),
                            lambda: optax.optimistic_adam_v2(
-                               LR, alpha=0.5, beta=2.0), None),
+                               LR, alpha=0.5, beta=2.0)),
     'optimistic_gradient_descent': (
         lambda: optax.optimistic_gradient_descent(LR),
-        lambda: optax.optimistic_gradient_descent(LR, alpha=0.5, beta=2.0),
-        None),
+        lambda: optax.optimistic_gradient_descent(LR, alpha=0.5, beta=2.0)),
     'polyak_sgd': (lambda: optax.polyak_sgd(),
                    lambda: optax.polyak_sgd(max_learning_rate=0.5,
                                             scaling=0.5, f_min=-1.0, eps=1e-3,
-                                            variant='sps+'), 'value'),
+                                            variant='sps+')),
     'radam': (lambda: optax.radam(LR),
-              lambda: optax.radam(LR, threshold=4.5, nesterov=True), None),
+              lambda: optax.radam(LR, threshold=4.5, nesterov=True)),
     'rmsprop': (lambda: optax.rmsprop(LR),
                 lambda: optax.rmsprop(LR, initial_scale=0.1,
                                       eps_in_sqrt=False, centered=True,
                                       momentum=0.9, nesterov=True,
-                                      bias_correction=True), None),
+                                      bias_correction=True)),
     'rprop': (lambda: optax.rprop(LR),
               lambda: optax.rprop(LR, eta_minus=0.3, eta_plus=1.5,
-                                  min_step_size=1e-3, max_step_size=1.0),
-              None),
+                                  min_step_size=1e-3, max_step_size=1.0)),
     'sgd': (lambda: optax.sgd(LR),
             lambda: optax.sgd(_sched(), momentum=0.9, nesterov=True,
-                              accumulator_dtype=jnp.bfloat16), None),
-    'sign_sgd': (lambda: optax.sign_sgd(LR), None, None),
+                              accumulator_dtype=jnp.bfloat16)),
+    'sign_sgd': (lambda: optax.sign_sgd(LR), None),
     'signum': (lambda: optax.signum(LR),
                lambda: optax.signum(LR, beta=0.5,
-                                    accumulator_dtype=jnp.float32), None),
-    'sm3': (lambda: optax.sm3(LR), lambda: optax.sm3(LR, momentum=0.5), None),
+                                    accumulator_dtype=jnp.float32)),
+    'sm3': (lambda: optax.sm3(LR), lambda: optax.sm3(LR, momentum=0.5)),
     'yogi': (lambda: optax.yogi(LR),
-             lambda: optax.yogi(LR, b1=0.8, b2=0.99, eps=1e-4), None),
+             lambda: optax.yogi(LR, b1=0.8, b2=0.99, eps=1e-4)),
 }
 
-CONTRIB: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None,
-                         str | None]] = {
+CONTRIB: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None]] = {
     'acprop': (lambda: optax.contrib.acprop(LR),
-               lambda: optax.contrib.acprop(LR, weight_decay=1e-2), None),
+               lambda: optax.contrib.acprop(LR, weight_decay=1e-2)),
     'ademamix': (lambda: optax.contrib.ademamix(LR),
                  lambda: optax.contrib.ademamix(LR, b3=0.99, alpha=2.0,
-                                                weight_decay=1e-2), None),
+                                                weight_decay=1e-2)),
     'adopt': (lambda: optax.contrib.adopt(LR),
               lambda: optax.contrib.adopt(LR, nesterov=True,
-                                          use_clipping=False), None),
+                                          use_clipping=False)),
     'cocob': (lambda: optax.contrib.cocob(),
               lambda: optax.contrib.cocob(1.0, alpha=10.0,
-                                          weight_decay=1e-2), None),
+                                          weight_decay=1e-2)),
     'dadapt_adamw': (lambda: optax.contrib.dadapt_adamw(),
                      lambda: optax.contrib.dadapt_adamw(
-                         0.5, betas=(0.8, 0.99), weight_decay=1e-2), None),
+                         0.5, betas=(0.8, 0.99), weight_decay=1e-2)),
     'dog': (lambda: optax.contrib.dog(),
             lambda: optax.contrib.dog(init_step=('distance', 1e-3),
-                                      weight_decay=1e-2), None),
+                                      weight_decay=1e-2)),
     'dowg': (lambda: optax.contrib.dowg(),
              lambda: optax.contrib.dowg(init_estim_sq_dist=1e-2,
-                                        weight_decay=1e-2), None),
+                                        weight_decay=1e-2)),
     'dpsgd': (lambda: optax.contrib.dpsgd(LR, 1.0, 0.5, 0),
               lambda: optax.contrib.dpsgd(LR, 0.1, 1.0, 3, momentum=0.9,
-                                          nesterov=True), 'per_example'),
+                                          nesterov=True)),
     'galore': (lambda: optax.contrib.galore(LR),
                lambda: optax.contrib.galore(LR, rank=2, update_proj_gap=2,
-                                            scale=0.5), None),
+                                            scale=0.5)),
     'madgrad': (lambda: optax.contrib.madgrad(LR),
                 lambda: optax.contrib.madgrad(LR, momentum=0.5,
-                                              weight_decay=1e-2), None),
+                                              weight_decay=1e-2)),
     'mechanize': (lambda: optax.contrib.mechanize(optax.adam(LR)),
                   lambda: optax.contrib.mechanize(optax.sgd(LR),
                                                   weight_decay=0.0,
-                                                  num_betas=2), None),
+                                                  num_betas=2)),
     'momo': (lambda: optax.contrib.momo(),
              lambda: optax.contrib.momo(0.5, beta=0.5, lower_bound=-1.0,
                                         weight_decay=1e-2,
-                                        adapt_lower_bound=True), 'value'),
+                                        adapt_lower_bound=True)),
     'momo_adam': (lambda: optax.contrib.momo_adam(),
                   lambda: optax.contrib.momo_adam(0.1, weight_decay=1e-2,
-                                                  adapt_lower_bound=True),
-                  'value'),
+                                                  adapt_lower_bound=True)),
     'muon': (lambda: optax.contrib.muon(LR),
              lambda: optax.contrib.muon(LR, ns_steps=3, beta=0.9,
                                         weight_decay=1e-2, nesterov=False,
-                                        adaptive=True), None),
+                                        adaptive=True)),
     'prodigy': (lambda: optax.contrib.prodigy(),
                 lambda: optax.contrib.prodigy(0.5, beta3=0.9,
                                               weight_decay=1e-2,
-                                              safeguard_warmup=True), None),
+                                              safeguard_warmup=True)),
     'reduce_on_plateau': (lambda: optax.chain(
         optax.sgd(LR), optax.contrib.reduce_on_plateau()),
                           lambda: optax.chain(
                               optax.sgd(LR), optax.contrib.reduce_on_plateau(
                                   factor=0.5, patience=1, cooldown=1,
-                                  accumulation_size=2)), 'value'),
+                                  accumulation_size=2))),
     'sam': (lambda: optax.contrib.sam(optax.sgd(LR), optax.sgd(0.05)),
             lambda: optax.contrib.sam(optax.adam(LR), optax.sgd(0.05),
-                                      sync_period=3, reset_state=False),
-            None),
+                                      sync_period=3, reset_state=False)),
     'schedule_free_adamw': (lambda: optax.contrib.schedule_free_adamw(),
                             lambda: optax.contrib.schedule_free_adamw(
-                                LR, warmup_steps=2, weight_decay=1e-2), None),
+                                LR, warmup_steps=2, weight_decay=1e-2)),
     'schedule_free_sgd': (lambda: optax.contrib.schedule_free_sgd(),
                           lambda: optax.contrib.schedule_free_sgd(
-                              0.1, warmup_steps=2, weight_decay=1e-2), None),
+                              0.1, warmup_steps=2, weight_decay=1e-2)),
     'schedule_free': (lambda: optax.contrib.schedule_free(optax.sgd(LR), LR),
                       lambda: optax.contrib.schedule_free(
                           optax.adam(LR), LR, b1=0.8,
-                          state_dtype=jnp.float32), None),
+                          state_dtype=jnp.float32)),
     'simplified_ademamix': (lambda: optax.contrib.simplified_ademamix(LR),
                             lambda: optax.contrib.simplified_ademamix(
-                                LR, alpha=2.0, weight_decay=1e-2), None),
+                                LR, alpha=2.0, weight_decay=1e-2)),
     'sophia': (lambda: optax.contrib.sophia(LR),
                lambda: optax.contrib.sophia(LR, update_interval=2,
-                                            weight_decay=0.0), 'obj_fn'),
+                                            weight_decay=0.0)),
     'split_real_and_imaginary': (
         lambda: optax.contrib.split_real_and_imaginary(optax.adam(LR)),
-        None, None),
-    'normalize': (lambda: optax.contrib.normalize(), None, None),
+        None),
+    'normalize': (lambda: optax.contrib.normalize(), None),
     'differentially_private_aggregate': (
         lambda: optax.contrib.differentially_private_aggregate(
-            1.0, 0.5, key=jax.random.key(0)), None, 'per_example'),
+            1.0, 0.5, key=jax.random.key(0)), None),
 }
 
-SCALE_BY: dict[str, tuple[Callable[[], Any], str | None]] = {
-    'scale_by_adadelta': (lambda: optax.scale_by_adadelta(), None),
-    'scale_by_adam': (lambda: optax.scale_by_adam(), None),
-    'scale_by_adamax': (lambda: optax.scale_by_adamax(), None),
-    'scale_by_adan': (lambda: optax.scale_by_adan(), None),
-    'scale_by_amsgrad': (lambda: optax.scale_by_amsgrad(), None),
-    'scale_by_backtracking_linesearch': (
+# Registry name -> builder, for every scale_by_* of the registry (TRANSFORMS
+# but ``scale``, a wrapper case below, and CONTRIB's), and for the variants
+# in SCALE_BY_VARIANTS.
+SCALE_BY: dict[str, Callable[[], Any]] = {
+    'scale_by_adadelta': lambda: optax.scale_by_adadelta(),
+    'scale_by_adam': lambda: optax.scale_by_adam(),
+    'scale_by_adamax': lambda: optax.scale_by_adamax(),
+    'scale_by_adan': lambda: optax.scale_by_adan(),
+    'scale_by_amsgrad': lambda: optax.scale_by_amsgrad(),
+    'scale_by_backtracking_linesearch':
         lambda: optax.scale_by_backtracking_linesearch(
-            max_backtracking_steps=10, store_grad=True), 'linesearch'),
-    'scale_by_belief': (lambda: optax.scale_by_belief(), None),
-    'scale_by_distance_over_gradients': (
-        lambda: optax.scale_by_distance_over_gradients(), None),
-    'scale_by_factored_rms': (
-        lambda: optax.scale_by_factored_rms(min_dim_size_to_factor=2), None),
-    'scale_by_lbfgs': (lambda: optax.scale_by_lbfgs(memory_size=3), None),
-    'scale_by_learning_rate': (lambda: optax.scale_by_learning_rate(LR),
-                               None),
-    'scale_by_lion': (lambda: optax.scale_by_lion(), None),
-    'scale_by_novograd': (lambda: optax.scale_by_novograd(), None),
-    'scale_by_optimistic_gradient': (
-        lambda: optax.scale_by_optimistic_gradient(), None),
+            max_backtracking_steps=10, store_grad=True),
+    'scale_by_belief': lambda: optax.scale_by_belief(),
+    'scale_by_distance_over_gradients':
+        lambda: optax.scale_by_distance_over_gradients(),
+    'scale_by_factored_rms':
+        lambda: optax.scale_by_factored_rms(min_dim_size_to_factor=2),
+    'scale_by_lbfgs': lambda: optax.scale_by_lbfgs(memory_size=3),
+    'scale_by_learning_rate': lambda: optax.scale_by_learning_rate(LR),
+    'scale_by_lion': lambda: optax.scale_by_lion(),
+    'scale_by_novograd': lambda: optax.scale_by_novograd(),
+    'scale_by_optimistic_gradient':
+        lambda: optax.scale_by_optimistic_gradient(),
     # Scaled by -LR: the raw updates, gradients times the params' norm,
     # make the params grow geometrically (1e12 after five steps), which
     # compares nothing but overflow.
-    'scale_by_param_block_norm': (lambda: optax.chain(
-        optax.scale_by_param_block_norm(), optax.scale(-LR)), None),
-    'scale_by_param_block_rms': (lambda: optax.chain(
-        optax.scale_by_param_block_rms(), optax.scale(-LR)), None),
-    'scale_by_polyak': (lambda: optax.scale_by_polyak(), 'value'),
-    'scale_by_radam': (lambda: optax.scale_by_radam(), None),
-    'scale_by_rms': (lambda: optax.scale_by_rms(), None),
-    'scale_by_rprop': (lambda: optax.scale_by_rprop(LR), None),
-    'scale_by_rss': (lambda: optax.scale_by_rss(), None),
-    'scale_by_schedule': (lambda: optax.scale_by_schedule(_sched()), None),
-    'scale_by_sign': (lambda: optax.scale_by_sign(), None),
-    'scale_by_sm3': (lambda: optax.scale_by_sm3(), None),
-    'scale_by_stddev': (lambda: optax.scale_by_stddev(), None),
-    'scale_by_trust_ratio': (lambda: optax.scale_by_trust_ratio(), None),
-    'scale_by_yogi': (lambda: optax.scale_by_yogi(), None),
-    'scale_by_zoom_linesearch': (
+    'scale_by_param_block_norm': lambda: optax.chain(
+        optax.scale_by_param_block_norm(), optax.scale(-LR)),
+    'scale_by_param_block_rms': lambda: optax.chain(
+        optax.scale_by_param_block_rms(), optax.scale(-LR)),
+    'scale_by_polyak': lambda: optax.scale_by_polyak(),
+    'scale_by_radam': lambda: optax.scale_by_radam(),
+    'scale_by_rms': lambda: optax.scale_by_rms(),
+    'scale_by_rprop': lambda: optax.scale_by_rprop(LR),
+    'scale_by_rss': lambda: optax.scale_by_rss(),
+    'scale_by_schedule': lambda: optax.scale_by_schedule(_sched()),
+    'scale_by_sign': lambda: optax.scale_by_sign(),
+    'scale_by_sm3': lambda: optax.scale_by_sm3(),
+    'scale_by_stddev': lambda: optax.scale_by_stddev(),
+    'scale_by_trust_ratio': lambda: optax.scale_by_trust_ratio(),
+    'scale_by_yogi': lambda: optax.scale_by_yogi(),
+    'scale_by_zoom_linesearch':
         lambda: optax.scale_by_zoom_linesearch(max_linesearch_steps=10),
-        'linesearch'),
-    'contrib.scale_by_acprop': (lambda: optax.contrib.scale_by_acprop(), None),
-    'contrib.scale_by_ademamix': (lambda: optax.contrib.scale_by_ademamix(),
-                                  None),
-    'contrib.scale_by_adopt': (lambda: optax.contrib.scale_by_adopt(), None),
-    'contrib.scale_by_cocob': (lambda: optax.contrib.scale_by_cocob(), None),
-    'contrib.scale_by_galore': (
+    'contrib.scale_by_acprop': lambda: optax.contrib.scale_by_acprop(),
+    'contrib.scale_by_ademamix': lambda: optax.contrib.scale_by_ademamix(),
+    'contrib.scale_by_adopt': lambda: optax.contrib.scale_by_adopt(),
+    'contrib.scale_by_cocob': lambda: optax.contrib.scale_by_cocob(),
+    'contrib.scale_by_galore':
         lambda: optax.contrib.scale_by_galore(rank=2, update_proj_gap=2),
-        None),
-    'contrib.scale_by_madgrad': (lambda: optax.contrib.scale_by_madgrad(LR),
-                                 None),
-    'contrib.scale_by_muon': (lambda: optax.contrib.scale_by_muon(), None),
-    'contrib.scale_by_muon_dims': (lambda: optax.contrib.scale_by_muon(
+    'contrib.scale_by_madgrad': lambda: optax.contrib.scale_by_madgrad(LR),
+    'contrib.scale_by_muon': lambda: optax.contrib.scale_by_muon(),
+    'contrib.scale_by_muon_dims': lambda: optax.contrib.scale_by_muon(
         weight_dimension_numbers={
             'b': None,
-            'w': optax.contrib.MuonDimensionNumbers(0, 1)}), None),
-    'contrib.scale_by_simplified_ademamix': (
-        lambda: optax.contrib.scale_by_simplified_ademamix(), None),
-    'contrib.hutchinson_estimator_diag_hessian': (
+            'w': optax.contrib.MuonDimensionNumbers(0, 1)}),
+    'contrib.scale_by_simplified_ademamix':
+        lambda: optax.contrib.scale_by_simplified_ademamix(),
+    'contrib.hutchinson_estimator_diag_hessian':
         lambda: optax.contrib.hutchinson_estimator_diag_hessian(
-            random_seed=jax.random.key(3)), 'obj_fn'),
+            random_seed=jax.random.key(3)),
 }
 
 
@@ -593,28 +611,92 @@ def _schedule_free_eval(state, params):
   return optax.contrib.schedule_free_eval_params(state, params)
 
 
+# Variants of a registry entry, and public transformations the registry
+# lists as no optimizer (``NOT_OPTIMIZERS``): name -> extra (as OptCase).
+SCALE_BY_VARIANTS = {
+    'scale_by_schedule': None,
+    'contrib.scale_by_muon_dims': None,
+    'contrib.hutchinson_estimator_diag_hessian': 'obj_fn',
+}
+
+
+def _extra(entry: Any) -> str | None:
+  """The :class:`OptCase` extra arguments of a registry entry."""
+  reg = registry()
+  if entry.per_example_grads:
+    return 'per_example'
+  if reg.VALUE_FN in entry.extra_args:
+    return 'linesearch'
+  if reg.OBJ_FN in entry.extra_args:
+    return 'obj_fn'
+  if reg.VALUE in entry.extra_args:
+    return 'value'
+  return None
+
+
+def _tables() -> tuple[list[tuple[str, str, Any, Any, str | None]],
+                       list[tuple[str, Any, str | None]]]:
+  """The registry's optimizers with their builders here.
+
+  Returns:
+    ``(group, name, default, other, extra)`` of each alias and contrib
+    optimizer, and ``(name, make, extra)`` of each building block.
+
+  Raises:
+    KeyError: naming the registry entries that have no builder here, or the
+      builders of no registry entry.
+  """
+  reg = registry()
+  optimizers, blocks = [], []
+  for entry in reg.ENTRIES:
+    contrib = entry.name.startswith('contrib.')
+    name = entry.name.removeprefix('contrib.')
+    if name == 'scale':
+      continue  # wrapper/scale below.
+    if name.startswith('scale_by_'):
+      blocks.append((entry.name, SCALE_BY.get(entry.name), _extra(entry)))
+    else:
+      group, table = ('contrib', CONTRIB) if contrib else ('alias', ALIASES)
+      default, other = table.get(name, (None, None))
+      optimizers.append((group, name, default, other, _extra(entry)))
+  blocks += [(name, SCALE_BY.get(name), extra)
+             for name, extra in SCALE_BY_VARIANTS.items()]
+  missing = [f'{g}/{n}' for g, n, default, _, _ in optimizers
+             if default is None]
+  missing += [n for n, make, _ in blocks if make is None]
+  built = ({f'alias/{n}' for n in ALIASES} | {f'contrib/{n}' for n in CONTRIB}
+           | set(SCALE_BY))
+  listed = {f'{g}/{n}' for g, n, *_ in optimizers} | {n for n, *_ in blocks}
+  if missing or built - listed:
+    raise KeyError(
+        'tools/compare/cases.py: registry entries without builders '
+        f'{sorted(missing)}, builders of no registry entry '
+        f'{sorted(built - listed)} (optax/_src/testing/registry.py)')
+  return optimizers, blocks
+
+
 def optimizer_cases() -> list[OptCase]:
   """All optimizer cases."""
   out = []
-  for group, table in (('alias', ALIASES), ('contrib', CONTRIB)):
-    for name, (default, other, extra) in table.items():
-      jit = extra in ('linesearch', 'obj_fn') or name in HEAVY
-      post = _schedule_free_eval if 'schedule_free' in name else None
-      for kind in PARAM_KINDS:
-        if kind == 'bf16' and name in NO_BF16:
-          continue
-        out.append(OptCase(f'{group}/{name}/default/{kind}', default, kind,
-                           extra=extra, jit=jit, post=post))
-      if other is not None:
-        out.append(OptCase(f'{group}/{name}/args/mixed', other, 'mixed',
-                           extra=extra, jit=jit, post=post))
-      out.append(OptCase(f'{group}/{name}/default/f32_logistic', default,
-                         'f32', loss='logistic', extra=extra, jit=jit,
-                         post=post))
+  optimizers, blocks = _tables()
+  for group, name, default, other, extra in optimizers:
+    jit = extra in ('linesearch', 'obj_fn') or name in HEAVY
+    post = _schedule_free_eval if 'schedule_free' in name else None
+    for kind in PARAM_KINDS:
+      if kind == 'bf16' and name in NO_BF16:
+        continue
+      out.append(OptCase(f'{group}/{name}/default/{kind}', default, kind,
+                         extra=extra, jit=jit, post=post))
+    if other is not None:
+      out.append(OptCase(f'{group}/{name}/args/mixed', other, 'mixed',
+                         extra=extra, jit=jit, post=post))
+    out.append(OptCase(f'{group}/{name}/default/f32_logistic', default,
+                       'f32', loss='logistic', extra=extra, jit=jit,
+                       post=post))
   # The building blocks on float32 and mixed params only: the bfloat16 leaf
   # of the mixed tree covers bfloat16, and the aliases built on them run on
   # all-bfloat16 trees.
-  for name, (make, extra) in SCALE_BY.items():
+  for name, make, extra in blocks:
     for kind in ('f32', 'mixed'):
       out.append(OptCase(f'scale_by/{name}/{kind}', make, kind, extra=extra,
                          jit=extra in ('linesearch', 'obj_fn')

@@ -11,7 +11,7 @@ Usage (with the fork's interpreter, which reads the composition registry)::
       [--rejudge DIR] [--verbose]
 
 It makes the cases of tools/fuzz/fuzz_cases.py: a sweep of every optimizer
-of ``optax._src.composition_registry`` alone with ten odd inputs each, and
+of ``optax._src.testing.registry`` alone with ten odd inputs each, and
 ``N`` drawn ones (default 200, seeded) in the wrappers of the composition
 test, with odd hyperparameters, params trees and gradients, jitted or
 eager, three steps each. It runs them under upstream Optax and under the fork
@@ -285,11 +285,11 @@ class Side:
 def _registry_entries():
   try:
     # pylint: disable-next=import-outside-toplevel
-    from optax._src import composition_registry
+    from optax._src.testing import registry
   except ImportError as exc:
     raise SystemExit('fuzz: run fuzz.py with the fork\'s interpreter (it '
-                     f'reads optax._src.composition_registry): {exc}') from exc
-  return list(composition_registry.ENTRIES)
+                     f'reads optax._src.testing.registry): {exc}') from exc
+  return list(registry.ENTRIES)
 
 
 # ----------------------------------------------------------------------------

@@ -4,10 +4,10 @@
 
 A case is a plain dictionary (JSON), made once by :func:`generate` in the
 orchestrator (tools/fuzz/fuzz.py, the fork's interpreter, which reads the
-composition registry and the factories' signatures) and rebuilt by
-:func:`build_transformation`, :func:`make_params` and :func:`make_grads` in
-each worker, under upstream Optax and under the fork, from the public API
-only (``optax.adam``, ``optax.contrib.muon``, ...), so
+registry, optax/_src/testing/registry.py, and the factories' signatures) and
+rebuilt by :func:`build_transformation`, :func:`make_params` and
+:func:`make_grads` in each worker, under upstream Optax and under the fork,
+from the public API only (``optax.adam``, ``optax.contrib.muon``, ...), so
 this module imports unchanged on both sides. Keys of a case:
 
 * ``name``: ``entry/wrapper/h:hyper/p:params/g:grads/mode``, e.g.
@@ -56,7 +56,8 @@ MISMATCHED_GRADS = ('extra_key', 'missing_key', 'transposed', 'broadcast')
 WRAPPERS = ('alone', 'multisteps', 'inject_hyperparams', 'masked',
             'partition', 'apply_if_finite', 'chain_zero_nans_clip',
             'lookahead', 'flatten', 'named_chain')
-_SEES_PART = ('masked', 'partition', 'flatten')
+# The composition test's name of a wrapper named otherwise here.
+_COMPOSITION_NAMES = {'masked': 'masked_tree'}
 
 # Entries whose update runs a loop or a conditional: eager execution traces
 # and compiles it again on every call, so they run jitted only.
@@ -86,22 +87,29 @@ def _public_name(module: str, attr: str) -> str:
 
 
 def _meaningless(entry: Any, wrapper: str) -> bool:
-  """The combinations composition_test.py leaves out, for the same reasons."""
-  if wrapper == 'inject_hyperparams' and not entry.injectable:
-    return True
-  if entry.per_example_grads and wrapper in _SEES_PART + ('multisteps',):
-    return True
-  if entry.matrices_only and wrapper == 'flatten':
-    return True
-  return bool({'value_fn', 'obj_fn'} & set(entry.extra_args)
-              and wrapper in _SEES_PART)
+  """The combinations the composition test leaves out, for the same reasons.
+
+  Only the orchestrator (the fork's interpreter, which reads the registry)
+  calls it, so the registry is imported here and not by the workers.
+
+  Args:
+    entry: a ``registry.Entry``.
+    wrapper: one of :data:`WRAPPERS`.
+
+  Returns:
+    Whether ``registry.meaningless_reason`` gives a reason.
+  """
+  # pylint: disable-next=import-outside-toplevel
+  from optax._src.testing import registry
+  return registry.meaningless_reason(
+      entry, _COMPOSITION_NAMES.get(wrapper, wrapper)) is not None
 
 
 def fuzzable_hyperparameters(entry: Any) -> dict[str, float]:
   """The float hyperparameters of an entry and their (test or default) value.
 
   Args:
-    entry: a ``composition_registry.Entry``.
+    entry: a ``registry.Entry``.
 
   Returns:
     ``{name: value}``: the entry's float keyword arguments and every argument
@@ -171,7 +179,7 @@ def sweep(entries: list[Any]) -> list[dict[str, Any]]:
   has one, else its first float hyperparameter by name.
 
   Args:
-    entries: ``composition_registry.ENTRIES`` (or a part of it).
+    entries: ``registry.ENTRIES`` (or a part of it).
 
   Returns:
     The cases, in the order of the entries.
@@ -203,7 +211,7 @@ def generate(entries: list[Any], n: int, seed: int,
   They are distinct from each other and from the sweep's.
 
   Args:
-    entries: ``composition_registry.ENTRIES`` (or a part of it).
+    entries: ``registry.ENTRIES`` (or a part of it).
     n: the number of drawn cases.
     seed: the seed of Python's ``random.Random`` that draws them.
     with_sweep: start with :func:`sweep`'s cases.

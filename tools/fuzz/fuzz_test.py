@@ -19,10 +19,10 @@ sys.path.insert(0, str(_HERE))
 import fuzz  # noqa: E402
 import fuzz_cases  # noqa: E402
 import fuzz_worker  # noqa: E402
-from optax._src import composition_registry  # noqa: E402
+from optax._src.testing import registry  # noqa: E402
 # pylint: enable=wrong-import-position
 
-_ENTRIES = list(composition_registry.ENTRIES)
+_ENTRIES = list(registry.ENTRIES)
 
 
 def test_generation_is_reproducible_and_distinct():
@@ -64,7 +64,7 @@ def test_the_sweep_puts_every_entry_through_every_probe():
 
 def test_meaningless_combinations_are_left_out():
   specs = fuzz_cases.generate(_ENTRIES, 400, seed=2, with_sweep=False)
-  by_name = composition_registry.BY_NAME
+  by_name = registry.BY_NAME
   for s in specs:
     entry = by_name[s['entry']]
     if s['wrapper'] == 'inject_hyperparams':
@@ -87,11 +87,11 @@ def test_names_describe_the_case():
 
 
 def test_fuzzed_hyperparameters_are_floats():
-  adam = composition_registry.BY_NAME['adam']
+  adam = registry.BY_NAME['adam']
   hypers = fuzz_cases.fuzzable_hyperparameters(adam)
   assert hypers == {'learning_rate': 0.05, 'b1': 0.9, 'b2': 0.999,
                     'eps': 1e-8, 'eps_root': 0.0}
-  lbfgs = composition_registry.BY_NAME['lbfgs']
+  lbfgs = registry.BY_NAME['lbfgs']
   assert 'memory_size' not in fuzz_cases.fuzzable_hyperparameters(lbfgs)
 
 

@@ -14,14 +14,15 @@
 # ==============================================================================
 """One process of the multi-process lane (``multiprocess_test.py``).
 
-Run as ``python -m optax._src.multiprocess_worker OUT PROCESS_ID NUM_PROCESSES
-PORT``. With ``NUM_PROCESSES`` 2, it joins JAX's multi-controller runtime
-(``jax.distributed``, a coordinator on ``localhost:PORT``, gloo collectives,
-two CPU devices per process); with 1 it runs alone on four CPU devices, the
-reference. Either way the four devices form one global mesh with an
-explicit ``data`` axis, params and the batch are sharded over it (built with
-``jax.make_array_from_callback``, each process filling only its own
-shards), and every case of :data:`CASES` trains for a few jitted steps.
+Run as ``python -m optax._src.testing.multiprocess_worker OUT PROCESS_ID
+NUM_PROCESSES PORT``. With ``NUM_PROCESSES`` 2, it joins JAX's
+multi-controller runtime (``jax.distributed``, a coordinator on
+``localhost:PORT``, gloo collectives, two CPU devices per process); with 1 it
+runs alone on four CPU devices, the reference. Either way the four devices
+form one global mesh with an explicit ``data`` axis, params and the batch are
+sharded over it (built with ``jax.make_array_from_callback``, each process
+filling only its own shards), and every case of :data:`CASES` trains for a
+few jitted steps.
 
 The process writes ``OUT`` (JSON): for each case the losses and the squared
 norms of the params after each step (replicated scalars, the only values it
@@ -85,9 +86,9 @@ def _main(out_path: str, process_id: int, num_processes: int,
   import numpy as np
   from jax.sharding import NamedSharding
   from jax.sharding import PartitionSpec as P
-  from optax._src import composition_registry as registry
-  from optax._src import composition_test
   from optax._src import lookahead as lookahead_lib
+  from optax._src.testing import composition
+  from optax._src.testing import registry
 
   mesh = jax.make_mesh((GLOBAL_DEVICES,), ('data',))
   specs = {'w': P('data', None), 'b': P('data')}
@@ -130,7 +131,7 @@ def _main(out_path: str, process_id: int, num_processes: int,
   def run_case(name):
     entry_name, _, wrapper_name = name.partition(' in ')
     entry = registry.BY_NAME[entry_name]
-    wrapper = composition_test.WRAPPERS[wrapper_name or 'alone']
+    wrapper = composition.WRAPPERS[wrapper_name or 'alone']
     defects = []
     with jax.set_mesh(mesh):
       params = {k: global_array(v, specs[k]) for k, v in values.items()}
@@ -154,7 +155,7 @@ def _main(out_path: str, process_id: int, num_processes: int,
           grads = jax.tree.map(
               lambda g: jnp.where(inject_nan, jnp.full_like(g, jnp.nan), g),
               grads)
-        extra = composition_test.extra_args_for(entry, value, grads, value_fn)
+        extra = composition.extra_args_for(entry, value, grads, value_fn)
         updates, state = tx.update(grads, state, opt_params, **extra)
         opt_params = jax.tree.map(jnp.add, opt_params, updates)
         fast = opt_params.fast if wrapper.lookahead_params else opt_params
@@ -165,7 +166,7 @@ def _main(out_path: str, process_id: int, num_processes: int,
       for i in range(NUM_STEPS):
         opt_params, state, value, step_norms = step(
             opt_params, state, batch,
-            jnp.asarray(i == composition_test.NAN_STEP))
+            jnp.asarray(i == composition.NAN_STEP))
         check_state(state, params, f'step {i}', defects)
         if state_specs(state) != init_specs:
           defects.append(f'step {i}: state shardings changed')
@@ -175,7 +176,7 @@ def _main(out_path: str, process_id: int, num_processes: int,
     return {'losses': losses, 'norms': norms, 'defects': defects}
 
   results = {}
-  for name in case_names(composition_test.WRAPPERS):
+  for name in case_names(composition.WRAPPERS):
     try:
       results[name] = run_case(name)
     except Exception as e:  # pylint: disable=broad-exception-caught

@@ -12,14 +12,24 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""A registry of every optimizer of the library, for the contract test-suites.
+"""A registry of every optimizer of the library, for the test-suites.
 
 Each :class:`Entry` names a public optimizer (an alias of ``optax._src``, an
 optimizer of ``optax.contrib`` or a ``scale_by_*`` transform), the
 hyperparameters the tests build it with, and the extra keyword arguments its
-``update`` needs (``value``, ``grad``, ``value_fn``, ``obj_fn``). Factories are
-looked up by name when an entry is used, so that the registry itself imports
-nothing but the standard library.
+``update`` needs (``value``, ``grad``, ``value_fn``, ``obj_fn``).
+:func:`meaningless_reason` says which wrappers of the composition suite an
+entry has no meaning in, and why.
+
+Every list of optimizers reads this one: the composition, sharding and
+multi-process suites run its entries, ``alias_test.py`` and
+``contrib/_common_test.py`` take their names and flags from it, and so do
+``tools/compare/cases.py``, ``tools/fuzz`` and
+``benchmarks/compare_upstream.py``. Those tools also run under upstream's
+interpreter, which has no ``optax._src.testing``: this module imports only
+the standard library, and factories are looked up by name when an entry is
+used, so a tool loads it by file path (``importlib.util``) under either
+interpreter.
 
 ``public_optimizer_names()`` lists what the registry must cover; a test checks
 that nothing public is missing.
@@ -27,9 +37,6 @@ that nothing public is missing.
 
 import dataclasses
 import importlib
-import json
-import os
-import subprocess
 from typing import Any, Callable, Optional
 
 # Extra keyword arguments an update may need.
@@ -74,6 +81,16 @@ class Entry:
   def factory(self) -> Callable[..., Any]:
     """Returns the factory function of the optimizer."""
     return getattr(importlib.import_module(self.module), self.attr)
+
+  def public_factory(self) -> Callable[..., Any]:
+    """Returns the factory by its public name (``optax.contrib.muon``).
+
+    Upstream's modules may be laid out otherwise than the fork's; its
+    public namespace is the same, so a tool running under either
+    interpreter builds from this.
+    """
+    namespace, _, attr = f'optax.{self.name}'.rpartition('.')
+    return getattr(importlib.import_module(namespace), attr)
 
   def build_kwargs(self) -> dict[str, Any]:
     """Returns the keyword arguments, with wrapped optimizers built."""
@@ -247,6 +264,58 @@ NOT_OPTIMIZERS = {
 }
 
 
+# The wrappers of the composition suite (``composition.WRAPPERS``) that give
+# the optimizer only part of the params, or one flat vector of them.
+SEES_PART_OF_PARAMS = ('masked_tree', 'masked_fn', 'partition', 'flatten')
+
+NOTHING_TO_INJECT = (
+    'the factory takes transformations (or nothing), not numeric '
+    'hyperparameters, so there is nothing to inject')
+PER_EXAMPLE_PART = (
+    'per-example gradients carry a batch axis that a mask, a partition or a '
+    'flattening cannot line up with the params')
+MATRICES_ONLY = ('the optimizer only transforms matrices, and flatten hands '
+                 'it one flat vector')
+PER_EXAMPLE_MULTISTEPS = (
+    'per-example gradients of different mini-batches cannot be averaged '
+    'example by example; accumulate the privatized gradients instead '
+    '(MultiSteps raises a clear error)')
+LOSS_ON_PART = (
+    'the optimizer evaluates the loss function on the params it is given, '
+    'and this wrapper gives it only part of them (or a flat vector)')
+
+# Reasons that say the combination cannot run: the registry test runs each
+# pair listed with one of them and expects it to fail, so that a pair that
+# starts working leaves the list and enters the suite. The other reasons are
+# about meaning (nothing to inject; the loss of part of the params is
+# another objective unless the loss is separable), not failures.
+FAILS_WHEN_RUN = (PER_EXAMPLE_PART, MATRICES_ONLY, PER_EXAMPLE_MULTISTEPS)
+
+
+def meaningless_reason(entry: Entry, wrapper: str) -> Optional[str]:
+  """Why an entry has no meaning inside a wrapper, or None when it has.
+
+  Args:
+    entry: the registry entry.
+    wrapper: a wrapper name of the composition suite (``'multisteps'``,
+      ``'masked_tree'``, ...).
+
+  Returns:
+    The reason, one of the constants above, or None.
+  """
+  if wrapper == 'inject_hyperparams' and not entry.injectable:
+    return NOTHING_TO_INJECT
+  if entry.per_example_grads and wrapper in SEES_PART_OF_PARAMS:
+    return PER_EXAMPLE_PART
+  if entry.matrices_only and wrapper == 'flatten':
+    return MATRICES_ONLY
+  if entry.per_example_grads and wrapper == 'multisteps':
+    return PER_EXAMPLE_MULTISTEPS
+  if {VALUE_FN, OBJ_FN} & entry.extra_args and wrapper in SEES_PART_OF_PARAMS:
+    return LOSS_ON_PART
+  return None
+
+
 def _is_optimizer_name(name: str, module: str) -> bool:
   return (module in ('optax._src.alias', 'functools')
           or name.startswith('scale_by_') or name == 'scale')
@@ -287,57 +356,16 @@ def public_optimizer_names(
   Args:
     functions: ``{namespace: {public function: defining module}}`` for
       ``optax`` and ``optax.contrib``; by default those of the upstream
-      release, as committed in ``optax/_src/upstream_api.py``.
+      release, as committed in ``optax/_src/testing/upstream_api.py``.
 
   Returns:
     Names as used by :data:`BY_NAME`: the aliases, every ``scale_by_*`` and
     ``scale`` of ``optax``, and every function of ``optax.contrib``.
   """
   if functions is None:
-    functions = importlib.import_module('optax._src.upstream_api').FUNCTIONS
+    functions = importlib.import_module(
+        'optax._src.testing.upstream_api').FUNCTIONS
   names = {name for name, module in functions['optax'].items()
            if _is_optimizer_name(name, module)}
   names |= {f'contrib.{name}' for name in functions['optax.contrib']}
   return names
-
-
-# Run by another interpreter (one with upstream's optax installed): prints
-# its version and the defining module of every public function of ``optax``
-# and ``optax.contrib``, as tools/upstream_api.py records them.
-_LIST_NAMESPACES = """
-import importlib, json
-import optax
-out = {'version': optax.__version__, 'functions': {}}
-for ns in ('optax', 'optax.contrib'):
-  mod = importlib.import_module(ns)
-  out['functions'][ns] = {
-      name: getattr(getattr(mod, name), '__module__', '') or ''
-      for name in sorted(dir(mod))
-      if not name.startswith('_') and callable(getattr(mod, name))
-      and not isinstance(getattr(mod, name), type)}
-print(json.dumps(out))
-"""
-
-
-def namespace_of_interpreter(
-    python: str) -> tuple[str, dict[str, dict[str, str]]]:
-  """The optax release and public functions of another interpreter.
-
-  Args:
-    python: path of a Python interpreter with upstream Optax installed
-      (``OPTAX_UPSTREAM_PYTHON``, test.sh's upstream virtualenv).
-
-  Returns:
-    ``(optax.__version__, {namespace: {public function: defining module}})``
-    for ``optax`` and ``optax.contrib``, the format of
-    ``optax/_src/upstream_api.py``.
-  """
-  # Outside any checkout (cwd) and without PYTHONPATH, which may point at
-  # the fork: the interpreter must import its own optax.
-  env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
-  out = subprocess.run(
-      [python, '-c', _LIST_NAMESPACES], check=True, capture_output=True,
-      text=True, cwd='/', env={**env, 'JAX_PLATFORMS': 'cpu'},
-  ).stdout
-  listing = json.loads(out)
-  return listing['version'], listing['functions']
