@@ -416,9 +416,9 @@ class MultiSteps:
   that where its update is elementwise XLA:GPU can turn the conditional
   into a select fused with the rest of the step, as it does for upstream's
   (no buffer for the updates). Donate the state to the jitted step
-  (``donate_argnums``) to let XLA update it in place;
-  ``benchmarks/multisteps_memory.py`` prints the compiled memory of such a
-  step.
+  (``donate_argnums``) to let XLA update it in place; the
+  ``multisteps_memory`` rows of ``benchmarks/compare_upstream.py`` print the
+  compiled memory of such a step beside upstream's.
 
   Both branches of the conditional return the same types by construction:
   the inner state keeps the dtypes given by ``init`` (an inner optimizer

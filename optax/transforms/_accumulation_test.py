@@ -784,8 +784,9 @@ class RegressionTest(parameterized.TestCase):
     self.assertEqual(probes.barriers_in_conditionals(jaxpr), [0])
 
   @parameterized.named_parameters(
-      # Upstream 0.2.8 needs 4 and 7.5 params' sizes for these steps (see
-      # benchmarks/multisteps_memory.py); the fork needed 5 and 8.
+      # Upstream 0.2.8 needs 4 and 7.5 params' sizes for these steps (the
+      # multisteps_memory rows of benchmarks/compare_upstream.py); the fork
+      # needed 5 and 8.
       ('sgd', lambda: alias.sgd(_LR), 4),
       ('clip_adam', lambda: _combining.chain(
           _clipping.clip_by_global_norm(1.0), alias.adam(_LR)), 7),
