@@ -45,14 +45,16 @@ def scale_by_acprop(
   .. math::
 
     m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t, \\
-    s_t &= \beta_2 s_{t-1} + (1 - \beta_2) |g_t - m_{t-1}|^2
+    s_t &= \beta_2 s_{t-1} + (1 - \beta_2) |g_t - m_t|^2
       + \epsilon_{\text{root}}, \\
     u_t &= g_t / \left(\sqrt{s_{t-1} / (1 - \beta_2^{t-1})} + \epsilon
       \right),
 
   for :math:`t \geq 2`; at the first step, where no second moment exists
   yet, :math:`u_1 = g_1 / (1 + \epsilon)`. The first moment is only used to
-  centre the second one.
+  centre the second one: the residual :math:`g_t - m_t` is taken against the
+  first moment just updated, as in the authors' reference implementation
+  (AdaBelief measures it the same way).
 
   Args:
     b1: decay rate :math:`\beta_1` of the first moment, in [0, 1).
@@ -74,12 +76,12 @@ def scale_by_acprop(
   Examples:
     >>> import jax.numpy as jnp
     >>> from optax.contrib import _acprop
-    >>> tx = _acprop.scale_by_acprop()
+    >>> tx = _acprop.scale_by_acprop(b1=0.5)
     >>> state = tx.init(jnp.zeros(2))
     >>> u, state = tx.update(jnp.array([2.0, -0.5]), state)
     >>> u, state = tx.update(jnp.array([1.0, 1.0]), state)
     >>> u
-    Array([0.5, 2. ], dtype=float32)
+    Array([1., 4.], dtype=float32)
 
   References:
     Zhuang, Ding, Tang, Dvornek, Tatikonda and Duncan, `Momentum Centering
@@ -117,8 +119,9 @@ def scale_by_acprop(
       dtype = dtypes.promote_dtypes(g.dtype, m.dtype)
       return g.astype(dtype) - m.astype(dtype)
 
-    errors = jax.tree.map(leaf_error, updates, state.mu)
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
+    # The residual is measured against the moment just updated, m_t.
+    errors = jax.tree.map(leaf_error, updates, mu)
     nu = otu.tree_update_moment_per_elem_norm(errors, state.nu, beta2, 2)
     nu = jax.tree.map(
         lambda v: (

@@ -28,7 +28,11 @@ _PARAMS = np.array([0.5, -0.5, 1.0])
 
 
 def _numpy_acprop(grads, b1, b2, eps, eps_root):
-  """ACProp directions: g_t over the root of the previous centred moment."""
+  """ACProp directions: g_t over the root of the previous centred moment.
+
+  The residual g_t - m_t is taken against the first moment just updated, as
+  in Zhuang et al. (2021) and the authors' reference implementation.
+  """
   m = np.zeros_like(grads[0])
   s = np.zeros_like(grads[0])
   out = []
@@ -37,9 +41,8 @@ def _numpy_acprop(grads, b1, b2, eps, eps_root):
       out.append(g / (1.0 + eps))
     else:
       out.append(g / (np.sqrt(s / (1.0 - b2 ** (t - 1))) + eps))
-    error = g - m
     m = b1 * m + (1.0 - b1) * g
-    s = b2 * s + (1.0 - b2) * error ** 2 + eps_root
+    s = b2 * s + (1.0 - b2) * (g - m) ** 2 + eps_root
   return out, m, s
 
 
@@ -62,6 +65,24 @@ class ACPropTest(parameterized.TestCase):
     np.testing.assert_allclose(state.mu, m, rtol=2e-6)
     np.testing.assert_allclose(state.nu, s, rtol=2e-6)
     self.assertEqual(int(state.count), len(_GRADS))
+
+  @parameterized.parameters(False, True)
+  def test_residual_uses_the_new_first_moment_pull_1716(self, use_jit):
+    # b1 = b2 = 0.5, eps = eps_root = 0, gradients 2, 1, 4, by hand:
+    #   t=1: m = 1,   s = 0.5 * (2 - 1)**2 = 0.5,            u = 2 / 1 = 2
+    #   t=2: m = 1,   s = 0.25 + 0.5 * (1 - 1)**2 = 0.25,
+    #        u = 1 / sqrt(0.5 / (1 - 0.5)) = 1
+    #   t=3: m = 2.5, s = 0.125 + 0.5 * (4 - 2.5)**2 = 1.25,
+    #        u = 4 / sqrt(0.25 / (1 - 0.25)) = 4 * sqrt(3).
+    # The residual against the previous moment (g_t - m_{t-1}) gives
+    # s = 2, 1, 5 and u = 2, 0.5, 2 * sqrt(3).
+    tx = _acprop.scale_by_acprop(b1=0.5, b2=0.5, eps=0.0, eps_root=0.0)
+    grads = [np.array([2.0]), np.array([1.0]), np.array([4.0])]
+    got, state = _run(tx, grads, np.zeros(1), use_jit)
+    np.testing.assert_allclose(np.concatenate(got), [2.0, 1.0, 4 * np.sqrt(3)],
+                               rtol=1e-6)
+    np.testing.assert_allclose(state.mu, [2.5], rtol=1e-6)
+    np.testing.assert_allclose(state.nu, [1.25], rtol=1e-6)
 
   def test_default_hyperparameters(self):
     tx = _acprop.scale_by_acprop()
