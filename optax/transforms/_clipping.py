@@ -109,9 +109,13 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   .. math::
 
     u \leftarrow \begin{cases}
-      u & \text{if } \|u\| < c, \\
+      u & \text{if } \|u\| \le c, \\
       \dfrac{u}{\|u\|} \, c & \text{otherwise.}
     \end{cases}
+
+  Updates whose norm equals ``max_norm`` pass unchanged too, so with
+  ``max_norm=0`` zero updates stay zero (upstream Optax divides ``0`` by
+  ``0`` there and returns NaN).
 
   Args:
     max_norm: the largest global norm :math:`c \geq 0` the updates may have.
@@ -149,10 +153,14 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
          else factor)
     g_norm = otu.tree_norm(jax.tree.map(_upcast, updates))
     g_norm = g_norm.astype(jnp.promote_types(g_norm.dtype, c.dtype))
-    keep = dtypes.ScalarsByDtype(g_norm < c.astype(g_norm.dtype))
+    keep_all = g_norm <= c.astype(g_norm.dtype)
+    keep = dtypes.ScalarsByDtype(keep_all)
+    # The norm divides only where it exceeds max_norm: 0 / 0 is never
+    # computed, not even in the branch not taken.
+    divisor = jnp.where(keep_all, jnp.ones_like(g_norm), g_norm)
     # Broadcast once per leaf shape, not once per leaf.
     divisors = dtypes.ScalarsByDtype(
-        *((g_norm,) if factor is None else (g_norm, factor)))
+        *((divisor,) if factor is None else (divisor, factor)))
 
     def clip_leaf(u):
       x = _upcast(u)

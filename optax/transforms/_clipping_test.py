@@ -50,7 +50,7 @@ def _update(tx, updates, params=None, jit=False):
 
 def _ref_global_norm_clip(tree, c):
   norm = math.sqrt(sum(np.sum(np.abs(x) ** 2) for x in tree.values()))
-  return {k: x if norm < c else x / norm * c for k, x in tree.items()}
+  return {k: x if norm <= c else x / norm * c for k, x in tree.items()}
 
 
 def _ref_block_rms_clip(tree, tau):
@@ -145,6 +145,26 @@ class ClipByGlobalNormTest(parameterized.TestCase):
   def test_zero_updates_stay_finite(self):
     got = _update(_clipping.clip_by_global_norm(1.0), {'a': jnp.zeros(3)})
     np.testing.assert_array_equal(got['a'], np.zeros(3))
+
+  @parameterized.product(
+      max_norm=[0.0, 0, 37.0], jit=[False, True])
+  def test_norm_at_max_norm_passes_unchanged_pull_1752(self, max_norm, jit):
+    # An update whose global norm equals max_norm is not clipped: zeros
+    # under max_norm 0 stay zeros (upstream divides 0 by 0: NaN), and
+    # (12, 35), of norm 37, under 37 is returned as given (rescaled by
+    # 37 / 37 its first entry would be float32(12 / 37) * 37 = 11.999999).
+    updates = ({'a': jnp.zeros(3), 'b': jnp.zeros((2, 2))} if max_norm == 0
+               else {'a': jnp.array([12.0]), 'b': jnp.array([[35.0]])})
+    got = _update(_clipping.clip_by_global_norm(max_norm), updates, jit=jit)
+    test_utils.assert_trees_all_equal(got, updates)
+
+  @parameterized.parameters(False, True)
+  def test_zero_max_norm_clips_nonzero_updates_to_zero(self, jit):
+    # Norm 5 > 0: u / 5 * 0.
+    got = _update(_clipping.clip_by_global_norm(0.0),
+                  {'a': jnp.array([3.0, -4.0]), 'b': jnp.zeros(2)}, jit=jit)
+    np.testing.assert_array_equal(got['a'], [0.0, -0.0])
+    np.testing.assert_array_equal(got['b'], [0.0, 0.0])
 
   @parameterized.parameters(jnp.bfloat16, jnp.float16)
   def test_low_precision_keeps_dtype(self, dtype):
