@@ -43,6 +43,10 @@ class ScaleByAdanTest(parameterized.TestCase):
 
   @parameterized.named_parameters(('nojit', False), ('jit', True))
   def test_adan_gradient_difference_weighted_by_b2_pull_1715(self, use_jit):
+    # Adan's weight of the difference d is 1 - beta2 of the paper, which is
+    # b2 here. With b3 = 0, sqrt(n_hat) = |g + b2 * d|. Step 1: d = 0, u = 1.
+    # Step 2: d = 2, m_hat = 1.75 / 0.75 = 7/3, v_hat = 0.5 / 0.4375 = 8/7,
+    # u = (7/3 + 0.75 * 8/7) / (3 + 0.75 * 2) = 134/189.
     tx = optax.scale_by_adan(b1=0.5, b2=0.75, b3=0.0, eps=0.0, eps_root=0.0)
     update = jax.jit(tx.update) if use_jit else tx.update
     state = tx.init(jnp.zeros(2))
