@@ -699,7 +699,11 @@ def warmup_cosine_decay_schedule(
       \right) \left(\tfrac{1}{2}\left(1 + \cos\frac{\pi \tau}{T - T_w}
       \right)\right)^{p} + \frac{v_\text{end}}{v_\text{peak}}\right).
 
-  When ``peak_value`` is 0 the decay is identically 0 (as upstream Optax).
+  When ``peak_value`` is 0 (a Python number) the ratio
+  :math:`v_\text{end} / v_\text{peak}` does not exist and the equivalent form
+  :math:`f(t) = (v_\text{peak} - v_\text{end}) c^p + v_\text{end}`, with
+  :math:`c` the cosine factor above, is used: the value rises from 0 to
+  ``end_value``, which it reaches after ``decay_steps`` steps.
 
   Args:
     init_value: the value at step 0.
@@ -739,9 +743,26 @@ def warmup_cosine_decay_schedule(
         f'warmup_steps (it counts the warmup steps too), got decay_steps='
         f'{decay_steps} and warmup_steps={warmup_steps}.')
   if hyperparameters.is_number(peak_value) and peak_value == 0:
-    alpha = 0.0
+    # The ratio end_value / peak_value does not exist: f(t) = (v_peak -
+    # v_end) c^p + v_end with v_peak = 0 is v_end (1 - c^p), which rises from
+    # 0 to end_value.
+    falling = cosine_decay_schedule(
+        init_value=end_value,
+        decay_steps=decay_steps - warmup_steps,
+        alpha=0.0,
+        exponent=exponent,
+    )
+
+    def decay(count):
+      return end_value - falling(count)
+
   else:
-    alpha = end_value / peak_value
+    decay = cosine_decay_schedule(
+        init_value=peak_value,
+        decay_steps=decay_steps - warmup_steps,
+        alpha=end_value / peak_value,
+        exponent=exponent,
+    )
   return _join.join_schedules(
       [
           linear_schedule(
@@ -749,12 +770,7 @@ def warmup_cosine_decay_schedule(
               end_value=peak_value,
               transition_steps=warmup_steps,
           ),
-          cosine_decay_schedule(
-              init_value=peak_value,
-              decay_steps=decay_steps - warmup_steps,
-              alpha=alpha,
-              exponent=exponent,
-          ),
+          decay,
       ],
       [warmup_steps],
   )

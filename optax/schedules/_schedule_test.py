@@ -453,9 +453,29 @@ class WarmupSchedulesTest(parameterized.TestCase):
     np.testing.assert_allclose(float(schedule(warmup)), peak, rtol=1e-7)
     np.testing.assert_allclose(float(schedule(decay)), end, rtol=1e-6)
 
-  def test_warmup_cosine_decay_zero_peak_is_zero(self):
-    schedule = _schedule.warmup_cosine_decay_schedule(0.0, 0.0, 2, 10, 0.1)
-    np.testing.assert_array_equal(evaluate(schedule, STEPS, 'python'), 0.0)
+  @parameterized.named_parameters(*MODES)
+  def test_warmup_cosine_decay_zero_peak_ends_at_end_value_pull_884(
+      self, mode):
+    # peak 0, end 0.5, warmup 2, decay 10: the warmup stays at 0, then
+    # f = (peak - end) c + end = 0.5 (1 - c) with c = (1 + cos(pi tau / 8)) / 2
+    # rises to 0.5: tau = 2 gives 0.5 (1 - cos(pi / 4)) / 2 = 0.0732233,
+    # tau = 4 gives 0.25, tau = 6 gives 0.5 (1 + cos(pi / 4)) / 2 = 0.4267767,
+    # and t >= 10 gives 0.5 (upstream: 0 at every step).
+    schedule = _schedule.warmup_cosine_decay_schedule(0.0, 0.0, 2, 10, 0.5)
+    steps = (0, 1, 2, 4, 6, 8, 10, 11, 100)
+    quarter = 0.5 * (1 - math.sqrt(0.5)) / 2
+    want = [0.0, 0.0, 0.0, quarter, 0.25, 0.5 - quarter, 0.5, 0.5, 0.5]
+    np.testing.assert_allclose(evaluate(schedule, steps, mode), want,
+                               rtol=1e-6, atol=1e-7)
+
+  def test_warmup_cosine_decay_zero_peak_exponent_pull_884(self):
+    # With exponent 2 the cosine factor is squared: tau = 4 gives
+    # 0.5 (1 - 0.5 ** 2) = 0.375; warmup 0 starts at the peak, 0.
+    schedule = _schedule.warmup_cosine_decay_schedule(
+        0.0, 0.0, 0, 8, 0.5, exponent=2.0)
+    np.testing.assert_allclose(
+        evaluate(schedule, (0, 4, 8, 9), 'python'), [0.0, 0.375, 0.5, 0.5],
+        rtol=1e-6, atol=1e-7)
 
   def test_warmup_cosine_decay_without_warmup_starts_at_peak(self):
     schedule = _schedule.warmup_cosine_decay_schedule(0.0, 1.0, 0, 10)
