@@ -22,7 +22,7 @@
 # slow. OPTAX_UPSTREAM_TREE=PATH, a source checkout of upstream main (a
 # clone of google-deepmind/optax): the fix ledger, upstream main's tests and
 # the live comparison also run against it, and every upstream patch
-# (upstream_patches/) is verified in its tree: tools/patch_lane.py, which
+# (upstream_patches/) is verified in its tree: tools.patch_lane, which
 # runs upstream's whole suite twice (OPTAX_UPSTREAM_LABEL=main@COMMIT names
 # the tree's commit when PATH is not the top of a git checkout).
 #
@@ -37,6 +37,13 @@
 # pyproject.toml (read by tools/fork_config.py), the one place that names it.
 # Upstream's files (its wheel and its tests) are downloaded into the temporary
 # folder at test time and deleted with it.
+#
+# The tools run as `python -m tools.NAME`. The lanes that test the installed
+# wheel (or run under upstream's interpreter) run them from the temporary
+# folder, with PYTHONPATH naming a folder there that holds only a `tools`
+# link to the repository's tools/ (run_tool below), so that `optax` is the
+# interpreter's installed package and never the checkout's optax/; the tools
+# lane runs the tools' own tests from the repository's root, as before.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -77,12 +84,25 @@ for lane in own upstream-suite newest compare fuzz ledger triage main; do
   want "$lane" && needs_upstream=1
 done
 
-upstream_version="$("$python" "$here/tools/fork_config.py" upstream)"
+upstream_version="$(cd "$here" && "$python" -m tools.fork_config upstream)"
 echo "comparing against upstream optax $upstream_version"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/optax-test.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 step() { printf '\n=== %s (%ss)\n' "$1" "$SECONDS"; }
+# A folder holding only `tools`, a link to the repository's tools/.
+toolpath="$work/toolpath"
+mkdir -p "$toolpath"
+ln -s "$here/tools" "$toolpath/tools"
+# run_tool PYTHON MODULE [ARGS...]: `PYTHON -m MODULE ARGS...` from $work with
+# the tools folder first on PYTHONPATH: `tools` imports, `optax` is PYTHON's
+# own (the installed wheel), not the checkout's optax/.
+run_tool() {
+  local py="$1"
+  shift
+  (cd "$work" && PYTHONPATH="$toolpath${PYTHONPATH:+:$PYTHONPATH}" \
+      "$py" -m "$@")
+}
 
 # The newest CPython >= 3.12 here: NEWEST_PYTHON, else the newest of
 # python3.1x on PATH and pyenv's installed versions that runs (a pyenv shim
@@ -145,6 +165,15 @@ echo "built $(basename "$wheel")"
 
 step "install the wheel with the test, lint and docs extras"
 "$venv_py" -m pip install -q "${wheel}[test,lint,docs,examples]"
+# The tools that run_tool starts must import the wheel's optax.
+tools_optax="$(run_tool "$venv_py" tools.toolpath --optax)"
+case "$tools_optax" in
+  "$here"/*)
+    echo "test.sh: run_tool imports the checkout's optax ($tools_optax)," \
+        "not the wheel's" >&2
+    exit 1 ;;
+esac
+echo "run_tool: optax from $tools_optax"
 
 if [ "$newest_lane" = 1 ]; then
   step "the newest jax's virtualenv ($newest_py), installed in the \
@@ -263,7 +292,7 @@ fi
 
 if want upstream-suite; then
   step "upstream $upstream_version's test-suite against the installed wheel"
-  "$venv_py" "$here/tools/upstream_suite.py" \
+  run_tool "$venv_py" tools.upstream_suite \
       --deviations "$here/deviations.toml" --wheel "$upstream_wheel" \
       --keep "$work/upstream_suite"
 fi
@@ -309,7 +338,7 @@ if [ "$newest_lane" = 1 ]; then
   fi
   step "upstream $upstream_version's test-suite on the newest jax: \
 $newest_version"
-  "$newest_venv_py" "$here/tools/upstream_suite.py" \
+  run_tool "$newest_venv_py" tools.upstream_suite \
       --deviations "$here/deviations.toml" --wheel "$upstream_wheel" \
       --keep "$work/upstream_suite_newest"
   tested+=("$newest_version: the own tests, upstream $upstream_version's \
@@ -324,23 +353,22 @@ fi
 if want fuzz; then
   step "fuzz lane: odd params, gradients and hyperparameters through every \
 optimizer and wrapper, upstream $upstream_version against the fork"
-  "$venv_py" "$here/tools/fuzz/fuzz.py" --upstream-python "$upstream_py" \
+  run_tool "$venv_py" tools.fuzz.fuzz --upstream-python "$upstream_py" \
       --deviations "$here/deviations.toml"
 fi
 
 if want ledger; then
   step "fix ledger: each fix's reproducer (upstream_tests/) on upstream \
 $upstream_version and on the fork, against ledger.toml's status"
-  (cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
-      --ledger "$here/ledger.toml" --upstream-python "$upstream_py")
+  run_tool "$venv_py" tools.upstream_status \
+      --ledger "$here/ledger.toml" --upstream-python "$upstream_py"
 fi
 
 if want triage && [ -f "$here/tools/triage.py" ]; then
   step "triage of upstream's bug reports and bug-fix pull requests \
 (upstream_triage.toml): each reproduction on upstream $upstream_version and \
 on the fork; a difference without a ledger entry fails"
-  (cd "$work" && "$venv_py" "$here/tools/triage.py" \
-      --upstream-python "$upstream_py")
+  run_tool "$venv_py" tools.triage --upstream-python "$upstream_py"
 fi
 
 if want main && [ -n "${OPTAX_UPSTREAM_TREE:-}" ]; then
@@ -351,23 +379,23 @@ if want main && [ -n "${OPTAX_UPSTREAM_TREE:-}" ]; then
   fi
   tree_rc=0
   step "fix ledger against upstream main ($tree)"
-  (cd "$work" && "$venv_py" "$here/tools/upstream_status.py" \
+  run_tool "$venv_py" tools.upstream_status \
       --ledger "$here/ledger.toml" --upstream-tree "$tree" \
-      ${tree_label[@]+"${tree_label[@]}"}) || tree_rc=1
+      ${tree_label[@]+"${tree_label[@]}"} || tree_rc=1
   if [ -f "$here/tools/triage.py" ]; then
     step "triage against upstream main ($tree)"
-    (cd "$work" && "$venv_py" "$here/tools/triage.py" \
-        --upstream-python "$upstream_py" --upstream-tree "$tree") \
+    run_tool "$venv_py" tools.triage \
+        --upstream-python "$upstream_py" --upstream-tree "$tree" \
         || tree_rc=1
   fi
   step "upstream patches verified in upstream main's tree ($tree): each \
 alone (its reproducer fails without it, passes with it; the touched \
 modules' tests pass as before), then all together with upstream's suite"
-  (cd "$work" && "$venv_py" "$here/tools/patch_lane.py" \
+  run_tool "$venv_py" tools.patch_lane \
       --ledger "$here/ledger.toml" --upstream-tree "$tree" \
-      ${tree_label[@]+"${tree_label[@]}"}) || tree_rc=1
+      ${tree_label[@]+"${tree_label[@]}"} || tree_rc=1
   step "upstream main's test-suite against the installed wheel ($tree)"
-  "$venv_py" "$here/tools/upstream_suite.py" \
+  run_tool "$venv_py" tools.upstream_suite \
       --deviations "$here/deviations.toml" --upstream-tree "$tree" \
       ${tree_label[@]+"${tree_label[@]}"} \
       --keep "$work/upstream_suite_main" || tree_rc=1
@@ -395,7 +423,7 @@ public name in the API reference, docstring examples"
       "$work/docs_html" >"$work/sphinx.log" 2>&1 &
   sphinx=$!
   docs_rc=0
-  "$venv_py" "$here/tools/docs_check.py" --docs "$here/docs" || docs_rc=$?
+  run_tool "$venv_py" tools.docs_check --docs "$here/docs" || docs_rc=$?
   sphinx_rc=0
   wait "$sphinx" || sphinx_rc=$?
   cat "$work/sphinx.log"

@@ -16,8 +16,10 @@
 
 Run
 
-  python benchmarks/compare_upstream.py --upstream-python PATH [--markdown]
-  python benchmarks/compare_upstream.py --upstream-tree DIR [--markdown]
+  python -m benchmarks.compare_upstream --upstream-python PATH [--markdown]
+  python -m benchmarks.compare_upstream --upstream-tree DIR [--markdown]
+
+from the repository's root.
 
 Two worker processes are started: one runs this repository's ``optax`` under
 the current interpreter, the other upstream's: the release under the
@@ -26,7 +28,9 @@ upstream checkout) under the current interpreter with ``DIR`` on
 ``PYTHONPATH`` (for a machine where no virtualenv can be made). Without
 either, a virtualenv with ``optax==<upstream>`` and the current jax/jaxlib
 versions is created in a cache directory with pip; the version is
-``[tool.optax-fork] upstream`` of pyproject.toml. On CPU both workers are
+``[tool.optax-fork] upstream`` of pyproject.toml (tools/fork_config.py).
+The workers run this file by its path and import neither ``tools`` nor
+``benchmarks``. On CPU both workers are
 pinned to the same core. Each row is measured in both workers in
 alternating pairs, so that a noisy machine slows down both sides of a pair
 alike; the table gives the median over the pairs of the ratio fork /
@@ -119,7 +123,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tomllib
 from typing import Any, Callable, Optional
 
 _REPO = pathlib.Path(__file__).resolve().parent.parent
@@ -687,13 +690,14 @@ class _Side:
 
 
 def _upstream_version() -> str:
-  """``[tool.optax-fork] upstream`` of pyproject.toml, else 0.2.8."""
-  try:
-    with open(_REPO / 'pyproject.toml', 'rb') as f:
-      config = tomllib.load(f)
-  except OSError:
-    return '0.2.8'
-  return config.get('tool', {}).get('optax-fork', {}).get('upstream', '0.2.8')
+  """``[tool.optax-fork] upstream`` of pyproject.toml (the parent only).
+
+  Imported here, not at the top: the upstream worker runs this file under
+  upstream's interpreter in isolated mode, where ``tools`` is not importable.
+  """
+  # pylint: disable-next=import-outside-toplevel
+  from tools import fork_config
+  return fork_config.upstream_version(_REPO / 'pyproject.toml')
 
 
 def _make_upstream_venv(version: str) -> str:

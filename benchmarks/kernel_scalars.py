@@ -16,8 +16,11 @@
 
 Run
 
-  python benchmarks/kernel_scalars.py [--upstream-python PATH |
+  python -m benchmarks.kernel_scalars [--upstream-python PATH |
                                        --upstream-tree DIR]
+
+from the repository's root: the script reads both sides' programs with the
+checkout's parser (``optax._src.test_utils``).
 
 A hyperparameter that XLA sees as a constant is folded into the fused
 kernel of every leaf; one hidden behind an optimization barrier is computed
@@ -115,9 +118,13 @@ def main() -> None:
     return
   env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
   # Both sides' programs are read by this repository's parser (imported
-  # here, not at the top: a worker sets XLA_FLAGS before importing jax).
-  sys.path.insert(0, _REPO)
+  # here, not at the top: a worker sets XLA_FLAGS before importing jax;
+  # the checkout's, as `python -m` runs from the repository's root).
   from optax._src import test_utils  # pylint: disable=import-outside-toplevel
+  if not os.path.abspath(test_utils.__file__).startswith(_REPO + os.sep):
+    raise SystemExit(f'kernel_scalars: optax comes from {test_utils.__file__}, '
+                     f'not the checkout {_REPO}: run python -m '
+                     'benchmarks.kernel_scalars from the repository\'s root')
   parse = test_utils.fused_kernel_scalars
   sides = {'fork': _run(sys.executable, dict(env, PYTHONPATH=_REPO), parse)}
   if args.upstream_tree:

@@ -32,9 +32,9 @@ Two checks, each of which makes the script exit with status 1 when it fails:
 
 Usage, from the repository root::
 
-  python tools/docs_check.py                # both checks
-  python tools/docs_check.py --no-doctests  # coverage only
-  python tools/docs_check.py -k adam        # doctests of names containing adam
+  python -m tools.docs_check                # both checks
+  python -m tools.docs_check --no-doctests  # coverage only
+  python -m tools.docs_check -k adam        # doctests of names containing adam
 """
 
 import argparse

@@ -5,9 +5,16 @@
 
 The upstream release this fork is based on, and that every lane compares
 against, is written once, as ``upstream = "X.Y.Z"`` in that table. Python
-lanes import this module; shell lanes run it::
+lanes import this module (``from tools import fork_config``); shell lanes
+run it from the repository's root::
 
-  python tools/fork_config.py upstream      # prints e.g. 0.2.8
+  python -m tools.fork_config upstream      # prints e.g. 0.2.8
+
+It is also the one place that fetches and checks upstream's published wheel
+of that release (:func:`upstream_wheel`, :func:`fetch_wheel`,
+:func:`check_wheel`, :func:`unpack_wheel`), which the lanes running
+upstream's own tests (tools/upstream_suite.py) and the fix ledger's
+reproducers (tools/upstream_status.py) take their upstream from.
 
 It also decides whether an entry of ``deviations.toml`` applies to a run:
 every entry names the upstream release it was written against
@@ -32,6 +39,7 @@ import subprocess
 import sys
 import tomllib
 from typing import Any, Optional
+import zipfile
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 PYPROJECT = REPO / 'pyproject.toml'
@@ -57,6 +65,104 @@ def settings(pyproject: pathlib.Path = PYPROJECT) -> dict[str, Any]:
 def upstream_version(pyproject: pathlib.Path = PYPROJECT) -> str:
   """The upstream Optax release the lanes compare against."""
   return settings(pyproject)['upstream']
+
+
+def fetch_wheel(dest: pathlib.Path, version: Optional[str] = None, *,
+                caller: str = 'fork_config') -> pathlib.Path:
+  """Downloads upstream's published wheel of ``version`` into ``dest``.
+
+  ``pip download`` of this interpreter, wheel only, without dependencies.
+
+  Args:
+    dest: the folder to download into (made if missing).
+    version: the upstream release; default :func:`upstream_version`.
+    caller: the tool named in an error message.
+
+  Returns:
+    The wheel's path, checked by :func:`check_wheel`.
+
+  Raises:
+    SystemExit: when pip gives no wheel of that release.
+    subprocess.CalledProcessError: when pip fails.
+  """
+  version = version or upstream_version()
+  requirement = f'optax=={version}'
+  subprocess.run(
+      [sys.executable, '-m', 'pip', 'download', '-q', '--no-deps',
+       '--only-binary=:all:', requirement, '-d', str(dest)], check=True)
+  wheels = sorted(pathlib.Path(dest).glob(f'optax-{version}-*.whl'))
+  if not wheels:
+    raise SystemExit(f'{caller}: pip download {requirement} gave no wheel '
+                     f'in {dest}')
+  return check_wheel(wheels[0], version, caller=caller)
+
+
+def check_wheel(wheel: pathlib.Path, version: Optional[str] = None, *,
+                caller: str = 'fork_config') -> pathlib.Path:
+  """Stops unless ``wheel`` is upstream's optax wheel of ``version``.
+
+  Args:
+    wheel: a wheel file, e.g. ``optax-0.2.8-py3-none-any.whl``.
+    version: the upstream release it must be; default
+      :func:`upstream_version`.
+    caller: the tool named in the error message.
+
+  Returns:
+    ``wheel``, as a path.
+
+  Raises:
+    SystemExit: when its name is not ``optax-<version>-...whl``.
+  """
+  version = version or upstream_version()
+  wheel = pathlib.Path(wheel)
+  parts = wheel.name.split('-')
+  if (len(parts) < 3 or parts[0] != 'optax' or parts[1] != version
+      or wheel.suffix != '.whl'):
+    raise SystemExit(f'{caller}: {wheel} is not an optax {version} wheel '
+                     f'(the lanes compare against upstream {version}; '
+                     '[tool.optax-fork] in pyproject.toml names the '
+                     'release)')
+  return wheel
+
+
+def upstream_wheel(dest: pathlib.Path, version: Optional[str] = None,
+                   wheel: Optional[pathlib.Path] = None, *,
+                   caller: str = 'fork_config') -> pathlib.Path:
+  """Upstream's wheel of ``version``: ``wheel`` if given, else downloaded.
+
+  Args:
+    dest: the folder to download into when no wheel is given.
+    version: the upstream release; default :func:`upstream_version`.
+    wheel: a wheel downloaded already (``--wheel PATH`` of the lanes).
+    caller: the tool named in an error message.
+
+  Returns:
+    The wheel's path, checked by :func:`check_wheel`.
+  """
+  version = version or upstream_version()
+  if wheel is not None:
+    return check_wheel(wheel, version, caller=caller)
+  return fetch_wheel(dest, version, caller=caller)
+
+
+def unpack_wheel(wheel: pathlib.Path, dest: pathlib.Path,
+                 version: Optional[str] = None, *,
+                 caller: str = 'fork_config') -> pathlib.Path:
+  """Unpacks upstream's wheel; returns the folder to put on PYTHONPATH.
+
+  Args:
+    wheel: upstream's wheel of ``version``.
+    dest: the folder to unpack into; ``dest/optax`` is upstream's package.
+    version: the upstream release; default :func:`upstream_version`.
+    caller: the tool named in an error message.
+
+  Returns:
+    ``dest``.
+  """
+  check_wheel(wheel, version, caller=caller)
+  with zipfile.ZipFile(wheel) as zf:
+    zf.extractall(dest)
+  return pathlib.Path(dest)
 
 
 def _release(version: str) -> tuple[int, ...]:

@@ -2,15 +2,13 @@
 # Licensed under the Apache License, Version 2.0.
 """Tests of tools/fork_config.py (run by test.sh from the repository)."""
 
-import pathlib
 import subprocess
 import sys
 import tomllib
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import fork_config  # pylint: disable=wrong-import-position  # noqa: E402
+from tools import fork_config
 
 
 @pytest.mark.parametrize('version,spec,expected', [
@@ -129,8 +127,9 @@ def test_settings_need_the_table(tmp_path):
 
 def test_command_line_prints_the_repository_setting():
   out = subprocess.run(
-      [sys.executable, str(pathlib.Path(fork_config.__file__)), 'upstream'],
-      check=True, capture_output=True, text=True).stdout
+      [sys.executable, '-m', 'tools.fork_config', 'upstream'],
+      cwd=fork_config.REPO, check=True, capture_output=True,
+      text=True).stdout
   with open(fork_config.PYPROJECT, 'rb') as f:
     table = tomllib.load(f)['tool']['optax-fork']
   assert out.strip() == table['upstream']

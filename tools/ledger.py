@@ -7,11 +7,11 @@ ledger.toml lists every behavioural difference between this fork and
 upstream Optax, one ``[[fix]]`` table each (the fields are described at the
 top of the file and in :data:`FIELDS`). Other tools import this module::
 
-  import ledger
+  from tools import ledger
   fixes = ledger.load()              # validated, or LedgerError
   fix = ledger.by_id(fixes)['inject-bf16-hyperparams']
 
-and ``python tools/ledger.py`` prints the problems of the repository's
+and ``python -m tools.ledger`` prints the problems of the repository's
 ledger and of the documents that must agree with it (README's "What
 differs" table, docs/differences.md, deviations.toml, the reproducers under
 upstream_tests/, the code files named), exiting with 1 if there are any;
@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tomllib
 from typing import Any, Iterable, Optional
+
+from tools import fork_config
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 LEDGER = REPO / 'ledger.toml'
@@ -325,8 +327,7 @@ def repository_problems(repo: pathlib.Path = REPO) -> list[str]:
   known = by_id(fixes)
   problems = []
 
-  with open(repo / 'pyproject.toml', 'rb') as f:
-    release = tomllib.load(f)['tool']['optax-fork']['upstream']
+  release = fork_config.upstream_version(repo / 'pyproject.toml')
   for fix in fixes:
     if release not in fix.status:
       problems.append(f'{fix.id}: no status for upstream {release} (the '
@@ -443,7 +444,8 @@ def patch_problems(fixes: list[Fix], repo: pathlib.Path = REPO
   Returns:
     The problems.
   """
-  import upstream_patch  # pylint: disable=import-outside-toplevel
+  # pylint: disable-next=import-outside-toplevel
+  from tools import upstream_patch
   try:
     patches = upstream_patch.load_all(repo / 'upstream_patches')
   except upstream_patch.PatchError as e:

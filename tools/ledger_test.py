@@ -10,13 +10,11 @@ docs/differences.md, deviations.toml or upstream_tests/ disagree with it.
 import copy
 import pathlib
 import shutil
-import sys
 import tomllib
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import ledger  # pylint: disable=wrong-import-position  # noqa: E402
+from tools import ledger
 
 REPO = ledger.REPO
 

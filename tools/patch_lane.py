@@ -35,7 +35,7 @@ is checked to have imported ``optax`` from the copy it tests. Exit status:
 
 Usage::
 
-  python tools/patch_lane.py --upstream-tree PATH [--upstream-label L]
+  python -m tools.patch_lane --upstream-tree PATH [--upstream-label L]
       [--only FIX ...] [--no-suite] [--jobs N] [--keep DIR] [--json FILE]
 """
 
@@ -54,12 +54,9 @@ import tempfile
 import threading
 from typing import Any, Optional, Sequence
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-# pylint: disable=wrong-import-position
-import ledger as ledger_lib  # noqa: E402
-import upstream_patch as patch_lib  # noqa: E402
-import upstream_status as status_lib  # noqa: E402
-# pylint: enable=wrong-import-position
+from tools import ledger as ledger_lib
+from tools import upstream_patch as patch_lib
+from tools import upstream_status as status_lib
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 PLUGIN = pathlib.Path(__file__).resolve().parent / 'upstream_status_plugin.py'

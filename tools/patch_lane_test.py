@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import pathlib
 import subprocess
-import sys
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-# pylint: disable=wrong-import-position
-import ledger as ledger_lib  # noqa: E402
-import patch_lane as lane  # noqa: E402
-import upstream_patch as up  # noqa: E402
-import upstream_patch_test as fixtures  # noqa: E402
-import upstream_pr  # noqa: E402
-# pylint: enable=wrong-import-position
+from tools import ledger as ledger_lib
+from tools import patch_lane as lane
+from tools import upstream_patch as up
+from tools import upstream_patch_test as fixtures
+from tools import upstream_pr
 
 TEST = 'optax/module_test.py'
 PLACED = f'{TEST}::ScaleTest::test_doubles'

@@ -41,7 +41,7 @@ folder is not imported by accident.
 
 Usage::
 
-  python tools/triage.py [--triage upstream_triage.toml]
+  python -m tools.triage [--triage upstream_triage.toml]
       [--ledger ledger.toml] [--upstream-python PATH]
       [--upstream-tree PATH [--tree-label main@COMMIT]]
       [--fork-python PATH] [--only REF ...] [--jobs N] [--timeout S]

@@ -7,14 +7,12 @@ started run tiny snippets with this interpreter (no optax imported).
 """
 
 import json
-import pathlib
 import sys
 import textwrap
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import triage  # pylint: disable=wrong-import-position  # noqa: E402
+from tools import triage
 
 URL = 'https://github.com/google-deepmind/optax/'
 MAIN = 'main@2edbcbe2'

@@ -4,9 +4,14 @@
 """Writes optax/_src/testing/upstream_api.py from upstream's namespace.
 
 Run it with an interpreter that has the upstream release of
-``[tool.optax-fork]`` (pyproject.toml) installed, never the fork::
+``[tool.optax-fork]`` (pyproject.toml) installed, never the fork, from a
+folder without the fork's ``optax/`` and with ``PYTHONPATH`` naming a folder
+that holds only ``tools`` (``python -m tools.toolpath`` makes one and prints
+it; see tools/README.md)::
 
-  /path/to/upstream/bin/python tools/upstream_api.py
+  toolpath="$(python -m tools.toolpath)"   # in the repository's root
+  (cd /tmp && PYTHONPATH="$toolpath" /path/to/upstream/bin/python \
+      -m tools.upstream_api)
 
 The module it writes holds what the registry test of
 ``optax/_src/composition_test.py`` reads when no upstream interpreter is at
@@ -25,7 +30,7 @@ import importlib
 import pathlib
 import sys
 
-import fork_config
+from tools import fork_config
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 TARGET = REPO / 'optax' / '_src' / 'testing' / 'upstream_api.py'
@@ -100,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
   where = pathlib.Path(optax.__file__).resolve()
   if REPO in where.parents:
     print(f'upstream_api: {sys.executable} imports the fork ({where}); run '
-          'it with an interpreter that has upstream optax', file=sys.stderr)
+          'it with an interpreter that has upstream optax, from a folder '
+          'without the fork\'s optax/ (see tools/README.md)',
+          file=sys.stderr)
     return 2
   want = fork_config.upstream_version()
   if optax.__version__ != want:

@@ -57,12 +57,12 @@ upstream's licence header.
 
 Usage::
 
-  python tools/upstream_patch.py record FIX --base PRISTINE --modified TREE
+  python -m tools.upstream_patch record FIX --base PRISTINE --modified TREE
       [--subject S] [--test-into FILE [--test-class NAME]]
-  python tools/upstream_patch.py diff FIX --upstream-tree TREE [--no-test]
-  python tools/upstream_patch.py apply FIX [FIX ...] --upstream-tree TREE
+  python -m tools.upstream_patch diff FIX --upstream-tree TREE [--no-test]
+  python -m tools.upstream_patch apply FIX [FIX ...] --upstream-tree TREE
       --into DIR [--no-test | --test-only]
-  python tools/upstream_patch.py check [--upstream-tree TREE]
+  python -m tools.upstream_patch check [--upstream-tree TREE]
 
 ``record`` writes the patch of the differences between two upstream trees
 (the edits of one fix made by hand in a copy of upstream's tree), keeping

@@ -5,14 +5,12 @@
 from __future__ import annotations
 
 import pathlib
-import sys
 import textwrap
 import tomllib
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import upstream_patch as up  # pylint: disable=wrong-import-position  # noqa: E402
+from tools import upstream_patch as up
 
 HEADER = textwrap.dedent("""\
     # Copyright 2019 Upstream Authors. All Rights Reserved.

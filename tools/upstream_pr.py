@@ -26,7 +26,7 @@ when the fix has no patch or the patch does not hold.
 
 Usage::
 
-  python tools/upstream_pr.py FIX --upstream-tree PATH [--branch NAME]
+  python -m tools.upstream_pr FIX --upstream-tree PATH [--branch NAME]
       [--upstream-label main@COMMIT] [--python PATH] > body.md
 """
 
@@ -41,13 +41,10 @@ import sys
 import tempfile
 from typing import Optional, Sequence
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-# pylint: disable=wrong-import-position
-import ledger as ledger_lib  # noqa: E402
-import patch_lane  # noqa: E402
-import upstream_patch as patch_lib  # noqa: E402
-import upstream_status as status_lib  # noqa: E402
-# pylint: enable=wrong-import-position
+from tools import ledger as ledger_lib
+from tools import patch_lane
+from tools import upstream_patch as patch_lib
+from tools import upstream_status as status_lib
 
 MAX_FAILURE_LINES = 30
 MAX_LINE_CHARS = 200

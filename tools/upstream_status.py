@@ -42,7 +42,7 @@ and the tool checks in that very process which ``optax`` was imported.
 
 Usage::
 
-  python tools/upstream_status.py [--ledger ledger.toml] [--json]
+  python -m tools.upstream_status [--ledger ledger.toml] [--json]
       [--upstream VERSION [--wheel PATH] | --upstream-python PATH
        | --upstream-tree PATH [--upstream-label main@COMMIT]]
       [--fork-python PATH] [--only FIX_ID ...] [--keep DIR]
@@ -62,10 +62,8 @@ import sys
 import tempfile
 import tomllib
 from typing import Any, Mapping, Optional, Sequence
-import zipfile
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import fork_config  # pylint: disable=wrong-import-position  # noqa: E402
+from tools import fork_config
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 LEDGER = REPO / 'ledger.toml'
@@ -541,31 +539,6 @@ def run_sides(sides: Sequence[Side], files: Sequence[str],
   return [finish(side, proc, work) for side, proc in zip(sides, procs)]
 
 
-def _fetch_wheel(version: str, dest: pathlib.Path) -> pathlib.Path:
-  """Downloads upstream's wheel of ``version`` into ``dest``."""
-  requirement = f'optax=={version}'
-  subprocess.run(
-      [sys.executable, '-m', 'pip', 'download', '-q', '--no-deps',
-       '--only-binary=:all:', requirement, '-d', str(dest)], check=True)
-  wheels = sorted(dest.glob(f'optax-{version}-*.whl'))
-  if not wheels:
-    raise SystemExit(f'upstream_status: pip download {requirement} gave no '
-                     f'wheel in {dest}')
-  return wheels[0]
-
-
-def _unpack_wheel(wheel: pathlib.Path, version: str, dest: pathlib.Path
-                  ) -> pathlib.Path:
-  """Unpacks an optax wheel of ``version``; returns the folder to import."""
-  parts = wheel.name.split('-')
-  if len(parts) < 3 or parts[0] != 'optax' or parts[1] != version:
-    raise SystemExit(f'upstream_status: {wheel} is not an optax {version} '
-                     'wheel')
-  with zipfile.ZipFile(wheel) as zf:
-    zf.extractall(dest)
-  return dest
-
-
 def upstream_side(args: argparse.Namespace, work: pathlib.Path
                   ) -> tuple[Side, Optional[str]]:
   """The upstream side of the options, and its label if known already."""
@@ -583,9 +556,11 @@ def upstream_side(args: argparse.Namespace, work: pathlib.Path
     return Side('upstream', args.upstream_python,
                 outside=(REPO,)), args.upstream_label
   version = args.upstream or fork_config.upstream_version()
-  wheel = (pathlib.Path(args.wheel) if args.wheel
-           else _fetch_wheel(version, work / 'dist'))
-  root = _unpack_wheel(wheel, version, work / 'wheel')
+  wheel = fork_config.upstream_wheel(
+      work / 'dist', version, pathlib.Path(args.wheel) if args.wheel else None,
+      caller='upstream_status')
+  root = fork_config.unpack_wheel(wheel, work / 'wheel', version,
+                                  caller='upstream_status')
   return Side('upstream', args.fork_python, str(root), inside=root,
               outside=(REPO,)), args.upstream_label or version
 

@@ -1,6 +1,6 @@
 # Copyright 2026 The Optax fork authors. All Rights Reserved.
 # Licensed under the Apache License, Version 2.0.
-"""Tests of tools/upstream_status.py and tools/upstream_pr.py.
+"""Tests of tools/upstream_status.py (upstream_pr.py: patch_lane_test.py).
 
 Fake ledgers and fake pytest records: no network, and only the last test
 starts pytest (against a fake upstream tree).
@@ -14,11 +14,8 @@ import textwrap
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-# pylint: disable=wrong-import-position
-import upstream_pr  # noqa: E402
-import upstream_status as us  # noqa: E402
-# pylint: enable=wrong-import-position
+from tools import toolpath
+from tools import upstream_status as us
 
 LEDGER = textwrap.dedent('''\
     [[fix]]
@@ -241,32 +238,6 @@ def test_finish_checks_where_optax_came_from(tmp_path):
     us.finish(side, proc, tmp_path)
 
 
-def test_trim_failure():
-  text = '\n'.join(['def test():', '    x = 1', '>   assert x == 2',
-                    'E   assert 1 == 2', '', 'u/a_test.py:3: AssertionError',
-                    'trailing'])
-  trimmed = upstream_pr.trim_failure(us.Outcome('failed', 'c', text))
-  assert trimmed == ('>   assert x == 2\nE   assert 1 == 2\n'
-                     'u/a_test.py:3: AssertionError')
-  long = '\n'.join(f'E   line {i}' for i in range(50))
-  trimmed = upstream_pr.trim_failure(us.Outcome('failed', '', long))
-  assert trimmed.splitlines()[-1] == '... (20 more lines)'
-  assert upstream_pr.trim_failure(us.Outcome('failed', 'why', '')) == 'why'
-
-
-def test_pr_body(tmp_path):
-  fix = us.load_ledger(_ledger(tmp_path))[1]
-  source = 'def test_b():\n  assert "```" == 1\n'
-  text = upstream_pr.body(
-      fix, '0.2.8', {'optax_version': '0.2.8', 'jax_version': '0.10.2'},
-      us.Outcome('failed', '', 'E   assert 1 == 2'), source)
-  assert text.startswith('# b\n')
-  assert 'On optax 0.2.8 with jax 0.10.2, `pytest b_test.py` fails' in text
-  assert '(the test is `BTest::test_b`)' in text
-  assert '````python\n' + source + '````' in text
-  assert "## Upstream's position\n\nunknown\n" in text
-
-
 FAKE_OPTAX = '__version__ = "9.9.dev"\n'
 REPRODUCERS = {
     'a_test.py': 'import optax\n\n\ndef test_a():\n'
@@ -287,11 +258,14 @@ def test_end_to_end_against_a_fake_tree(tmp_path):
   for name, text in REPRODUCERS.items():
     (repo / 'upstream_tests' / name).write_text(text)
   ledger = _ledger(repo, LEDGER + '"main@22222222" = "needed"\n')
-  tool = pathlib.Path(us.__file__)
+  # As the lanes run it: from outside the repository, with only tools on
+  # PYTHONPATH (the fork side imports this interpreter's optax).
   proc = subprocess.run(
-      [sys.executable, str(tool), '--ledger', str(ledger), '--json',
-       '--upstream-tree', str(tree), '--upstream-label', '2222222299'],
-      cwd=tmp_path, capture_output=True, text=True, check=False)
+      [sys.executable, '-m', 'tools.upstream_status', '--ledger', str(ledger),
+       '--json', '--upstream-tree', str(tree), '--upstream-label',
+       '2222222299'],
+      cwd=tmp_path, env=toolpath.env(tmp_path / 'toolpath'),
+      capture_output=True, text=True, check=False)
   assert proc.returncode == 0, proc.stdout + proc.stderr
   report = json.loads(proc.stdout)
   assert report['upstream']['label'] == 'main@2222222299'

@@ -20,10 +20,16 @@ the entries that apply are those naming main (see
 
 Usage::
 
-  python tools/upstream_suite.py [--deviations deviations.toml]
+  python -m tools.upstream_suite [--deviations deviations.toml]
       [--workers auto] [--keep DIR]
       [--wheel PATH | --upstream-tree PATH [--upstream-label main@COMMIT]]
       [-- extra pytest args]
+
+The package tested is the ``optax`` this interpreter imports: run it from a
+folder without ``optax/`` (``PYTHONPATH`` naming a folder that holds only a
+``tools`` link, as test.sh does; see tools/README.md) to test an installed
+wheel, since from the repository's root ``python -m`` imports the
+checkout's ``optax/``.
 """
 
 import argparse
@@ -39,32 +45,10 @@ import tomllib
 import xml.etree.ElementTree as ET
 import zipfile
 
-import fork_config
-import upstream_status
+from tools import fork_config
+from tools import upstream_status
 
 HERE = pathlib.Path(__file__).resolve().parent.parent
-
-
-def _fetch_wheel(dest: pathlib.Path, version: str) -> pathlib.Path:
-  requirement = f'optax=={version}'
-  subprocess.run(
-      [sys.executable, '-m', 'pip', 'download', '-q', '--no-deps',
-       '--only-binary=:all:', requirement, '-d', str(dest)],
-      check=True)
-  wheels = sorted(dest.glob(f'optax-{version}-*.whl'))
-  if not wheels:
-    raise SystemExit(f'upstream_suite: pip download of {requirement} gave no '
-                     f'wheel in {dest}')
-  return wheels[0]
-
-
-def _check_wheel(wheel: pathlib.Path, version: str) -> None:
-  """Stops if ``wheel`` is not upstream's wheel of ``version``."""
-  parts = wheel.name.split('-')
-  if len(parts) < 3 or parts[0] != 'optax' or parts[1] != version:
-    raise SystemExit(f'upstream_suite: --wheel {wheel} is not an optax '
-                     f'{version} wheel ({version} is the upstream release of '
-                     '[tool.optax-fork] in pyproject.toml)')
 
 
 def _installed_package() -> pathlib.Path:
@@ -171,9 +155,10 @@ def main() -> int:
         raise SystemExit(f'upstream_suite: {tree} is not a source tree of '
                          'optax (no optax/__init__.py)')
     else:
-      wheel = (pathlib.Path(args.wheel) if args.wheel
-               else _fetch_wheel(work / 'dist', version))
-      _check_wheel(wheel, version)
+      wheel = fork_config.upstream_wheel(
+          work / 'dist', version,
+          pathlib.Path(args.wheel) if args.wheel else None,
+          caller='upstream_suite')
     root = work / 'tree'
     if root.exists():
       shutil.rmtree(root)

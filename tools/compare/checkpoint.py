@@ -4,8 +4,12 @@
 
 Usage::
 
-  python checkpoint.py save --dir DIR
-  python checkpoint.py restore --dir DIR
+  python -m tools.compare.checkpoint save --dir DIR
+  python -m tools.compare.checkpoint restore --dir DIR
+
+(run by run.sh under each interpreter, from a folder without the fork's
+``optax/`` and with ``tools`` on ``PYTHONPATH``, so that ``optax`` is that
+interpreter's own package; see tools/README.md)
 
 ``save`` trains a small MLP for a few steps with each optimizer of
 :data:`OPTIMIZERS`, writes ``{'params', 'opt_state'}`` with
@@ -40,9 +44,8 @@ import numpy as np
 import orbax.checkpoint as ocp
 import optax  # pylint: disable=wrong-import-order
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-# pylint: disable-next=wrong-import-position,wrong-import-order
-from compare import TOLERANCES  # noqa: E402
+# pylint: disable-next=wrong-import-order
+from tools.compare.compare import TOLERANCES
 
 SEED = 7
 STEPS_BEFORE = 3

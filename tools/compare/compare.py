@@ -4,7 +4,7 @@
 
 Usage::
 
-  python compare.py --fork FORK.pkl --upstream UPSTREAM.pkl \\
+  python -m tools.compare.compare --fork FORK.pkl --upstream UPSTREAM.pkl \\
       [--deviations deviations.toml] [--verbose]
 
 Reads only NumPy and the standard library (``tomllib``), so it runs in either
@@ -89,16 +89,14 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import pathlib
 import pickle
 import sys
 import tomllib
 from typing import Any
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-import fork_config  # pylint: disable=wrong-import-position
-
 import numpy as np
+
+from tools import fork_config
 
 TOLERANCES = {
     'float32': (2e-4, 1e-6),

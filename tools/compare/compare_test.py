@@ -3,16 +3,15 @@
 """Tests of the bit-identical check of tools/compare/compare.py."""
 
 import pathlib
-import sys
 import tomllib
 
 import numpy as np
 import pytest
 
+from tools.compare import cases
+from tools.compare import compare
+
 _HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(_HERE))
-import compare  # pylint: disable=wrong-import-position  # noqa: E402
-import cases  # pylint: disable=wrong-import-position  # noqa: E402
 
 
 def _result(*values):

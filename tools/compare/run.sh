@@ -2,8 +2,8 @@
 # Live comparison of this fork against upstream Optax (the release named by
 # `upstream` of [tool.optax-fork] in pyproject.toml).
 #
-#   tools/compare/run.sh FORK_PYTHON UPSTREAM_PYTHON
-#   tools/compare/run.sh FORK_PYTHON --upstream-tree PATH \
+#   bash tools/compare/run.sh FORK_PYTHON UPSTREAM_PYTHON
+#   bash tools/compare/run.sh FORK_PYTHON --upstream-tree PATH \
 #       [--upstream-label main@COMMIT]
 #
 # FORK_PYTHON has the fork installed (editable or from the wheel);
@@ -12,18 +12,22 @@
 # main branch instead, run by FORK_PYTHON with PYTHONPATH=PATH; it is labelled
 # main@<commit> (--upstream-label, or the checkout's git HEAD), and the
 # deviations that apply are those naming main (tools/fork_config.py). Each
-# side runs with its current directory in a temporary directory outside the
-# repository, so that `import optax` finds the interpreter's own package (or
-# the tree's). Steps:
-#   1. run_cases.py on both sides (in parallel),
-#   2. compare.py against the [[comparison]] entries of deviations.toml and
-#      the list of cases bit-identical to upstream (bit_identical.toml),
-#   3. checkpoint round trips: upstream saves and the fork restores, then the
-#      fork saves and upstream restores.
+# side runs `python -m tools.compare.NAME` with its current directory in a
+# temporary directory outside the repository and PYTHONPATH naming a folder
+# there that holds only a `tools` link to this package (tools/toolpath.py),
+# so that `import tools` finds the repository's tools and `import optax` the
+# interpreter's own package (or the tree's). Steps:
+#   1. tools.compare.run_cases on both sides (in parallel),
+#   2. tools.compare.compare against the [[comparison]] entries of
+#      deviations.toml and the list of cases bit-identical to upstream
+#      (bit_identical.toml),
+#   3. checkpoint round trips (tools.compare.checkpoint): upstream saves and
+#      the fork restores, then the fork saves and upstream restores.
 # Exits non-zero if any step fails; every step runs even if an earlier one
 # failed. Environment: COMPARE_ONLY (substring passed to run_cases --only),
 # COMPARE_KEEP=1 keeps the temporary directory, COMPARE_CHECKPOINT_ONLY=1 runs
-# step 3 alone.
+# step 3 alone. The caller's PYTHONPATH is kept after the tools folder (for
+# the tree's side, the tree comes first and the caller's is dropped).
 set -uo pipefail
 
 usage() {
@@ -37,16 +41,15 @@ repo="$(cd "$here/../.." && pwd)"
 fork_py="$(command -v "$1")" || usage
 tree=""
 label_args=()
+up_py=""
 if [ "$2" = --upstream-tree ]; then
   [ "$#" -eq 3 ] || { [ "$#" -eq 5 ] && [ "$4" = --upstream-label ]; } \
       || usage
   tree="$(cd "$3" && pwd)" || exit 2
   [ "$#" -eq 5 ] && label_args=(--upstream-label "$5")
-  # The upstream side: the fork's interpreter importing the tree's optax.
-  up=(env "PYTHONPATH=$tree" "$fork_py")
 else
   [ "$#" -eq 2 ] || usage
-  up=("$(command -v "$2")") || usage
+  up_py="$(command -v "$2")" || usage
 fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/optax-compare.XXXXXX")"
 if [ "${COMPARE_KEEP:-0}" = 1 ]; then
@@ -55,6 +58,16 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 cd "$work" || exit 2
+# A folder holding only `tools` (a link to this package), for PYTHONPATH.
+toolpath="$work/toolpath"
+mkdir -p "$toolpath" && ln -s "$repo/tools" "$toolpath/tools" || exit 2
+fork=(env "PYTHONPATH=$toolpath${PYTHONPATH:+:$PYTHONPATH}" "$fork_py")
+if [ -n "$tree" ]; then
+  # The upstream side: the fork's interpreter importing the tree's optax.
+  up=(env "PYTHONPATH=$tree:$toolpath" "$fork_py")
+else
+  up=(env "PYTHONPATH=$toolpath${PYTHONPATH:+:$PYTHONPATH}" "$up_py")
+fi
 start=$SECONDS
 status=0
 
@@ -74,11 +87,11 @@ if [ -n "$tree" ]; then
     *) echo "compare: PYTHONPATH=$tree imports optax from $up_file" >&2
        exit 2 ;;
   esac
-  label="$("$fork_py" "$repo/tools/upstream_status.py" --upstream-tree \
+  label="$("${fork[@]}" -m tools.upstream_status --upstream-tree \
       "$tree" "${label_args[@]}" --print-label)" || exit 2
   echo "compare: upstream $label (optax $have from $tree)"
 else
-  label="$("$fork_py" "$repo/tools/fork_config.py" upstream)" || exit 2
+  label="$("${fork[@]}" -m tools.fork_config upstream)" || exit 2
   if [ "$have" != "$label" ]; then
     echo "compare: ${up[*]} has optax $have, the lanes compare against" \
         "$label ([tool.optax-fork] in pyproject.toml)" >&2
@@ -87,10 +100,10 @@ else
 fi
 
 if [ "${COMPARE_CHECKPOINT_ONLY:-0}" != 1 ]; then
-"$fork_py" "$here/run_cases.py" --verbose --out "$work/fork.pkl" "${only[@]}" \
-    >"$work/fork.log" 2>&1 &
+"${fork[@]}" -m tools.compare.run_cases --verbose --out "$work/fork.pkl" \
+    "${only[@]}" >"$work/fork.log" 2>&1 &
 fork_pid=$!
-"${up[@]}" "$here/run_cases.py" --verbose --out "$work/upstream.pkl" \
+"${up[@]}" -m tools.compare.run_cases --verbose --out "$work/upstream.pkl" \
     "${only[@]}" \
     >"$work/upstream.log" 2>&1 &
 up_pid=$!
@@ -104,17 +117,17 @@ if [ "$fork_rc" -ne 0 ] || [ "$up_rc" -ne 0 ]; then
   exit 1
 fi
 
-"$fork_py" "$here/compare.py" --fork "$work/fork.pkl" \
+"${fork[@]}" -m tools.compare.compare --fork "$work/fork.pkl" \
     --upstream "$work/upstream.pkl" --deviations "$repo/deviations.toml" \
     --bit-identical "$here/bit_identical.toml" --upstream-label "$label" \
     || status=1
 fi
 
 # Both saves, then both restores, each pair in parallel.
-"${up[@]}" "$here/checkpoint.py" save --dir "$work/ckpt_up" \
+"${up[@]}" -m tools.compare.checkpoint save --dir "$work/ckpt_up" \
     >"$work/ckpt_up_save.log" 2>&1 &
 up_pid=$!
-"$fork_py" "$here/checkpoint.py" save --dir "$work/ckpt_fork" \
+"${fork[@]}" -m tools.compare.checkpoint save --dir "$work/ckpt_fork" \
     >"$work/ckpt_fork_save.log" 2>&1 &
 fork_pid=$!
 wait "$up_pid"; up_rc=$?
@@ -125,10 +138,10 @@ if [ "$up_rc" -ne 0 ] || [ "$fork_rc" -ne 0 ]; then
   echo "compare: checkpoint save failed (upstream $up_rc, fork $fork_rc)" >&2
   status=1
 else
-  "$fork_py" "$here/checkpoint.py" restore --dir "$work/ckpt_up" \
+  "${fork[@]}" -m tools.compare.checkpoint restore --dir "$work/ckpt_up" \
       >"$work/ckpt_fork_restore.log" 2>&1 &
   fork_pid=$!
-  "${up[@]}" "$here/checkpoint.py" restore --dir "$work/ckpt_fork" \
+  "${up[@]}" -m tools.compare.checkpoint restore --dir "$work/ckpt_fork" \
       >"$work/ckpt_up_restore.log" 2>&1 &
   up_pid=$!
   wait "$fork_pid"; fork_rc=$?

@@ -4,10 +4,12 @@
 
 Usage::
 
-  python run_cases.py --out FILE [--only SUBSTRING ...]
+  python -m tools.compare.run_cases --out FILE [--only SUBSTRING ...]
 
-Run it with the current directory outside the repository, so that ``optax``
-is the installed package of the interpreter. The output is a pickle of plain
+Run it with the current directory outside the repository and ``PYTHONPATH``
+naming a folder that holds only ``tools`` (as run.sh does; see
+tools/README.md), so that ``optax`` is the installed package of the
+interpreter. The output is a pickle of plain
 Python containers and NumPy arrays of standard dtypes (bfloat16 is stored
 widened to float32, PRNG keys as their key data), so reading it needs NumPy
 only. Layout::
@@ -31,7 +33,6 @@ case that raises records ``error``: ``{'stage', 'type', 'mro',
 from __future__ import annotations
 
 import argparse
-import os
 import pickle
 import re
 import sys
@@ -45,9 +46,8 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-# pylint: disable-next=wrong-import-position,wrong-import-order
-import cases as cases_lib  # noqa: E402
+# pylint: disable-next=wrong-import-order
+from tools.compare import cases as cases_lib
 
 _ADDR = re.compile(r'0x[0-9a-fA-F]+')
 

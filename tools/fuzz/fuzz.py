@@ -5,7 +5,7 @@
 
 Usage (with the fork's interpreter, which reads the composition registry)::
 
-  python tools/fuzz/fuzz.py --upstream-python UPSTREAM_PY \\
+  python -m tools.fuzz.fuzz --upstream-python UPSTREAM_PY \\
       [--cases N] [--seed S] [--no-sweep] [--timeout SECONDS] \\
       [--only GLOB] [--deviations deviations.toml] [--keep DIR] \\
       [--rejudge DIR] [--verbose]
@@ -15,8 +15,10 @@ of ``optax._src.testing.registry`` alone with ten odd inputs each, and
 ``N`` drawn ones (default 200, seeded) in the wrappers of the composition
 test, with odd hyperparameters, params trees and gradients, jitted or
 eager, three steps each. It runs them under upstream Optax and under the fork
-(tools/fuzz/fuzz_worker.py, each interpreter in its own process, both at
-once, with its current directory outside the repository), with a time limit
+(``python -m tools.fuzz.fuzz_worker``, each interpreter in its own process,
+both at once, with its current directory outside the repository and
+``PYTHONPATH`` naming a folder that holds only ``tools``, see
+tools/toolpath.py, so that each imports its own ``optax``), with a time limit
 per case, and compares the outcomes. Each side's outcome is one class:
 ``finite``, ``nonfinite``, ``clear`` (a deliberate, explained exception),
 ``internal`` (any other exception), ``timeout``, ``crash`` (the process
@@ -72,17 +74,15 @@ import threading
 import time
 import tomllib
 import warnings
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
-_HERE = pathlib.Path(__file__).resolve().parent
-REPO = _HERE.parent.parent
-sys.path.insert(0, str(_HERE))
-sys.path.insert(1, str(_HERE.parent))
-sys.path.insert(2, str(_HERE.parent / 'compare'))
-# pylint: disable=wrong-import-position
-import fork_config  # noqa: E402
-import fuzz_cases  # noqa: E402
-# pylint: enable=wrong-import-position
+from tools import fork_config
+from tools import toolpath
+from tools.fuzz import fuzz_cases
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+# The worker's command after the interpreter.
+WORKER = ('-m', 'tools.fuzz.fuzz_worker')
 
 RULES = ('internal', 'dtype-shape', 'accepts-mismatch', 'nonfinite',
          'rejects-hyperparameter', 'rejects-input', 'hides')
@@ -171,7 +171,7 @@ class Side:
 
   def __init__(self, label: str, python: str, cases_path: pathlib.Path,
                work: pathlib.Path, timeout: float, verbose: bool,
-               worker: pathlib.Path = _HERE / 'fuzz_worker.py'):
+               worker: Sequence[str] = WORKER):
     self.label = label
     self.worker = worker
     self.python = python
@@ -185,7 +185,8 @@ class Side:
     self.failure: Optional[str] = None  # why the side stopped early
 
   def _env(self) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+    # Only tools on the path: the worker imports its interpreter's optax.
+    env = toolpath.env(self.work / 'toolpath')
     env.update(JAX_PLATFORMS='cpu', JAX_TRACEBACK_FILTERING='off',
                PYTHONWARNINGS='ignore')
     return env
@@ -211,7 +212,7 @@ class Side:
           path.read_text(encoding='utf-8')).items()}
 
   def _run_from(self, start: int, n: int, log) -> int:
-    cmd = [self.python, str(self.worker), '--cases',
+    cmd = [self.python, *self.worker, '--cases',
            str(self.cases_path), '--out', str(self.out), '--start',
            str(start)]
     proc = subprocess.Popen(  # pylint: disable=consider-using-with
@@ -287,8 +288,9 @@ def _registry_entries():
     # pylint: disable-next=import-outside-toplevel
     from optax._src.testing import registry
   except ImportError as exc:
-    raise SystemExit('fuzz: run fuzz.py with the fork\'s interpreter (it '
-                     f'reads optax._src.testing.registry): {exc}') from exc
+    raise SystemExit('fuzz: run python -m tools.fuzz.fuzz with the fork\'s '
+                     'interpreter (it reads optax._src.testing.registry): '
+                     f'{exc}') from exc
   return list(registry.ENTRIES)
 
 
@@ -338,7 +340,8 @@ def compare_runs(specs: list[dict[str, Any]],
     'unused': [...], 'counts': {'fork': Counter, 'upstream': Counter},
     'value_diffs': int}``.
   """
-  import compare  # pylint: disable=import-outside-toplevel
+  # pylint: disable-next=import-outside-toplevel
+  from tools.compare import compare
   counts = {'fork': collections.Counter(), 'upstream': collections.Counter()}
   failed, listed = [], []
   # Per entry (by its position): whether a case matched it, and whether it

@@ -13,14 +13,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-_HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(_HERE))
-# pylint: disable=wrong-import-position
-import fuzz  # noqa: E402
-import fuzz_cases  # noqa: E402
-import fuzz_worker  # noqa: E402
-from optax._src.testing import registry  # noqa: E402
-# pylint: enable=wrong-import-position
+from optax._src.testing import registry
+from tools.fuzz import fuzz
+from tools.fuzz import fuzz_cases
+from tools.fuzz import fuzz_worker
 
 _ENTRIES = list(registry.ENTRIES)
 
@@ -333,7 +329,7 @@ def test_side_limits_each_case_and_survives_a_crash(tmp_path):
   worker = tmp_path / 'worker.py'
   worker.write_text(_FAKE_WORKER)
   side = fuzz.Side('fork', sys.executable, tmp_path / 'cases.json', tmp_path,
-                   timeout=2.0, verbose=False, worker=worker)
+                   timeout=2.0, verbose=False, worker=(str(worker),))
   side.run(5)
   _, recs = side.records()
   assert {i: r['class'] for i, r in recs.items()} == {

@@ -3,9 +3,11 @@
 """Runs fuzz cases in this interpreter and classifies each outcome.
 
 Usage (by tools/fuzz/fuzz.py, with the current directory outside the
-repository so that ``optax`` is this interpreter's own package)::
+repository and ``PYTHONPATH`` naming a folder that holds only ``tools``, so
+that ``optax`` is this interpreter's own package)::
 
-  python fuzz_worker.py --cases CASES.json --out RECORDS.pkl [--start I]
+  python -m tools.fuzz.fuzz_worker --cases CASES.json --out RECORDS.pkl \\
+      [--start I]
 
 For each case from index ``--start`` on, it prints ``BEGIN i`` before and
 ``END i`` after the case (the orchestrator's per-case time limit watches
@@ -32,7 +34,6 @@ import argparse
 import dis
 import json
 import os
-import pathlib
 import pickle
 import sys
 import traceback
@@ -42,13 +43,10 @@ import jax
 import numpy as np
 import optax
 
-_HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(_HERE))
-sys.path.insert(1, str(_HERE.parent / 'compare'))
-# pylint: disable-next=wrong-import-position,wrong-import-order
-import fuzz_cases  # noqa: E402
-# pylint: disable-next=wrong-import-position,wrong-import-order
-import run_cases  # noqa: E402
+# pylint: disable=wrong-import-order
+from tools.compare import run_cases
+from tools.fuzz import fuzz_cases
+# pylint: enable=wrong-import-order
 
 # Exception types that always mean a defect: nothing raises them on purpose
 # to tell a user about their input.
