@@ -2,9 +2,12 @@
 # Licensed under the Apache License, Version 2.0.
 """Tests of tools/fork_config.py (run by test.sh from the repository)."""
 
+import ast
+import pathlib
 import subprocess
 import sys
 import tomllib
+import zipfile
 
 import pytest
 
@@ -149,3 +152,77 @@ def test_every_deviation_names_the_configured_release():
     if 'jax' in entry:
       fork_config.version_in_range('0.10.2', entry['jax'])  # Readable.
     fork_config.entry_backends(entry)  # Raises if unreadable.
+
+
+def test_upstream_api_manifest_is_of_the_configured_release():
+  # optax/_src/testing/upstream_api.py, the committed list of upstream's
+  # public functions, describes the release of [tool.optax-fork]. (The
+  # registry test of composition_test.py checks it against
+  # OPTAX_UPSTREAM_VERSION when the tests run from the installed wheel.)
+  path = fork_config.REPO / 'optax' / '_src' / 'testing' / 'upstream_api.py'
+  versions = [
+      ast.literal_eval(node.value)
+      for node in ast.parse(path.read_text(encoding='utf-8')).body
+      if isinstance(node, ast.Assign)
+      and [getattr(t, 'id', None) for t in node.targets] == ['VERSION']]
+  assert versions == [fork_config.upstream_version()], (
+      f'{path} is for upstream {versions}, [tool.optax-fork] names '
+      f'{fork_config.upstream_version()}: regenerate it with python -m '
+      'tools.upstream_api under that release (tools/README.md)')
+
+
+def _wheel(folder, name):
+  path = folder / name
+  with zipfile.ZipFile(path, 'w') as zf:
+    zf.writestr('optax/__init__.py', '__version__ = "1.2.3"\n')
+  return path
+
+
+def test_check_wheel(tmp_path):
+  wheel = _wheel(tmp_path, 'optax-1.2.3-py3-none-any.whl')
+  assert fork_config.check_wheel(wheel, '1.2.3') == wheel
+  for name in ('optax-1.2.4-py3-none-any.whl', 'other-1.2.3-py3-none-any.whl',
+               'optax-1.2.3.tar.gz'):
+    with pytest.raises(SystemExit, match=r'upstream_suite: .* is not an '
+                       r'optax 1\.2\.3 wheel'):
+      fork_config.check_wheel(tmp_path / name, '1.2.3',
+                              caller='upstream_suite')
+  # The configured release is the default.
+  configured = fork_config.upstream_version()
+  name = f'optax-{configured}-py3-none-any.whl'
+  assert fork_config.check_wheel(tmp_path / name) == tmp_path / name
+
+
+def test_upstream_wheel_takes_a_given_wheel_or_downloads(tmp_path,
+                                                         monkeypatch):
+  given = _wheel(tmp_path, 'optax-1.2.3-py3-none-any.whl')
+  calls = []
+
+  def pip(cmd, check):
+    calls.append(cmd)
+    assert check
+    dest = pathlib.Path(cmd[cmd.index('-d') + 1])
+    dest.mkdir(parents=True, exist_ok=True)
+    if 'optax==1.2.3' in cmd:
+      _wheel(dest, 'optax-1.2.3-py3-none-any.whl')
+
+  monkeypatch.setattr(fork_config.subprocess, 'run', pip)
+  assert fork_config.upstream_wheel(tmp_path / 'dl', '1.2.3', given) == given
+  assert not calls
+  got = fork_config.upstream_wheel(tmp_path / 'dl', '1.2.3')
+  assert got == tmp_path / 'dl' / 'optax-1.2.3-py3-none-any.whl'
+  assert calls[0][:4] == [sys.executable, '-m', 'pip', 'download']
+  assert '--only-binary=:all:' in calls[0] and '--no-deps' in calls[0]
+  with pytest.raises(SystemExit, match='upstream_status: pip download '
+                     'optax==9.9.9 gave no wheel'):
+    fork_config.fetch_wheel(tmp_path / 'none', '9.9.9',
+                            caller='upstream_status')
+
+
+def test_unpack_wheel(tmp_path):
+  wheel = _wheel(tmp_path, 'optax-1.2.3-py3-none-any.whl')
+  root = fork_config.unpack_wheel(wheel, tmp_path / 'root', '1.2.3')
+  assert (root / 'optax' / '__init__.py').read_text() == (
+      '__version__ = "1.2.3"\n')
+  with pytest.raises(SystemExit, match='not an optax 1.2.4 wheel'):
+    fork_config.unpack_wheel(wheel, tmp_path / 'other', '1.2.4')

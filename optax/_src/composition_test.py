@@ -48,9 +48,7 @@ params through the others but ``masked_fn`` and ``named_chain``;
 import gc
 import json
 import os
-import pathlib
 import subprocess
-import tomllib
 from typing import Optional
 from unittest import mock
 
@@ -164,23 +162,14 @@ class SuiteCatchesDefectsTest(parameterized.TestCase):
 
 
 def _configured_upstream_version() -> Optional[str]:
-  """The upstream release the lanes compare against, where it can be known.
+  """The upstream release the lanes compare against, where it is given.
 
-  ``OPTAX_UPSTREAM_VERSION`` (set by test.sh and the workflow), else
-  ``[tool.optax-fork]`` of the source checkout this module lies in; None
-  for an installed wheel run without the variable.
+  ``OPTAX_UPSTREAM_VERSION`` (set by test.sh and the workflow); None
+  without it. The tests run from an installed wheel and read no
+  ``pyproject.toml``: from a source checkout, tools/fork_config_test.py
+  checks the manifest against ``[tool.optax-fork]``.
   """
-  version = os.environ.get('OPTAX_UPSTREAM_VERSION')
-  if version:
-    return version
-  pyproject = pathlib.Path(__file__).resolve().parents[2] / 'pyproject.toml'
-  if not pyproject.is_file():
-    return None
-  with open(pyproject, 'rb') as f:
-    config = tomllib.load(f)
-  if config.get('project', {}).get('name') != 'optax':
-    return None
-  return config.get('tool', {}).get('optax-fork', {}).get('upstream')
+  return os.environ.get('OPTAX_UPSTREAM_VERSION') or None
 
 
 # Run by another interpreter (one with upstream's optax installed): prints
@@ -249,14 +238,14 @@ class RegistryTest(absltest.TestCase):
     # the lanes compare against ([tool.optax-fork] in pyproject.toml).
     configured = _configured_upstream_version()
     if configured is None:
-      self.skipTest('no upstream release configured: set '
-                    'OPTAX_UPSTREAM_VERSION (test.sh and the workflow do) or '
-                    'run from a source checkout')
+      self.skipTest('OPTAX_UPSTREAM_VERSION is not set (test.sh and the '
+                    'workflow set it; from a source checkout, '
+                    'tools/fork_config_test.py checks the manifest)')
     self.assertEqual(
         upstream_api.VERSION, configured,
         'optax/_src/testing/upstream_api.py is for another upstream release: '
-        'regenerate it with tools/upstream_api.py under optax=='
-        f'{configured}')
+        'regenerate it with python -m tools.upstream_api under optax=='
+        f'{configured} (tools/README.md)')
 
   def test_upstream_api_matches_upstream_namespace(self):
     # The committed listing against upstream's own namespace, read by the
@@ -273,7 +262,8 @@ class RegistryTest(absltest.TestCase):
         self.assertEqual(
             functions[namespace], upstream_api.FUNCTIONS[namespace],
             'optax/_src/testing/upstream_api.py differs from upstream: '
-            'regenerate it with tools/upstream_api.py')
+            'regenerate it with python -m tools.upstream_api '
+            '(tools/README.md)')
     self.assertEqual(registry.public_optimizer_names(functions),
                      registry.public_optimizer_names())
 
