@@ -196,19 +196,55 @@ def power_iteration(
 
 
 def _matrix_power(
-    mat: jax.Array, p: int, precision: lax.Precision
+    mat: jax.Array, p: Union[int, jax.Array], precision: lax.Precision
 ) -> jax.Array:
-  """``mat ** p`` for an integer ``p >= 1`` by repeated squaring."""
-  result = None
-  square = mat
-  while True:
-    if p & 1:
-      result = square if result is None else jnp.matmul(
-          result, square, precision=precision)
-    p >>= 1
-    if not p:
-      return result
-    square = jnp.matmul(square, square, precision=precision)
+  """``mat ** p`` for an integer ``p >= 1`` by repeated squaring.
+
+  A Python int is unrolled; an int32 array (a ``p`` traced under ``jit`` or
+  ``vmap``) runs the same products in a ``lax.while_loop``, one bit of ``p``
+  per iteration, so both give the same matrix for the same ``p``.
+
+  Args:
+    mat: a square matrix.
+    p: the power, a positive Python int or an int32 scalar array.
+    precision: the precision of the matrix products.
+
+  Returns:
+    ``mat ** p``.
+  """
+  if isinstance(p, int):
+    result = None
+    square = mat
+    while True:
+      if p & 1:
+        result = square if result is None else jnp.matmul(
+            result, square, precision=precision)
+      p >>= 1
+      if not p:
+        return result
+      square = jnp.matmul(square, square, precision=precision)
+
+  def cond_fun(state):
+    bits, _, _, _ = state
+    return bits > 0
+
+  def body_fun(state):
+    bits, result, square, started = state
+    odd = (bits & 1) == 1
+    product = jnp.where(
+        started, jnp.matmul(result, square, precision=precision), square)
+    result = jnp.where(odd, product, result)
+    started = jnp.logical_or(started, odd)
+    bits = bits >> 1
+    # The square is not needed once the last bit is used (the unrolled
+    # version does not compute it).
+    square = jnp.where(
+        bits > 0, jnp.matmul(square, square, precision=precision), square)
+    return bits, result, square, started
+
+  _, result, _, _ = lax.while_loop(
+      cond_fun, body_fun, (p, mat, mat, jnp.zeros([], jnp.bool_)))
+  return result
 
 
 def matrix_inverse_pth_root(
@@ -247,7 +283,9 @@ def matrix_inverse_pth_root(
 
   Args:
     matrix: a symmetric positive semi-definite matrix of shape ``(n, n)``.
-    p: a positive integer, the root to take.
+    p: a positive integer, the root to take: a Python int, or an integer
+      scalar array (e.g. traced under ``jit`` or ``vmap``; a floating one is
+      rounded), which gives the same result as the same Python int.
     num_iters: the largest number of Newton iterations.
     ridge_epsilon: the damping :math:`\epsilon`, relative to the largest
       eigenvalue of ``matrix`` (estimated by :func:`power_iteration`).
@@ -270,11 +308,22 @@ def matrix_inverse_pth_root(
       not float(p).is_integer() or p < 1):
     raise ValueError(
         f'matrix_inverse_pth_root: p must be a positive integer, got {p}')
-  p = int(p)
   matrix = jnp.asarray(matrix)
   compute_dtype = jnp.promote_types(matrix.dtype, jnp.float32)
+  if isinstance(p, numbers.Number):
+    p = int(p)
+    p_value = p
+  else:
+    # An array p (traced under jit or vmap): rounded to an int32, which must
+    # be positive (it cannot be checked here). The products and the scalars
+    # derived from it are those of the same Python int.
+    p = jnp.asarray(p)
+    if not jnp.issubdtype(p.dtype, jnp.integer):
+      p = jnp.round(p)
+    p = p.astype(jnp.int32)
+    p_value = p.astype(compute_dtype)
   size = matrix.shape[0]
-  alpha = jnp.asarray(-1.0 / p, compute_dtype)
+  alpha = jnp.asarray(-1.0 / p_value, compute_dtype)
   identity = jnp.eye(size, dtype=compute_dtype)
 
   max_ev, _ = power_iteration(
@@ -303,10 +352,10 @@ def matrix_inverse_pth_root(
             new_error < error * 1.2)
 
   damped = matrix + ridge * identity
-  z = (1 + p) / (2 * jnp.linalg.norm(damped))
+  z = (1 + p_value) / (2 * jnp.linalg.norm(damped))
   mat_m0 = damped * z
   error0 = jnp.max(jnp.abs(mat_m0 - identity))
-  mat_h0 = identity * jnp.power(z, 1.0 / p)
+  mat_h0 = identity * jnp.power(z, 1.0 / p_value)
   init_state = (jnp.zeros([], jnp.int32), mat_m0, mat_h0, mat_h0, error0,
                 jnp.ones([], jnp.bool_))
   _, mat_m, mat_h, old_mat_h, _, improving = lax.while_loop(

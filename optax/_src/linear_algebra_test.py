@@ -19,6 +19,8 @@ eigenpairs and inverse roots, ``scipy.optimize.nnls`` and a plain NumPy
 FISTA for non-negative least squares.
 """
 
+import functools
+
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax
@@ -195,6 +197,41 @@ class MatrixInversePthRootTest(parameterized.TestCase):
         jnp.asarray(matrix, jnp.float32), 2, num_iters=1)
     self.assertGreater(float(error), 1e-4)
     self.assertTrue(np.all(np.isfinite(root)))
+
+  @parameterized.parameters(1, 2, 3, 5, 6, 8, 12)
+  def test_traced_p_matches_python_int(self, p):
+    # p an argument of the jitted function (traced, int32): the same
+    # products as for the Python int, so the same bits.
+    matrix = jnp.asarray(_spd(5, seed=p), jnp.float32)
+    want_root, want_error = linear_algebra.matrix_inverse_pth_root(matrix, p)
+    root, error = jax.jit(linear_algebra.matrix_inverse_pth_root)(
+        matrix, jnp.asarray(p, jnp.int32))
+    np.testing.assert_array_equal(root, want_root)
+    np.testing.assert_array_equal(error, want_error)
+    self.assertEqual(root.dtype, jnp.float32)
+
+  def test_traced_p_hand_checked_root(self):
+    # q = I - 2/3 * ones(3, 3) is a symmetric reflection (q @ q = I), so
+    # m = q diag(1, 1.5**p, 2**p) q has the inverse p-th root
+    # q diag(1, 1 / 1.5, 1 / 2) q for every p; no ridge. p = 3 and 6 under
+    # jit with p traced, and under vmap over p = 1..6.
+    q = np.eye(3) - 2.0 / 3.0 * np.ones((3, 3))
+    want = q @ np.diag([1.0, 1.0 / 1.5, 0.5]) @ q
+
+    def matrix(p):
+      return jnp.asarray(q @ np.diag([1.0, 1.5**p, 2.0**p]) @ q, jnp.float32)
+
+    fn = jax.jit(functools.partial(
+        linear_algebra.matrix_inverse_pth_root, ridge_epsilon=0.0))
+    for p in (3, 6):
+      root, error = fn(matrix(p), jnp.asarray(p))
+      np.testing.assert_allclose(root, want, atol=1e-6)
+      self.assertLess(float(error), 1e-5)
+    ps = np.arange(1, 7)
+    roots, _ = jax.vmap(fn)(jnp.stack([matrix(p) for p in ps]),
+                            jnp.asarray(ps))
+    np.testing.assert_allclose(roots, np.broadcast_to(want, (6, 3, 3)),
+                               atol=1e-6)
 
   @parameterized.parameters(0, -2, 2.5)
   def test_invalid_p_raises(self, p):
