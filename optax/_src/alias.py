@@ -1733,7 +1733,13 @@ def rprop(
       \max(\eta^- s_{t-1}, s_{\min}) & g_t g_{t-1} < 0 \\
       s_{t-1} & \text{otherwise}
     \end{cases}, \quad
-    u_t = -s_t \, \mathrm{sign}(g_t)
+    u_t = \begin{cases}
+      0 & g_t g_{t-1} < 0 \\
+      -s_t \, \mathrm{sign}(g_t) & \text{otherwise}
+    \end{cases}
+
+  where :math:`g_{t-1}` is taken as 0 after a step skipped on a sign flip
+  (iRprop-): each call returns the step it computes.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -1742,10 +1748,12 @@ def rprop(
     >>> opt = optax.rprop(learning_rate=0.1)
     >>> params = jnp.array([1.0, -2.0])
     >>> state = opt.init(params)
-    >>> updates, state = opt.update(2 * params, state)  # No step yet.
     >>> updates, state = opt.update(2 * params, state)
     >>> print(np.asarray(updates).round(4))
     [-0.1  0.1]
+    >>> updates, state = opt.update(2 * params, state)
+    >>> print(np.asarray(updates).round(4))
+    [-0.12  0.12]
 
   Args:
     learning_rate: the initial step size :math:`s_0`, a number.
