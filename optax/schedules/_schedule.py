@@ -699,7 +699,7 @@ def warmup_cosine_decay_schedule(
       \right) \left(\tfrac{1}{2}\left(1 + \cos\frac{\pi \tau}{T - T_w}
       \right)\right)^{p} + \frac{v_\text{end}}{v_\text{peak}}\right).
 
-  When ``peak_value`` is 0 (a Python number) the ratio
+  When ``peak_value`` is 0 the ratio
   :math:`v_\text{end} / v_\text{peak}` does not exist and the equivalent form
   :math:`f(t) = (v_\text{peak} - v_\text{end}) c^p + v_\text{end}`, with
   :math:`c` the cosine factor above, is used: the value rises from 0 to
@@ -742,27 +742,36 @@ def warmup_cosine_decay_schedule(
         'warmup_cosine_decay_schedule: decay_steps must be larger than '
         f'warmup_steps (it counts the warmup steps too), got decay_steps='
         f'{decay_steps} and warmup_steps={warmup_steps}.')
+  # Without the ratio end_value / peak_value: f(t) = (v_peak - v_end) c^p +
+  # v_end with v_peak = 0 is v_end (1 - c^p), which rises from 0 to end_value.
+  falling = cosine_decay_schedule(
+      init_value=end_value,
+      decay_steps=decay_steps - warmup_steps,
+      alpha=0.0,
+      exponent=exponent,
+  )
+
+  def from_zero_peak(count):
+    return end_value - falling(count)
+
   if hyperparameters.is_number(peak_value) and peak_value == 0:
-    # The ratio end_value / peak_value does not exist: f(t) = (v_peak -
-    # v_end) c^p + v_end with v_peak = 0 is v_end (1 - c^p), which rises from
-    # 0 to end_value.
-    falling = cosine_decay_schedule(
-        init_value=end_value,
-        decay_steps=decay_steps - warmup_steps,
-        alpha=0.0,
-        exponent=exponent,
-    )
-
-    def decay(count):
-      return end_value - falling(count)
-
+    decay = from_zero_peak
   else:
-    decay = cosine_decay_schedule(
+    with_ratio = cosine_decay_schedule(
         init_value=peak_value,
         decay_steps=decay_steps - warmup_steps,
         alpha=end_value / peak_value,
         exponent=exponent,
     )
+    if hyperparameters.is_number(peak_value):
+      decay = with_ratio
+    else:
+      # An array peak_value may be 0 only at run time: the ratio form is
+      # taken wherever it exists, so other peaks keep its bits.
+      def decay(count):
+        return jnp.where(jnp.asarray(peak_value) == 0, from_zero_peak(count),
+                         with_ratio(count))
+
   return _join.join_schedules(
       [
           linear_schedule(

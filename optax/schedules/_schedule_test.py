@@ -477,6 +477,26 @@ class WarmupSchedulesTest(parameterized.TestCase):
         evaluate(schedule, (0, 4, 8, 9), 'python'), [0.0, 0.375, 0.5, 0.5],
         rtol=1e-6, atol=1e-7)
 
+  @parameterized.parameters(False, True)
+  def test_warmup_cosine_decay_array_peak_pull_884(self, use_jit):
+    # An array peak_value of 0 gives the values of the Python 0 above (0 at
+    # tau = 0, 0.25 at tau = 4, 0.5 at the end); array peaks 1 and 0.3 give
+    # the bits of the ratio form, a cosine decay from the peak with alpha =
+    # end / peak, as upstream computes them.
+    steps = jnp.asarray([2, 6, 10])
+    for peak, want in ((0.0, [0.0, 0.25, 0.5]), (1.0, None), (0.3, None)):
+      schedule = _schedule.warmup_cosine_decay_schedule(
+          0.0, jnp.asarray(peak), 2, 10, 0.5)
+      if use_jit:
+        schedule = jax.jit(schedule)
+      got = np.asarray(schedule(steps))
+      if want is None:
+        peak = jnp.asarray(peak)
+        want = _schedule.cosine_decay_schedule(peak, 8, 0.5 / peak)(steps - 2)
+        np.testing.assert_array_equal(got, want)
+      else:
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
   def test_warmup_cosine_decay_without_warmup_starts_at_peak(self):
     schedule = _schedule.warmup_cosine_decay_schedule(0.0, 1.0, 0, 10)
     np.testing.assert_allclose(
