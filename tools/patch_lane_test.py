@@ -173,12 +173,21 @@ def test_make_branch_commits_each_patch(tmp_path, monkeypatch):
   made = upstream_pr.make_branch(tree, 'fix-scale', patches,
                                  'scale-doubles')
   assert len(made) == 1
-  assert _git(tree, 'rev-parse', '--abbrev-ref', 'HEAD').strip() == (
-      'fix-scale')
-  assert _git(tree, 'log', '-1', '--format=%B').strip() == (
+  # The checkout is back on its branch, unchanged; the branch has the fix.
+  start = _git(tree, 'rev-parse', '--abbrev-ref', 'HEAD').strip()
+  assert start != 'fix-scale'
+  assert not _git(tree, 'status', '--porcelain')
+  assert _git(tree, 'log', '-1', '--format=%s').strip() == 'upstream'
+  assert _git(tree, 'rev-parse', 'fix-scale~1') == _git(
+      tree, 'rev-parse', start)
+  assert _git(tree, 'log', '-1', '--format=%B', 'fix-scale').strip() == (
       'Fix scale.\n\nScale by two, as documented.')
-  changed = _git(tree, 'show', '--stat', '--format=', 'HEAD')
+  changed = _git(tree, 'show', '--stat', '--format=', 'fix-scale')
   assert 'optax/module.py' in changed and 'optax/module_test.py' in changed
+  # A second branch starts from the same commit, not from the first one.
+  upstream_pr.make_branch(tree, 'fix-scale-2', patches, 'scale-doubles')
+  assert _git(tree, 'rev-parse', 'fix-scale-2~1') == _git(
+      tree, 'rev-parse', start)
   with pytest.raises(SystemExit, match='exists already'):
     upstream_pr.make_branch(tree, 'fix-scale', patches, 'scale-doubles')
   with pytest.raises(SystemExit, match='not one'):

@@ -13,7 +13,8 @@ modules must pass as before. Then:
   (clean, and NAME a new branch), it makes the branch at HEAD with one
   commit per patch (a patch it depends on first): the code, the test, and
   upstream's licence header on new files, with the patch's subject and
-  message as the commit message;
+  message as the commit message; the checkout is then returned to where it
+  was, so that the next fix is verified and branched from the same commit;
 - it prints the pull request's body in markdown: the title, the patch's
   description, the reproduction as it fails on that upstream, where the
   test went, the verification as the lane saw it, the patches it builds on
@@ -186,6 +187,9 @@ def make_branch(checkout: pathlib.Path, branch: str,
                 patches: dict[str, patch_lib.Patch], fix: str) -> list[str]:
   """Makes ``branch`` at HEAD with a commit per patch (dependencies first).
 
+  The checkout is left where it was (its branch, or its detached HEAD), so
+  that branches made one after the other all start from the same commit.
+
   Args:
     checkout: a clean git checkout of upstream.
     branch: the new branch's name.
@@ -209,21 +213,33 @@ def make_branch(checkout: pathlib.Path, branch: str,
        f'refs/heads/{branch}'], capture_output=True, check=False)
   if exists.returncode == 0:
     raise SystemExit(f'upstream_pr: the branch {branch} exists already')
+  here = subprocess.run(
+      ['git', '-C', str(checkout), 'symbolic-ref', '-q', '--short', 'HEAD'],
+      capture_output=True, text=True, check=False).stdout.strip() or _git(
+          checkout, 'rev-parse', 'HEAD').strip()
   _git(checkout, 'checkout', '-q', '-b', branch)
   made = []
-  for name in patch_lib.order(patches, [fix]):
-    patch = patches[name]
-    try:
-      patch_lib.apply_edits(checkout, patch)
-      if patch.test is not None:
-        patch_lib.place_test(checkout, patch.test)
-    except patch_lib.PatchError as exc:
-      raise SystemExit(f'upstream_pr: {exc}') from exc
-    _git(checkout, 'add', '-A', '--', 'optax')
-    message = patch.subject + (f'\n\n{patch.message}' if patch.message
-                               else '')
-    _git(checkout, 'commit', '-q', '-m', message)
-    made.append(_git(checkout, 'rev-parse', '--short=8', 'HEAD').strip())
+  try:
+    for name in patch_lib.order(patches, [fix]):
+      patch = patches[name]
+      try:
+        patch_lib.apply_edits(checkout, patch)
+        if patch.test is not None:
+          patch_lib.place_test(checkout, patch.test)
+      except patch_lib.PatchError as exc:
+        raise SystemExit(f'upstream_pr: {exc}') from exc
+      _git(checkout, 'add', '-A', '--', 'optax')
+      message = patch.subject + (f'\n\n{patch.message}' if patch.message
+                                 else '')
+      _git(checkout, 'commit', '-q', '-m', message)
+      made.append(_git(checkout, 'rev-parse', '--short=8', 'HEAD').strip())
+  except SystemExit:
+    # No half-made branch is left behind.
+    _git(checkout, 'reset', '-q', '--hard')
+    _git(checkout, 'checkout', '-q', here)
+    _git(checkout, 'branch', '-q', '-D', branch)
+    raise
+  _git(checkout, 'checkout', '-q', here)
   return made
 
 
