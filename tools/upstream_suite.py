@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from typing import Any
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -102,6 +103,37 @@ def _outcomes(junit: pathlib.Path) -> dict[str, str]:
     else:
       out.setdefault(test_id, 'passed')
   return out
+
+
+def stale_deviations(listed: dict[str, dict[str, Any]],
+                     outcomes: dict[str, str]) -> tuple[list[str], list[str]]:
+  """The listed tests that passed: stale ones, and those allowed to pass.
+
+  An ``[[upstream_suite]]`` entry with ``outcome = "either"`` is a test whose
+  result depends on float32 rounding of the machine it runs on (upstream
+  fails it on some CPUs and passes it on others): its passing is reported,
+  not failed.
+
+  Args:
+    listed: the applicable entries, by test id.
+    outcomes: each test's outcome (``passed``, ``failed``, ``skipped``).
+
+  Returns:
+    ``(stale, either)``: the passing tests whose entry expects a failure,
+    and those whose entry allows either outcome.
+
+  Raises:
+    ValueError: for an ``outcome`` other than ``"either"``.
+  """
+  stale, either = [], []
+  for test, entry in sorted(listed.items()):
+    outcome = entry.get('outcome')
+    if outcome not in (None, 'either'):
+      raise ValueError(f'deviations.toml: {test}: outcome must be "either" '
+                       f'(or absent), got {outcome!r}')
+    if outcomes.get(test) == 'passed':
+      (either if outcome == 'either' else stale).append(test)
+  return stale, either
 
 
 def main() -> int:
@@ -185,7 +217,7 @@ def main() -> int:
     failed = sorted(t for t, o in outcomes.items() if o == 'failed')
     passed = sorted(t for t, o in outcomes.items() if o == 'passed')
     unexpected = [t for t in failed if t not in listed]
-    stale = [t for t in listed if outcomes.get(t) == 'passed']
+    stale, either = stale_deviations(listed, outcomes)
     missing = [t for t in listed if t not in outcomes]
     lines = [ln for ln in proc.stdout.splitlines()
              if ln.startswith(('FAILED', 'ERROR'))]
@@ -197,6 +229,8 @@ def main() -> int:
       print(f'UNEXPECTED FAILURE {t}')
     for t in stale:
       print(f'STALE DEVIATION (passes now) {t}')
+    for t in either:
+      print(f'PASSES (listed with outcome = "either") {t}')
     for t in missing:
       print(f'DEVIATION NOT FOUND (no such test) {t}')
     for message in stale_entries:
