@@ -581,6 +581,17 @@ def _run_together(fixes: Sequence[str], patches: dict[str, Any],
                        'suite_together', processes)
   lost = regressions(pristine, patched, compared, placed)
   outcomes = _reproducer_outcomes(patched, placed)
+  # A test file that sets up jax's devices when imported (upstream's sharding
+  # tests ask for 8 CPU devices) skips when another file of the same process
+  # started the backend first: such a reproducer runs again in a process of
+  # its own file.
+  skipped_files = sorted({t.split('::')[0] for t, v in outcomes.items()
+                          if v == 'skipped'})
+  for i, test_file in enumerate(skipped_files):
+    alone = run_pytest(applied.tree, [test_file], args.python, work,
+                       f'reproducers_alone_{i}')
+    ids = [t for t in placed if t.split('::')[0] == test_file]
+    outcomes.update(_reproducer_outcomes(alone, ids))
   failing = {k: v for k, v in outcomes.items() if v != 'passed'}
   out.update(
       files=targets, pristine=_counts(pristine, compared),
