@@ -17,9 +17,18 @@
 The sharding tests need several devices; on a CPU-only machine JAX can split
 the host into virtual devices, which has to be requested before JAX starts its
 backend, hence here.
+
+``OPTAX_TEST_SHARD=I/N`` keeps the I-th of N disjoint parts of the suite, a
+test's part depending only on its name. test.sh runs part 0/2 on its main jax
+and part 1/2 on the newest jax, so that its run stays within its time while
+both jax releases are tested; the GitHub workflow runs the whole suite on each
+Python. (An environment variable, not a pytest option: pytest reads a
+conftest's options only from the folders named on its command line, and
+``--pyargs optax`` names none.)
 """
 
 import os
+import zlib
 
 _FLAG = '--xla_force_host_platform_device_count'
 if _FLAG not in os.environ.get('XLA_FLAGS', ''):
@@ -29,6 +38,53 @@ if _FLAG not in os.environ.get('XLA_FLAGS', ''):
 
 SLOW_MARKER = ('slow: long loops (live-buffer checks, OPTAX_TEST_FULL\'s '
                'extra dtypes); test.sh deselects them unless OPTAX_TEST_FULL=1')
+SHARD = 'OPTAX_TEST_SHARD'
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+  """``'I/N'`` as ``(I, N)``, with a clear error for anything else."""
+  try:
+    index, count = (int(part) for part in text.split('/'))
+  except ValueError:
+    index, count = -1, 0
+  if not 0 <= index < count:
+    raise ValueError(f'{SHARD}: expected I/N with 0 <= I < N, got {text!r}')
+  return index, count
+
+
+def shard_of(nodeid: str, count: int) -> int:
+  """Which of ``count`` parts a test belongs to, from its name alone.
+
+  The name is taken from the package's folder on
+  (``optax/_src/alias_test.py::Class::test``), so that the installed wheel
+  and a source checkout split the suite alike.
+
+  Args:
+    nodeid: pytest's id of the test.
+    count: the number of parts.
+
+  Returns:
+    The part, in ``range(count)``.
+  """
+  path, sep, rest = nodeid.partition('::')
+  path = path.replace(os.sep, '/')
+  at = path.rfind('optax/')
+  name = (path[at:] if at >= 0 else path) + sep + rest
+  return zlib.crc32(name.encode()) % count
+
+
+def pytest_collection_modifyitems(config, items):
+  """With ``OPTAX_TEST_SHARD=I/N``, deselects the tests of other parts."""
+  text = os.environ.get(SHARD)
+  if not text:
+    return
+  index, count = parse_shard(text)
+  kept, dropped = [], []
+  for item in items:
+    (kept if shard_of(item.nodeid, count) == index else dropped).append(item)
+  if dropped:
+    config.hook.pytest_deselected(items=dropped)
+    items[:] = kept
 
 
 def pytest_configure(config):
@@ -44,7 +100,11 @@ def pytest_configure(config):
 
 
 def pytest_terminal_summary(terminalreporter):
-  """Reports how many combinations the composition suite checks."""
+  """Reports the part run and how many combinations the suite checks."""
+  text = os.environ.get(SHARD)
+  if text:
+    terminalreporter.write_line(
+        f'{SHARD}={text}: only part {text} of the suite ran')
   try:
     from optax._src.testing import composition
   except ImportError as e:
