@@ -30,12 +30,12 @@
 # newer Python than PYTHON (jax 0.12 needs 3.12), so the fork's own tests run
 # in a virtualenv of the newest CPython >= 3.12 found (python3.1x on PATH,
 # pyenv's versions), with the newest jax the registry offers for it. With the
-# own lane, the suite is split in two by test name: part 0/2 runs on PYTHON's
-# jax and part 1/2 on the newest (OPTAX_TEST_SHARD), so that the run keeps
-# within 45 minutes on 2 cores; the GitHub workflow runs the whole suite and
-# upstream's on each Python. NEWEST_PYTHON=PATH chooses the interpreter;
-# OPTAX_TEST_NEWEST=0 skips the lane (else finding no such Python fails), and
-# then the own lane runs the whole suite.
+# own lane, the suite is split in three by test name: part 0/3 runs on
+# PYTHON's jax and parts 1,2/3 on the newest (OPTAX_TEST_SHARD), so that the
+# run keeps within 45 minutes on 2 cores; the GitHub workflow runs the whole
+# suite and upstream's on each Python. NEWEST_PYTHON=PATH chooses the
+# interpreter; OPTAX_TEST_NEWEST=0 skips the lane (else finding no such Python
+# fails), and then the own lane runs the whole suite.
 #
 # The upstream release compared against is `upstream` of [tool.optax-fork] in
 # pyproject.toml (read by tools/fork_config.py), the one place that names it.
@@ -272,26 +272,27 @@ case "${OPTAX_TEST_FULL:-}" in
   ""|0) ;;
   *) markers=() ;;
 esac
-# When both the own lane and the newest lane run, the suite is split in two
-# by test name (OPTAX_TEST_SHARD, optax/conftest.py): part 0/2 runs on the
-# main jax, part 1/2 on the newest, so that each test runs once and every
-# module is tested on both jax releases within the run's time. The GitHub
-# workflow runs the whole suite on each Python.
+# When both the own lane and the newest lane run, the suite is split in three
+# by test name (OPTAX_TEST_SHARD, optax/conftest.py): part 0/3 runs on the
+# main jax, parts 1,2/3 on the newest (which runs the suite about twice as
+# fast), so that each test runs once and every module is tested on both jax
+# releases within the run's time. The GitHub workflow runs the whole suite on
+# each Python.
 main_shard=()
 if want own && [ "$newest_lane" = 1 ]; then
-  main_shard=(env OPTAX_TEST_SHARD=0/2)
+  main_shard=(env OPTAX_TEST_SHARD=0/3)
 fi
 summary=""
 if want own; then
   part=""
-  [ "${#main_shard[@]}" -gt 0 ] && part="; part 0/2"
+  [ "${#main_shard[@]}" -gt 0 ] && part="; part 0/3"
   step "pytest (installed wheel, run from outside the repository$part)"
   cd "$work"
   set +e
   # shellcheck disable=SC2086
-  ${main_shard[@]+"${main_shard[@]}"} "$venv_py" -m pytest -n auto -q \
-      -p no:cacheprovider -rfE --durations=15 "${markers[@]}" --pyargs optax \
-      ${PYTEST_ARGS:-} >"$work/pytest.log" 2>&1
+  ${main_shard[@]+"${main_shard[@]}"} "$venv_py" -m pytest -n auto \
+      --dist worksteal -q -p no:cacheprovider -rfE --durations=15 \
+      "${markers[@]}" --pyargs optax ${PYTEST_ARGS:-} >"$work/pytest.log" 2>&1
   rc=$?
   set -e
   # The log without the progress dots, then pytest's closing line.
@@ -331,10 +332,10 @@ print(f"jax {jax.__version__} (jaxlib {jaxlib.__version__}) on Python"
 newest for $newest_version)")
     newest_lane=0
     if [ "${#main_shard[@]}" -gt 0 ]; then
-      step "pytest: part 1/2, which the newest jax would have run"
+      step "pytest: parts 1,2/3, which the newest jax would have run"
       cd "$work"
       # shellcheck disable=SC2086
-      OPTAX_TEST_SHARD=1/2 "$venv_py" -m pytest -n auto -q \
+      OPTAX_TEST_SHARD=1,2/3 "$venv_py" -m pytest -n auto --dist worksteal -q \
           -p no:cacheprovider -rfE "${markers[@]}" --pyargs optax \
           ${PYTEST_ARGS:-} >"$work/pytest_part1.log" 2>&1 \
           || { tail -n 60 "$work/pytest_part1.log"; exit 1; }
@@ -344,9 +345,9 @@ newest for $newest_version)")
 fi
 if [ "$newest_lane" = 1 ]; then
   newest_shard=()
-  [ "${#main_shard[@]}" -gt 0 ] && newest_shard=(OPTAX_TEST_SHARD=1/2)
+  [ "${#main_shard[@]}" -gt 0 ] && newest_shard=(OPTAX_TEST_SHARD=1,2/3)
   part=""
-  [ "${#newest_shard[@]}" -gt 0 ] && part=" (part 1/2)"
+  [ "${#newest_shard[@]}" -gt 0 ] && part=" (parts 1,2/3)"
   step "pytest on the newest jax: $newest_version$part"
   mkdir -p "$work/newest_gallery"
   cd "$work"
@@ -354,8 +355,9 @@ if [ "$newest_lane" = 1 ]; then
   # shellcheck disable=SC2086
   env ${newest_shard[@]+"${newest_shard[@]}"} \
       OPTAX_GALLERY_DIR="$work/newest_gallery" "$newest_venv_py" -m pytest \
-      -n auto -q -p no:cacheprovider -rfE --durations=5 "${markers[@]}" \
-      --pyargs optax ${PYTEST_ARGS:-} >"$work/pytest_newest.log" 2>&1
+      -n auto --dist worksteal -q -p no:cacheprovider -rfE --durations=5 \
+      "${markers[@]}" --pyargs optax ${PYTEST_ARGS:-} \
+      >"$work/pytest_newest.log" 2>&1
   rc=$?
   set -e
   grep -vE '^[.sxXuFE]+ *(\[ *[0-9]+%\])?$' "$work/pytest_newest.log" \

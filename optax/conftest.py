@@ -19,9 +19,10 @@ the host into virtual devices, which has to be requested before JAX starts its
 backend, hence here.
 
 ``OPTAX_TEST_SHARD=I/N`` keeps the I-th of N disjoint parts of the suite, a
-test's part depending only on its name. test.sh runs part 0/2 on its main jax
-and part 1/2 on the newest jax, so that its run stays within its time while
-both jax releases are tested; the GitHub workflow runs the whole suite on each
+test's part depending only on its name; ``I,J/N`` keeps parts I and J.
+test.sh runs part 0/3 on its main jax and parts 1,2/3 on the newest jax (the
+faster of the two), so that its run stays within its time while both jax
+releases are tested; the GitHub workflow runs the whole suite on each
 Python. (An environment variable, not a pytest option: pytest reads a
 conftest's options only from the folders named on its command line, and
 ``--pyargs optax`` names none.)
@@ -41,15 +42,18 @@ SLOW_MARKER = ('slow: long loops (live-buffer checks, OPTAX_TEST_FULL\'s '
 SHARD = 'OPTAX_TEST_SHARD'
 
 
-def parse_shard(text: str) -> tuple[int, int]:
-  """``'I/N'`` as ``(I, N)``, with a clear error for anything else."""
+def parse_shard(text: str) -> tuple[frozenset[int], int]:
+  """``'I/N'`` or ``'I,J/N'`` as ``({I, J}, N)``; a clear error otherwise."""
   try:
-    index, count = (int(part) for part in text.split('/'))
+    indices, count = text.split('/')
+    parts = frozenset(int(i) for i in indices.split(','))
+    count = int(count)
   except ValueError:
-    index, count = -1, 0
-  if not 0 <= index < count:
-    raise ValueError(f'{SHARD}: expected I/N with 0 <= I < N, got {text!r}')
-  return index, count
+    parts, count = frozenset(), 0
+  if not parts or not all(0 <= i < count for i in parts):
+    raise ValueError(
+        f'{SHARD}: expected I/N or I,J,.../N with 0 <= I < N, got {text!r}')
+  return parts, count
 
 
 def shard_of(nodeid: str, count: int) -> int:
@@ -78,10 +82,10 @@ def pytest_collection_modifyitems(config, items):
   text = os.environ.get(SHARD)
   if not text:
     return
-  index, count = parse_shard(text)
+  parts, count = parse_shard(text)
   kept, dropped = [], []
   for item in items:
-    (kept if shard_of(item.nodeid, count) == index else dropped).append(item)
+    (kept if shard_of(item.nodeid, count) in parts else dropped).append(item)
   if dropped:
     config.hook.pytest_deselected(items=dropped)
     items[:] = kept
@@ -104,7 +108,7 @@ def pytest_terminal_summary(terminalreporter):
   text = os.environ.get(SHARD)
   if text:
     terminalreporter.write_line(
-        f'{SHARD}={text}: only part {text} of the suite ran')
+        f'{SHARD}={text}: only that part of the suite ran')
   try:
     from optax._src.testing import composition
   except ImportError as e:

@@ -24,14 +24,17 @@ from optax import conftest
 
 class ShardTest(parameterized.TestCase):
 
-  @parameterized.parameters(('0/2', (0, 2)), ('1/2', (1, 2)), ('2/3', (2, 3)))
-  def test_parse(self, text, expected):
-    self.assertEqual(conftest.parse_shard(text), expected)
+  @parameterized.parameters(('0/2', {0}, 2), ('1/2', {1}, 2), ('2/3', {2}, 3),
+                            ('1,2/3', {1, 2}, 3))
+  def test_parse(self, text, parts, count):
+    self.assertEqual(conftest.parse_shard(text), (parts, count))
 
-  @parameterized.parameters('2/2', '-1/2', '0/0', '1', 'a/b', '1/2/3', '')
+  @parameterized.parameters('2/2', '-1/2', '0/0', '1', 'a/b', '1/2/3', '',
+                            '1,3/3', ',/2')
   def test_parse_rejects(self, text):
     with self.assertRaisesRegex(
-        ValueError, r'OPTAX_TEST_SHARD: expected I/N with 0 <= I < N, got'):
+        ValueError, r'OPTAX_TEST_SHARD: expected I/N or I,J,.../N with '
+        r'0 <= I < N, got'):
       conftest.parse_shard(text)
 
   def test_part_follows_the_name_from_the_package_on(self):

@@ -203,8 +203,8 @@ def main() -> int:
     junit = work / 'junit.xml'
     env = dict(os.environ, PYTHONPATH=str(root))
     cmd = [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
-           '-n', args.workers, '--junitxml', str(junit), '-o',
-           'junit_family=xunit1', '--rootdir', str(root),
+           '-n', args.workers, '--dist', 'worksteal', '--junitxml',
+           str(junit), '-o', 'junit_family=xunit1', '--rootdir', str(root),
            '-W', 'ignore::DeprecationWarning:flax.*', *tests,
            *args.pytest_args]
     proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True,
