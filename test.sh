@@ -469,8 +469,10 @@ if [ "${#lanes[@]}" -gt 0 ]; then
   echo "lanes run: ${lanes[*]}"
   main_lane="the lanes above"
 else
-  main_lane="lint, the own tests, upstream $upstream_version's suite, the \
-live comparison, the fuzz lane, the fix ledger, the triage"
+  own_part=""
+  [ "${#main_shard[@]}" -gt 0 ] && own_part=" (part 0/3)"
+  main_lane="lint, the own tests$own_part, upstream $upstream_version's \
+suite, the live comparison, the fuzz lane, the fix ledger, the triage"
   if [ "$build_docs" = 1 ]; then
     main_lane+=", docs"
   fi
