@@ -82,6 +82,26 @@ Rows:
   same worker (a loop of ``x + 1`` over every leaf, timed as above), over
   the loop row's time per step: the fraction of the bandwidth bound that
   each side's step reaches.
+* the public API's rows, ``<prefix>/<function>[/<shape>]/<variant>``, one
+  per case of ``benchmarks/api_cases.py`` at realistic sizes (the list
+  tools/program_size.py compiles at small sizes): ``loss/``
+  (``fwd`` and ``grad``), ``projection/``, ``schedule/`` (``jit``: the
+  values over 10,000 steps, ``eager``: one call), ``assignment/`` (square,
+  wide, tall; ``eager`` on a shape seen before, ``jit``, ``vmap``),
+  ``linesearch/`` (a step of L-BFGS, of L-BFGS and of SGD with the
+  backtracking line search storing the gradient, of SGD with the zoom line
+  search), ``tree/`` (on a tree of 200 leaves), ``second_order/`` and
+  ``perturbations/``: the median time of a call, as the step rows;
+* ``compile/<the same id>``: the time to trace, lower and compile the
+  jitted rows' function afresh (``jit(f).lower(*args).compile()``);
+* ``import/optax``: a fresh interpreter's ``import optax``, timed inside it
+  (jax's import included); ``import/optax_after_jax``: optax's own part,
+  with jax imported first.
+
+``--groups`` runs only some of them: ``losses``, ``projections``,
+``schedules``, ``assignment``, ``linesearch``, ``tree``, ``second_order``,
+``perturbations`` (each with its ``compile/`` rows) and ``import``, and the
+groups of ``--rows`` below.
 
 Optimizer names: a base optimizer (``adam``, ``sgd_momentum``, ...: an
 optimizer of the fork's registry, optax/_src/testing/registry.py, with the
@@ -218,6 +238,34 @@ def _registry() -> Any:
     sys.modules[name] = module
     spec.loader.exec_module(module)
   return sys.modules[name]
+
+
+def _api_cases() -> Any:
+  """benchmarks/api_cases.py, loaded from its file under either interpreter.
+
+  The list of the public API's cases that tools/program_size.py compiles
+  too; it imports only the standard library until a case is built.
+  """
+  name = '_optax_fork_api_cases'
+  if name not in sys.modules:
+    spec = importlib.util.spec_from_file_location(
+        name, _REPO / 'benchmarks' / 'api_cases.py')
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+  return sys.modules[name]
+
+
+# A fresh interpreter's import, timed inside it: all of `import optax`
+# (jax's import included, as a user waits for it), or optax's own part with
+# jax imported first.
+_IMPORT_CODE = {
+    'optax': 'import time\nstart = time.{clock}()\nimport optax\n'
+             'print(time.{clock}() - start)',
+    'optax_after_jax': 'import time\nimport jax, jax.numpy\n'
+                       'start = time.{clock}()\nimport optax\n'
+                       'print(time.{clock}() - start)',
+}
 
 
 def _base(name: str) -> Any:
@@ -576,9 +624,73 @@ class _Worker:
                       for x in self.jax.tree.leaves(params))
     return used / param_bytes
 
+  def _setup_api(self, row: str) -> list[Any]:
+    """Builds (and compiles, or calls once) the API row ``row``.
+
+    Args:
+      row: a case id of benchmarks/api_cases.py.
+
+    Returns:
+      ``[call, args]``: the jitted function (or, for an eager row, the
+      function itself, called once so that its shape has been seen) and
+      its arguments.
+    """
+    if row not in self.steps:
+      case = _api_cases().by_id()[row]
+      fn, args = case.make(self.quick)
+      call = self.jax.jit(fn) if case.mode == 'jit' else fn
+      self.jax.block_until_ready(call(*args))
+      self.steps[row] = [call, args]
+    return self.steps[row]
+
+  def time_api(self, row: str, repeats: int) -> float:
+    """Median seconds of ``repeats`` calls of the API row ``row``."""
+    call, args = self._setup_api(row)
+    times = []
+    for _ in range(repeats):
+      start = self.now()
+      self.jax.block_until_ready(call(*args))
+      times.append(self.now() - start)
+    return statistics.median(times)
+
+  def time_api_compile(self, row: str) -> float:
+    """Seconds to trace, lower and compile the API row ``row`` afresh.
+
+    The case is built again and wrapped in a new function, so that none of
+    jax's caches (keyed on the function) holds its program.
+
+    Args:
+      row: a case id of benchmarks/api_cases.py.
+
+    Returns:
+      The seconds of ``jit(f).lower(*args).compile()``.
+    """
+    fn, args = _api_cases().by_id()[row].make(self.quick)
+    fresh = lambda *a: fn(*a)  # pylint: disable=unnecessary-lambda
+    start = self.now()
+    self.jax.jit(fresh).lower(*args).compile()
+    return self.now() - start
+
+  def time_import(self, name: str) -> float:
+    """Seconds of ``import optax`` in a fresh interpreter like this one."""
+    clock = 'process_time' if self.now is time.process_time else (
+        'perf_counter')
+    flags = ['-I'] if sys.flags.isolated else []
+    done = subprocess.run(
+        [sys.executable, *flags, '-c',
+         _IMPORT_CODE[name].format(clock=clock)],
+        capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
   def handle(self, request: dict[str, Any]) -> Any:
     """Answers one request from the parent process."""
     what = request['what']
+    if what == 'api':
+      return self.time_api(request['row'], request['repeats'])
+    if what == 'api_compile':
+      return self.time_api_compile(request['row'])
+    if what == 'import':
+      return self.time_import(request['name'])
     if what == 'step':
       return self.time_step(request['row'], request['repeats'])
     if what == 'bound':
@@ -791,6 +903,15 @@ def _start_sides(args: argparse.Namespace) -> tuple[_Side, _Side]:
   return fork, upstream
 
 
+def _api_groups() -> dict[str, list[str]]:
+  """--groups' API groups: name -> the prefixes of their rows."""
+  groups = {g: [f'{p}/', f'compile/{p}/']
+            for g, p in _api_cases().GROUPS.items()
+            if g in _api_cases().TIMED_GROUPS}
+  groups['import'] = ['import/']
+  return groups
+
+
 def _selected(rows: list[str], patterns: Optional[str]) -> list[str]:
   """The rows named by ``patterns``: prefixes of a row's name, or of a phase.
 
@@ -833,19 +954,73 @@ def _ratio_row(name: str, fork: list[float], upstream: list[float],
 
 
 def _step_row(args: argparse.Namespace, fork: _Side, upstream: _Side,
-              row: str, pairs: int) -> dict[str, Any]:
-  """One step row, in alternating fork/upstream pairs."""
+              row: str, pairs: int, what: str = 'step') -> dict[str, Any]:
+  """One step row (or API row: ``what='api'``), in alternating pairs."""
   # Compile both, and choose repeats so that one call takes ~budget.
-  one = max(fork.ask(what='step', row=row, repeats=1),
-            upstream.ask(what='step', row=row, repeats=1))
+  one = max(fork.ask(what=what, row=row, repeats=1),
+            upstream.ask(what=what, row=row, repeats=1))
   repeats = int(min(args.max_repeats, max(3, args.budget / max(one, 1e-6))))
   times = {'fork': [], 'upstream': []}
   for i in range(pairs):
     order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
     for side in order:
       times[side.label].append(
-          side.ask(what='step', row=row, repeats=repeats))
+          side.ask(what=what, row=row, repeats=repeats))
   return _ratio_row(row, times['fork'], times['upstream'], 's')
+
+
+def _once_row(fork: _Side, upstream: _Side, label: str, pairs: int,
+              **request: Any) -> dict[str, Any]:
+  """A row of one measurement per call (a compile, an import), in pairs."""
+  times = {'fork': [], 'upstream': []}
+  for i in range(pairs):
+    order = (fork, upstream) if i % 2 == 0 else (upstream, fork)
+    for side in order:
+      times[side.label].append(side.ask(**request))
+  return _ratio_row(label, times['fork'], times['upstream'], 's')
+
+
+def _measure_api(args: argparse.Namespace, fork: _Side, upstream: _Side,
+                 pairs: int, log: Callable[[str], None],
+                 results: list[dict[str, Any]]) -> None:
+  """The public API's rows: each case's run time, then its compile time.
+
+  Args:
+    args: the command line.
+    fork: the fork's worker.
+    upstream: upstream's worker.
+    pairs: fork/upstream pairs per run-time row.
+    log: prints a finished row.
+    results: the finished rows are appended here.
+  """
+  cases = [c for c in _api_cases().cases(with_optimizers=False)
+           if c.group in _api_cases().TIMED_GROUPS]
+  for case in cases:
+    if not _selected([case.id], args.rows):
+      continue
+    try:
+      results.append(_step_row(args, fork, upstream, case.id, pairs,
+                               what='api'))
+    except _RowFailed as e:
+      results.append(_failed_row(case.id, e))
+    log(_format_text([results[-1]]))
+  compile_pairs = args.compile_pairs or 3
+  for case in cases:
+    row = f'compile/{case.id}'
+    if case.mode != 'jit' or not _selected([row], args.rows):
+      continue
+    try:
+      results.append(_once_row(fork, upstream, row, compile_pairs,
+                               what='api_compile', row=case.id))
+    except _RowFailed as e:
+      results.append(_failed_row(row, e))
+    log(_format_text([results[-1]]))
+  for name in _IMPORT_CODE:
+    row = f'import/{name}'
+    if _selected([row], args.rows):
+      results.append(_once_row(fork, upstream, row, pairs, what='import',
+                               name=name))
+      log(_format_text([results[-1]]))
 
 
 def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
@@ -938,6 +1113,8 @@ def _measure(args: argparse.Namespace, fork: _Side, upstream: _Side,
         except _RowFailed as e:
           results.append(_failed_row(row, e))
         log(_format_text([results[-1]]))
+
+  _measure_api(args, fork, upstream, pairs, log, results)
 
 
 def _loop_pairs(args: argparse.Namespace, fork: _Side, upstream: _Side,
@@ -1135,6 +1312,11 @@ def main() -> None:
                       'names; only the rows starting with one of them, or '
                       'in one of the groups, run (e.g. "step/adam,compile" '
                       'or "step_time")')
+  parser.add_argument('--groups', help='comma-separated groups of the '
+                      'public API\'s rows (benchmarks/api_cases.py: '
+                      + ', '.join(_api_groups()) + '), each with its '
+                      'compile/ rows, and the groups of --rows; only these '
+                      'run (with --rows, these and those)')
   parser.add_argument('--markdown', action='store_true',
                       help='print the final table in Markdown')
   parser.add_argument('--pairs', type=int, default=0,
@@ -1168,6 +1350,17 @@ def main() -> None:
       0 < args.loop_counts[0] < args.loop_counts[1]):
     parser.error('--loop-counts must be two trip counts K1,K2 with '
                  f'0 < K1 < K2, got {args.loop_counts}')
+  if args.groups:
+    patterns = []
+    for group in args.groups.split(','):
+      if group in _api_groups():
+        patterns += _api_groups()[group]
+      elif group in _GROUPS:
+        patterns.append(group)
+      else:
+        parser.error(f'--groups: no group {group!r}; groups: '
+                     f'{", ".join([*_api_groups(), *_GROUPS])}')
+    args.rows = ','.join(filter(None, [args.rows, *patterns]))
   if args.upstream_python and args.upstream_tree:
     parser.error('give --upstream-python or --upstream-tree, not both')
   if args.worker:
