@@ -18,134 +18,165 @@ Given an :math:`n \times m` cost matrix :math:`C`, find the
 :math:`k = \min(n, m)` pairs :math:`(i_t, j_t)`, with distinct rows and
 distinct columns, that minimise :math:`\sum_t C_{i_t j_t}`.
 
-Two solvers are provided: :func:`hungarian_algorithm`, the shortest
-augmenting path method with dual potentials, :math:`O(k^2 \max(n, m))`, and
-:func:`base_hungarian_algorithm`, the textbook Hungarian method of Kuhn and
-Munkres (starred and primed zeros, covered lines), slower but simple.
+Both solvers, :func:`hungarian_algorithm` and :func:`base_hungarian_algorithm`,
+run the Hungarian method in its shortest augmenting path form (Crouse, 2016):
+the rows of the shorter side are assigned one at a time, each along a
+shortest path in the reduced costs :math:`C_{ij} - u_i - v_j`, found by a
+Dijkstra search over the columns, after which the dual potentials
+:math:`u, v` are moved so that reduced costs stay non-negative and vanish on
+assigned pairs. A step of a search costs one pass over one row of :math:`C`,
+:math:`O(k^2 \max(n, m))` in all. The solvers differ in the order of the
+pairs they return (that of Optax 0.2.8 for each).
+
+The solver is compiled once per shape and dtype of the cost matrix: eager
+calls on a shape seen before reuse the compiled program.
 """
+
+import functools
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 _INDEX_DTYPE = jnp.int32
 
 
-def _as_float_costs(fn_name: str, cost_matrix: jax.Array) -> jax.Array:
-  cost_matrix = jnp.asarray(cost_matrix)
+def _as_costs(fn_name: str, cost_matrix: jax.Array) -> jax.Array:
+  """Checks that ``cost_matrix`` is one real matrix; returns it as an array."""
+  if not isinstance(cost_matrix, (jax.Array, np.ndarray)):
+    cost_matrix = jnp.asarray(cost_matrix)
   if cost_matrix.ndim != 2:
     raise ValueError(
         f'{fn_name}: cost_matrix must be a 2-D array, got shape'
         f' {cost_matrix.shape}. Remedy: use jax.vmap for a batch of'
         ' matrices.')
-  dtype = jnp.promote_types(cost_matrix.dtype, jnp.float32)
-  if not jnp.issubdtype(dtype, jnp.floating):
+  if not jnp.issubdtype(jnp.promote_types(cost_matrix.dtype, jnp.float32),
+                        jnp.floating):
     raise ValueError(
         f'{fn_name}: cost_matrix must be real, got dtype'
         f' {cost_matrix.dtype}.')
-  return cost_matrix.astype(dtype)
+  return cost_matrix
 
 
 def _empty() -> tuple[jax.Array, jax.Array]:
   return (jnp.zeros((0,), _INDEX_DTYPE), jnp.zeros((0,), _INDEX_DTYPE))
 
 
-# Shortest augmenting paths --------------------------------------------------
+# The loop bodies take the arrays that stay fixed during a loop as leading
+# arguments (bound with functools.partial inside the jitted solver) and the
+# loop state as the last one.
 
 
-def _shortest_augmenting_path(costs: jax.Array) -> jax.Array:
-  """Assigns every row of a wide ``(n, m)`` matrix (n <= m).
+def _searching(state) -> jax.Array:
+  return state[3] >= 0  # The latest column was assigned to a row.
 
-  Rows are added one at a time; for each, a Dijkstra-like search on reduced
-  costs ``C[i, j] - u[i] - v[j]`` finds the cheapest path to a free column,
-  along which the assignment is flipped, and the duals ``u, v`` are updated
-  so that reduced costs stay non-negative and vanish on assigned pairs.
 
-  Args:
-    costs: a float matrix of shape ``(n, m)`` with ``n <= m``.
+def _search_step(costs, v, row4col, state):
+  """Visits the unvisited column closest to the root, via the latest row."""
+  used, dist, path, row, col, length = state
+  row_costs = costs[row]
+  # The row's dual: 0 for the root (col is -1), else the reduced cost of its
+  # pair with col, the column it was reached by, is 0.
+  u_row = jnp.where(col < 0, 0, row_costs[col] - v[col])
+  via_row = length + (row_costs - u_row) - v
+  shorter = ~used & (via_row < dist)
+  dist = jnp.where(shorter, via_row, dist)
+  path = jnp.where(shorter, row, path)
+  open_dist = jnp.where(used, jnp.inf, dist)
+  length = jnp.min(open_dist)
+  # The first of the closest columns, a free one if there is one: with ties
+  # (equal costs) this keeps the pairs already made instead of shuffling
+  # them. When no column can be reached (infinite or NaN costs) all are at
+  # distance inf and the first free one ends the search, so that the result
+  # is still an assignment.
+  closest = open_dist == length
+  col = jnp.argmax(closest.astype(jnp.int8) + (closest & (row4col < 0)))
+  col = col.astype(_INDEX_DTYPE)
+  return used.at[col].set(True), dist, path, row4col[col], col, length
 
-  Returns:
-    ``col_to_row`` of shape ``(m + 1,)``: ``col_to_row[j + 1] - 1`` is the
-    row assigned to column ``j`` (``-1``: free). Entry 0 is a sentinel.
-  """
+
+def _augmenting(state) -> jax.Array:
+  return state[-1] >= 0
+
+
+def _augment_step(path, state):
+  """Gives ``col`` to the row before it on the path; moves to that row's."""
+  row4col, col4row, col = state
+  row = path[col]
+  # The root has no column yet: its -1 ends the walk.
+  return (row4col.at[col].set(row), col4row.at[row].set(col), col4row[row])
+
+
+def _add_row(costs, root, carry):
+  """Assigns row ``root`` along a shortest augmenting path."""
+  v, row4col, col4row = carry
+  root = root.astype(_INDEX_DTYPE)
+  m = costs.shape[1]
+  minus_one = jnp.array(-1, _INDEX_DTYPE)
+  state = (jnp.zeros((m,), bool), jnp.full((m,), jnp.inf, v.dtype),
+           jnp.full((m,), root), root, minus_one, jnp.zeros((), v.dtype))
+  used, dist, path, _, sink, length = jax.lax.while_loop(
+      _searching, functools.partial(_search_step, costs, v, row4col), state)
+  # Dual update (Crouse, 2016): the columns of the search tree fall by the
+  # length of the path minus their distance (and the rows' duals, implied by
+  # their pairs, rise by as much).
+  v = v - jnp.where(used, length - dist, 0)
+  row4col, col4row, _ = jax.lax.while_loop(
+      _augmenting, functools.partial(_augment_step, path),
+      (row4col, col4row, sink))
+  return v, row4col, col4row
+
+
+@functools.partial(jax.jit, static_argnames=('order',))
+def _solve(cost_matrix: jax.Array, order: str) -> tuple[jax.Array, jax.Array]:
+  """Solves a non-empty problem; ``order`` is 'column' or 'row'."""
+  dtype = jnp.promote_types(cost_matrix.dtype, jnp.float32)
+  costs = cost_matrix.astype(dtype)
+  transposed = costs.shape[0] > costs.shape[1]
+  if transposed:
+    costs = costs.T
   n, m = costs.shape
-  dtype = costs.dtype
-  inf = jnp.array(jnp.inf, dtype)
-  # 1-based indices: row and column 0 are sentinels (the root of a search).
-  padded = jnp.zeros((n + 1, m + 1), dtype).at[1:, 1:].set(costs)
-
-  def add_row(row, carry):
-    u, v, col_to_row = carry
-    col_to_row = col_to_row.at[0].set(row)
-
-    def searching(state):
-      col_to_row, col, steps = state[2], state[6], state[7]
-      # Stops at a free column; at most m + 1 steps even with NaN costs.
-      return (col_to_row[col] != 0) & (steps <= m)
-
-    def search_step(state):
-      u, v, col_to_row, used, min_slack, came_from, col, steps = state
-      used = used.at[col].set(True)
-      current_row = col_to_row[col]
-      slack = padded[current_row] - u[current_row] - v
-      improves = ~used & (slack < min_slack)
-      min_slack = jnp.where(improves, slack, min_slack)
-      came_from = jnp.where(improves, col, came_from)
-      masked = jnp.where(used, inf, min_slack)
-      delta = jnp.min(masked)
-      # Among the cheapest columns prefer a free one: with ties (e.g. equal
-      # costs) this keeps existing pairs instead of shuffling them.
-      cheapest = ~used & (masked == delta)
-      cheapest_free = cheapest & (col_to_row == 0)
-      next_col = jnp.where(jnp.any(cheapest_free),
-                           jnp.argmax(cheapest_free), jnp.argmax(cheapest))
-      next_col = jnp.where(jnp.any(cheapest), next_col, jnp.argmax(~used))
-      # Dual update: the rows and columns of the search tree move by delta,
-      # the slack of the other columns shrinks by delta.
-      u = u.at[col_to_row].add(jnp.where(used, delta, 0))
-      v = jnp.where(used, v - delta, v)
-      min_slack = jnp.where(used, min_slack, min_slack - delta)
-      return (u, v, col_to_row, used, min_slack, came_from,
-              next_col.astype(_INDEX_DTYPE), steps + 1)
-
-    state = (u, v, col_to_row, jnp.zeros((m + 1,), bool),
-             jnp.full((m + 1,), inf), jnp.zeros((m + 1,), _INDEX_DTYPE),
-             jnp.array(0, _INDEX_DTYPE), jnp.array(0, _INDEX_DTYPE))
-    u, v, col_to_row, _, _, came_from, free_col, _ = jax.lax.while_loop(
-        searching, search_step, state)
-
-    # Flip the assignment along the path back to the sentinel column 0.
-    def flip_step(state):
-      col_to_row, col = state
-      previous = came_from[col]
-      return col_to_row.at[col].set(col_to_row[previous]), previous
-
-    col_to_row, _ = jax.lax.while_loop(
-        lambda state: state[1] != 0, flip_step, (col_to_row, free_col))
-    return u, v, col_to_row
-
-  carry = (jnp.zeros((n + 1,), dtype), jnp.zeros((m + 1,), dtype),
-           jnp.zeros((m + 1,), _INDEX_DTYPE))
-  _, _, col_to_row = jax.lax.fori_loop(1, n + 1, add_row, carry)
-  return col_to_row
+  carry = (jnp.zeros((m,), dtype), jnp.full((m,), -1, _INDEX_DTYPE),
+           jnp.full((n,), -1, _INDEX_DTYPE))
+  _, row4col, col4row = jax.lax.fori_loop(
+      0, n, functools.partial(_add_row, costs), carry)
+  if order == 'row':  # Sorted by the row of the cost matrix.
+    if not transposed:
+      return jnp.arange(n, dtype=_INDEX_DTYPE), col4row
+    by_row = jnp.argsort(col4row).astype(_INDEX_DTYPE)
+    return col4row[by_row], by_row
+  # Sorted by column for a square matrix, else by decreasing index of the
+  # shorter side.
+  if n == m:
+    return row4col, jnp.arange(m, dtype=_INDEX_DTYPE)
+  short_side = jnp.arange(n - 1, -1, -1, dtype=_INDEX_DTYPE)
+  long_side = col4row[::-1]
+  if transposed:
+    return long_side, short_side
+  return short_side, long_side
 
 
 def hungarian_algorithm(cost_matrix: jax.Array
                         ) -> tuple[jax.Array, jax.Array]:
-  r"""Solves the linear assignment problem (shortest augmenting paths).
+  r"""Solves the linear assignment problem.
 
   .. math::
 
     \min_{(i_t, j_t)_{t \le k}} \sum_{t=1}^{k} C_{i_t j_t}, \quad
     k = \min(n, m),
 
-  over pairs with distinct rows and distinct columns. Rows (or columns, for
-  a tall matrix) are added one at a time, each along a shortest augmenting
-  path in the reduced costs, with dual potentials (Jonker and Volgenant,
-  1987), in :math:`O(k^2 \max(n, m))`. Runs under ``jit`` and ``vmap``.
+  over pairs with distinct rows and distinct columns. The rows (or columns,
+  for a tall matrix) are assigned one at a time, each along a shortest
+  augmenting path in the reduced costs, with dual potentials (Jonker and
+  Volgenant, 1987; Crouse, 2016), in :math:`O(k^2 \max(n, m))`. Runs under
+  ``jit`` and ``vmap``, and compiles once per shape and dtype when called
+  eagerly.
 
   Pairs come sorted by column for a square matrix and by decreasing
   index along the shorter side otherwise (as in Optax 0.2.8). With ties, any
-  optimal assignment may be returned.
+  optimal assignment may be returned. An infinite cost forbids a pair; rows
+  that cannot be given a finite cost (infinite or NaN entries) still get
+  distinct columns, so the result is always an assignment.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -170,162 +201,31 @@ def hungarian_algorithm(cost_matrix: jax.Array
     sparse linear assignment problems
     <https://doi.org/10.1007/BF02278710>`_, 1987
 
+    Crouse, `On implementing 2D rectangular assignment algorithms
+    <https://ieeexplore.ieee.org/document/7738348>`_, 2016
+
   .. seealso:: :func:`base_hungarian_algorithm`
   """
-  costs = _as_float_costs('hungarian_algorithm', cost_matrix)
-  n, m = costs.shape
-  if n == 0 or m == 0:
+  costs = _as_costs('hungarian_algorithm', cost_matrix)
+  if 0 in costs.shape:
     return _empty()
-  transposed = n > m
-  if transposed:
-    costs = costs.T
-  short, long = costs.shape
-  col_to_row = _shortest_augmenting_path(costs)[1:] - 1
-  if short == long:
-    cols = jnp.arange(long, dtype=_INDEX_DTYPE)
-    return col_to_row.astype(_INDEX_DTYPE), cols
-  # Partner of each index of the short side, listed in decreasing order.
-  short_side = jnp.arange(short - 1, -1, -1, dtype=_INDEX_DTYPE)
-  row_to_col = jnp.zeros((short,), _INDEX_DTYPE).at[
-      jnp.where(col_to_row >= 0, col_to_row, short)].set(
-          jnp.arange(long, dtype=_INDEX_DTYPE), mode='drop')
-  long_side = row_to_col[short_side]
-  if transposed:
-    return long_side, short_side
-  return short_side, long_side
-
-
-# Kuhn-Munkres with starred and primed zeros ---------------------------------
-
-
-def _munkres(costs: jax.Array) -> jax.Array:
-  """Stars one zero per row of a wide reduced matrix (n <= m).
-
-  Args:
-    costs: a float matrix of shape ``(n, m)`` with ``n <= m``.
-
-  Returns:
-    The boolean matrix of starred zeros: one per row, at most one per column,
-    an optimal assignment.
-  """
-  n, m = costs.shape
-  inf = jnp.array(jnp.inf, costs.dtype)
-  # Step 1: subtract the row minima (every row will be assigned).
-  costs = costs - jnp.min(costs, axis=1, keepdims=True)
-
-  # Step 2: star zeros greedily, row by row.
-  def star_row(i, starred):
-    free = (costs[i] == 0) & ~jnp.any(starred, axis=0)
-    j = jnp.argmax(free)
-    return starred.at[i, j].set(jnp.any(free))
-
-  starred = jax.lax.fori_loop(
-      0, n, star_row, jnp.zeros((n, m), bool))
-
-  # Every loop is bounded, so that NaN costs cannot hang the program and
-  # finished problems of a vmapped batch stay put while the others run.
-  max_prime_steps = 2 * (n + 1) * (m + 1)
-
-  def find_augmenting_zero(costs, starred):
-    """Steps 3, 4 and 6: primes zeros until one starts an augmenting path."""
-
-    def searching(state):
-      found, active, steps = state[-3:]
-      return ~found & active & (steps < max_prime_steps)
-
-    def step(state):
-      costs, primed, row_covered, col_covered, _, _, _, steps = state
-      uncovered = ~row_covered[:, None] & ~col_covered[None, :]
-      zeros = uncovered & (costs == 0)
-      has_zero = jnp.any(zeros)
-      # Step 6 when every zero is covered: create one by shifting by the
-      # smallest uncovered cost.
-      shift = jnp.min(jnp.where(uncovered, costs, inf))
-      active = has_zero | jnp.isfinite(shift)
-      shifted = (costs + jnp.where(row_covered[:, None], shift, 0)
-                 - jnp.where(col_covered[None, :], 0, shift))
-      costs = jnp.where(has_zero | ~active, costs, shifted)
-      # Step 4: prime the first uncovered zero; cover its row if the row has
-      # a starred zero (and uncover the star's column), else a path starts.
-      flat = jnp.argmax(zeros)
-      r, c = flat // m, flat % m
-      primed = primed.at[r, c].set(primed[r, c] | has_zero)
-      star_col = jnp.argmax(starred[r])
-      star_in_row = jnp.any(starred[r])
-      cover = has_zero & star_in_row
-      row_covered = row_covered.at[r].set(row_covered[r] | cover)
-      col_covered = col_covered.at[star_col].set(
-          col_covered[star_col] & ~cover)
-      found = has_zero & ~star_in_row
-      start = (r.astype(_INDEX_DTYPE), c.astype(_INDEX_DTYPE))
-      return (costs, primed, row_covered, col_covered, start, found, active,
-              steps + 1)
-
-    state = (costs, jnp.zeros((n, m), bool), jnp.zeros((n,), bool),
-             jnp.any(starred, axis=0),
-             (jnp.array(0, _INDEX_DTYPE), jnp.array(0, _INDEX_DTYPE)),
-             jnp.array(False), jnp.sum(starred) < n, jnp.array(0))
-    costs, primed, _, _, start, found, _, _ = jax.lax.while_loop(
-        searching, step, state)
-    return costs, primed, start, found
-
-  def augment(starred, primed, start, found):
-    """Step 5: swaps starred and primed zeros along the alternating path."""
-
-    def walking(state):
-      return state[2] & (state[3] <= n)
-
-    def step(state):
-      starred, (r, c), _, steps = state
-      column_star = starred[:, c]
-      has_star = jnp.any(column_star)
-      star_row = jnp.argmax(column_star).astype(_INDEX_DTYPE)
-      starred = starred.at[star_row, c].set(
-          starred[star_row, c] & ~has_star)
-      starred = starred.at[r, c].set(True)
-      next_col = jnp.argmax(primed[star_row]).astype(_INDEX_DTYPE)
-      return starred, (star_row, next_col), has_star, steps + 1
-
-    starred, _, _, _ = jax.lax.while_loop(
-        walking, step, (starred, start, found, jnp.array(0)))
-    return starred
-
-  def incomplete(state):
-    _, starred, progressing = state
-    return progressing & (jnp.sum(starred) < n)
-
-  def one_more_star(state):
-    costs, starred, _ = state
-    costs, primed, start, found = find_augmenting_zero(costs, starred)
-    return costs, augment(starred, primed, start, found), found
-
-  _, starred, _ = jax.lax.while_loop(
-      incomplete, one_more_star, (costs, starred, jnp.array(True)))
-
-  # Only with non-finite costs can rows stay unassigned: give them the free
-  # columns in order, so the result is still a valid assignment.
-  def complete_row(i, starred):
-    missing = ~jnp.any(starred[i])
-    j = jnp.argmax(~jnp.any(starred, axis=0))
-    return starred.at[i, j].set(starred[i, j] | missing)
-
-  return jax.lax.fori_loop(0, n, complete_row, starred)
+  return _solve(costs, order='column')
 
 
 def base_hungarian_algorithm(cost_matrix: jax.Array
                              ) -> tuple[jax.Array, jax.Array]:
-  r"""Solves the linear assignment problem (textbook Hungarian method).
+  r"""Solves the linear assignment problem, pairs sorted by row.
 
-  The method of Kuhn (1955) in the form of Munkres (1957): reduce the rows,
-  star independent zeros, then repeatedly cover the starred columns, prime
-  uncovered zeros and either augment the starred set along an alternating
-  path or shift the costs by the smallest uncovered entry. Rectangular
-  matrices are handled by working on the shorter side (Bourgeois and
-  Lassalle, 1971). Runs under ``jit`` and ``vmap``; slower than
-  :func:`hungarian_algorithm` on large matrices.
+  The same problem and method as :func:`hungarian_algorithm`: the Hungarian
+  method of Kuhn (1955) in the shortest augmenting path form of Crouse
+  (2016), which handles rectangular matrices by assigning the shorter side.
+  Runs under ``jit`` and ``vmap``, and compiles once per shape and dtype
+  when called eagerly.
 
   Pairs come sorted by row. With ties, any optimal assignment may be
-  returned.
+  returned. An infinite cost forbids a pair; rows that cannot be given a
+  finite cost (infinite or NaN entries) still get distinct columns, so the
+  result is always an assignment.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -349,23 +249,12 @@ def base_hungarian_algorithm(cost_matrix: jax.Array
     Munkres, `Algorithms for the assignment and transportation problems
     <https://doi.org/10.1137/0105003>`_, 1957
 
-    Bourgeois and Lassalle, `An extension of the Munkres algorithm for the
-    assignment problem to rectangular matrices
-    <https://doi.org/10.1145/362919.362945>`_, 1971
+    Crouse, `On implementing 2D rectangular assignment algorithms
+    <https://ieeexplore.ieee.org/document/7738348>`_, 2016
 
   .. seealso:: :func:`hungarian_algorithm`
   """
-  costs = _as_float_costs('base_hungarian_algorithm', cost_matrix)
-  n, m = costs.shape
-  if n == 0 or m == 0:
+  costs = _as_costs('base_hungarian_algorithm', cost_matrix)
+  if 0 in costs.shape:
     return _empty()
-  transposed = n > m
-  if transposed:
-    costs = costs.T
-  starred = _munkres(costs)
-  short_side = jnp.arange(costs.shape[0], dtype=_INDEX_DTYPE)
-  long_side = jnp.argmax(starred, axis=1).astype(_INDEX_DTYPE)
-  if not transposed:
-    return short_side, long_side
-  order = jnp.argsort(long_side)
-  return long_side[order], short_side[order]
+  return _solve(costs, order='row')
