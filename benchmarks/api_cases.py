@@ -71,12 +71,15 @@ class Case:
     mode: ``'jit'`` or ``'eager'``: how a timing row calls it.
     make: ``make(small)`` builds a fresh function and its arguments (fresh,
       so that no cache of jax's holds a compiled program of it).
+    sized: whether tools/program_size.py compiles it (not when its program
+      is another case's: an assignment solver's eager call is its jit's).
   """
 
   id: str
   group: str
   mode: str
   make: Callable[[bool], tuple[Callable[..., Any], tuple[Any, ...]]]
+  sized: bool = True
 
 
 def _np():
@@ -601,7 +604,8 @@ def cases(with_optimizers: bool = True) -> list[Case]:
       for variant in ('eager', 'jit', 'vmap'):
         out.append(Case(f'assignment/{name}/{shape}/{variant}', 'assignment',
                         'eager' if variant == 'eager' else 'jit',
-                        _wrap(_assignment_case, name, shape, variant)))
+                        _wrap(_assignment_case, name, shape, variant),
+                        sized=variant != 'eager'))
   for name in _LINESEARCHES:
     out.append(Case(f'linesearch/{name}/update', 'linesearch', 'jit',
                     _wrap(_linesearch_case, name)))
