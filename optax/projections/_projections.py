@@ -242,31 +242,39 @@ def projection_l1_sphere(tree: base.Params, scale: Any = 1) -> base.Params:
 
   .. math::
 
-    \mathrm{proj}(x) = \mathrm{sign}(x) \odot
+    \mathrm{proj}(x) = \sigma(x) \odot
     \mathrm{proj}_{\Delta_s}(|x|),
 
-  where :math:`\Delta_s` is the simplex of mass :math:`s`.
+  where :math:`\Delta_s` is the simplex of mass :math:`s` and
+  :math:`\sigma(x)_i` is :math:`-1` where :math:`x_i < 0` and :math:`1`
+  elsewhere: with :math:`u = |y|` the problem is the projection of
+  :math:`|x|` onto :math:`\Delta_s`, and an entry :math:`x_i = 0` of a point
+  inside the ball receives mass :math:`u_i > 0` (either sign is a closest
+  point; the positive one is returned). The origin goes to :math:`s / n` in
+  each of its :math:`n` entries.
 
   Examples:
     >>> import jax.numpy as jnp
     >>> from optax import projections
     >>> projections.projection_l1_sphere(jnp.array([0.5, -1.0, 0.0]))
     Array([ 0.25, -0.75,  0.  ], dtype=float32)
+    >>> projections.projection_l1_sphere(jnp.array([0.5, 0.0]))
+    Array([0.75, 0.25], dtype=float32)
 
   Args:
     tree: the pytree to project.
     scale: the radius :math:`s > 0`.
 
   Returns:
-    A pytree like ``tree`` with :math:`\ell_1` norm ``scale`` (unless every
-    entry is zero).
+    A pytree like ``tree`` with :math:`\ell_1` norm ``scale``.
 
   .. seealso:: :func:`projection_simplex`
   """
   abs_tree = jax.tree.map(jnp.abs, tree)
   projected = _flat_simplex(abs_tree, scale)
   return _cast_to_out_dtype(
-      jax.tree.map(lambda x, p: jnp.sign(x) * p, tree, projected), tree)
+      jax.tree.map(lambda x, p: jnp.where(x < 0, -p, p), tree, projected),
+      tree)
 
 
 def projection_l1_ball(tree: base.Params, scale: Any = 1) -> base.Params:
