@@ -272,9 +272,14 @@ def scale_by_adamax(
     mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
     nu = otu.tree_update_infinity_moment(updates, state.nu, beta2, _hp(eps))
     bc1 = moments.bias_correction(beta1, count)
+    epsilon = _hp(eps)
     def direction(g, m, v):
-      m, v, bc = dtypes.lift(m, v, bc1)
-      return (m / bc / v).astype(g.dtype)
+      m, v, bc, floor = dtypes.lift(m, v, bc1, epsilon)
+      # v >= |g| + eps >= eps. A stored v of float16 params loses eps when it
+      # rounds (1e-8 is 0 there): a zero gradient would give 0 / 0. The
+      # bound, in eps's dtype, gives it back; it changes nothing where the
+      # stored v keeps it (float32, float64, bfloat16).
+      return (m / bc / jnp.maximum(v, floor)).astype(g.dtype)
 
     updates = jax.tree.map(direction, updates, mu, nu)
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)

@@ -188,5 +188,31 @@ class NovogradIntegerParamTest(parameterized.TestCase):
       self.assertEqual(state.nu['i'].dtype, jnp.float64)
 
 
+class AdamaxFloat16Test(parameterized.TestCase):
+
+  @parameterized.product(use_jit=(True, False),
+                         dtype=('float16', 'bfloat16', 'float32'))
+  def test_zero_gradient_gives_zero_update_pull_1768(self, use_jit, dtype):
+    # Kingma and Ba (2015), Algorithm 2: u = max(b2 u, |g| + eps) >= eps, so
+    # a zero gradient (m = 0) gives the update 0 / u = 0. eps = 1e-8 rounds
+    # to 0 in float16, and a stored u of 0 gave 0 / 0. Then a gradient
+    # [0.5, -0.25, 0, 0]: m = 0.1 g, u = max(0.999 eps, |g| + eps), and the
+    # update m / (1 - 0.9 ** 2) / u is 0.1 / 0.19 = 0.5263158 with g's sign
+    # (0 where g is 0).
+    tx = adam_family.scale_by_adamax()
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(jnp.zeros(4, dtype))
+    zeros = jnp.zeros(4, dtype)
+    updates, state = update(zeros, state)
+    self.assertEqual(updates.dtype, jnp.dtype(dtype))
+    np.testing.assert_array_equal(np.asarray(updates, np.float32), 0.0)
+    g = jnp.array([0.5, -0.25, 0.0, 0.0], dtype)
+    updates, state = update(g, state)
+    want = np.array([1.0, -1.0, 0.0, 0.0]) * 0.1 / 0.19
+    tol = {'float16': 2e-3, 'bfloat16': 1e-2, 'float32': 1e-6}[dtype]
+    np.testing.assert_allclose(np.asarray(updates, np.float32), want,
+                               rtol=tol, atol=0)
+
+
 if __name__ == '__main__':
   absltest.main()
