@@ -232,21 +232,29 @@ def scale_by_factored_rms(
       # wide ones instead would make XLA:CPU copy a donated bfloat16 ``v``:
       # the update's pass and the in-place write of ``v`` would both read
       # the old ``v``, in no fixed order.)
+      # What this step adds, (1 - decay) S, bounds each new statistic from
+      # below. A float16 statistic loses it when stored (1e-30, or g ** 2
+      # under 6e-8, is 0 there) and g / sqrt(0) is NaN or inf; the update
+      # reads the stored value raised back to the bound, which changes
+      # nothing where the stored value keeps it (rounding keeps order).
       if dims is None:
-        new_v = (decay * stat(v) + mix * grad_sq).astype(v.dtype)
-        update = g * (stat(new_v) ** -0.5).astype(compute_dtype)
+        added = mix * grad_sq
+        new_v = (decay * stat(v) + added).astype(v.dtype)
+        update = g * (jnp.maximum(stat(new_v), added) ** -0.5).astype(
+            compute_dtype)
         # Fresh placeholders rather than the old ones: a jitted step then
         # does not take them as arguments (as upstream's does not).
         return (update.astype(grad.dtype), jnp.zeros_like(v_row),
                 jnp.zeros_like(v_col), new_v)
       d1, d0 = dims
-      new_row = (decay * stat(v_row) + mix * jnp.mean(grad_sq, axis=d0)
-                 ).astype(v_row.dtype)
-      new_col = (decay * stat(v_col) + mix * jnp.mean(grad_sq, axis=d1)
-                 ).astype(v_col.dtype)
+      added_row = mix * jnp.mean(grad_sq, axis=d0)
+      added_col = mix * jnp.mean(grad_sq, axis=d1)
+      new_row = (decay * stat(v_row) + added_row).astype(v_row.dtype)
+      new_col = (decay * stat(v_col) + added_col).astype(v_col.dtype)
       # Axis d1 of the leaf, counted in v_row, whose axis d0 is gone.
       row_axis = d1 - 1 if d1 > d0 else d1
-      wide_row, wide_col = stat(new_row), stat(new_col)
+      wide_row = jnp.maximum(stat(new_row), added_row)
+      wide_col = jnp.maximum(stat(new_col), added_col)
       row_mean = jnp.mean(wide_row, axis=row_axis, keepdims=True)
       row_factor = (wide_row / row_mean) ** -0.5
       col_factor = wide_col ** -0.5

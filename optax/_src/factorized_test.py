@@ -328,6 +328,24 @@ class ScaleByFactoredRmsTest(parameterized.TestCase):
       updates, state = update({'w': jnp.full((4, 3), 0.1)}, state, params)
       np.testing.assert_allclose(updates['w'], -1e-3, rtol=1e-6)
 
+  @parameterized.product(use_jit=(True, False), shape=((4,), (4, 3)),
+                         dtype=('float16', 'bfloat16', 'float32'))
+  def test_small_gradients_give_finite_updates_in_float16(
+      self, use_jit, shape, dtype):
+    # Shazeer and Stern (2018), Algorithms 4 and 5: the statistics are
+    # running means of g ** 2 + eps1 (eps1 = 1e-30), so they are positive and
+    # the update g / sqrt(v) is 0 for g = 0 and g / |g| = +-1 at the first
+    # step (decay 0) for any g >> 1e-15, factored or not. In float16,
+    # 1e-30 and g ** 2 for |g| < 2.4e-4 round to 0: 0 / 0 and g / 0.
+    tx = factorized.scale_by_factored_rms(min_dim_size_to_factor=2)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    for value, want in ((0.0, 0.0), (1e-4, 1.0), (-3e-6, -1.0)):
+      state = tx.init(jnp.zeros(shape, dtype))
+      updates, state = update(jnp.full(shape, value, dtype), state)
+      self.assertEqual(updates.dtype, jnp.dtype(dtype))
+      np.testing.assert_allclose(np.asarray(updates, np.float32), want,
+                                 rtol=1e-3, atol=0)
+
   def test_custom_decay_rate_fn(self):
     tx = factorized.scale_by_factored_rms(
         decay_rate=0.25, decay_rate_fn=lambda step, rate: rate)
