@@ -39,6 +39,7 @@ import dataclasses
 import functools
 import importlib.util
 import pathlib
+import re
 import sys
 from typing import Any, Callable
 
@@ -56,6 +57,44 @@ GROUPS = {
     'perturbations': 'perturbations',
     'optimizers': 'update',
 }
+# An instruction of HLO text: `[ROOT] name = type op(...)`.
+_INSTRUCTION = re.compile(r'^\s*(?:ROOT\s+)?%?[\w.\-]+\s+=\s')
+
+
+def count_instructions(hlo_text: str) -> int:
+  """The number of instructions in an HLO module's text, every computation.
+
+  Args:
+    hlo_text: ``compiled.as_text()`` (fusions' bodies included).
+
+  Returns:
+    The count of lines that define an instruction.
+  """
+  return sum(1 for line in hlo_text.splitlines() if _INSTRUCTION.match(line))
+
+
+def program_size(fn: Callable[..., Any], args: tuple[Any, ...]) -> dict[
+    str, float]:
+  """Instructions and XLA's flops of ``jit(fn)``'s optimized program.
+
+  Args:
+    fn: the function.
+    args: its arguments.
+
+  Returns:
+    ``{'instructions': n, 'flops': f}``, and the program's text under
+    ``'text'``.
+  """
+  import jax  # pylint: disable=import-outside-toplevel
+  compiled = jax.jit(fn).lower(*args).compile()
+  text = compiled.as_text()
+  analysis = compiled.cost_analysis()
+  if isinstance(analysis, (list, tuple)):  # Older jax: one per program.
+    analysis = analysis[0]
+  return {'instructions': count_instructions(text),
+          'flops': float((analysis or {}).get('flops', 0.0)), 'text': text}
+
+
 # Groups whose cases compare_upstream times (optimizer steps have their own
 # rows there).
 TIMED_GROUPS = tuple(g for g in GROUPS if g != 'optimizers')
@@ -435,8 +474,9 @@ def _tree_case(name: str, variant: str, small: bool):
   fn, args = table[name]
   if variant == 'grad' and name in _TREE_SCALARS:
     return jax.grad(fn), args
-  if variant == 'grad':
-    return jax.grad(lambda *a: tree.norm(fn(*a), squared=True)), args
+  if variant == 'grad':  # Of a sum of squares written here, not in optax.
+    return jax.grad(lambda *a: sum(
+        _jnp().sum(v * v) for v in jax.tree.leaves(fn(*a)))), args
   return fn, args
 
 

@@ -631,21 +631,27 @@ class _Worker:
       row: a case id of benchmarks/api_cases.py.
 
     Returns:
-      ``[call, args]``: the jitted function (or, for an eager row, the
-      function itself, called once so that its shape has been seen) and
-      its arguments.
+      ``[call, args, fn]``: the jitted function (or, for an eager row, the
+      function itself, called once so that its shape has been seen), its
+      arguments, and the function before ``jit``.
     """
     if row not in self.steps:
       case = _api_cases().by_id()[row]
       fn, args = case.make(self.quick)
       call = self.jax.jit(fn) if case.mode == 'jit' else fn
       self.jax.block_until_ready(call(*args))
-      self.steps[row] = [call, args]
+      self.steps[row] = [call, args, fn]
     return self.steps[row]
+
+  def api_size(self, row: str) -> list[float]:
+    """Instructions and flops of the API row's optimized program."""
+    _, args, fn = self._setup_api(row)
+    size = _api_cases().program_size(fn, args)
+    return [size['instructions'], size['flops']]
 
   def time_api(self, row: str, repeats: int) -> float:
     """Median seconds of ``repeats`` calls of the API row ``row``."""
-    call, args = self._setup_api(row)
+    call, args, _ = self._setup_api(row)
     times = []
     for _ in range(repeats):
       start = self.now()
@@ -687,6 +693,8 @@ class _Worker:
     what = request['what']
     if what == 'api':
       return self.time_api(request['row'], request['repeats'])
+    if what == 'api_size':
+      return self.api_size(request['row'])
     if what == 'api_compile':
       return self.time_api_compile(request['row'])
     if what == 'import':
@@ -1001,6 +1009,9 @@ def _measure_api(args: argparse.Namespace, fork: _Side, upstream: _Side,
     try:
       results.append(_step_row(args, fork, upstream, case.id, pairs,
                                what='api'))
+      # The two optimized programs, to tell a different program from noise.
+      results[-1]['program'] = [side.ask(what='api_size', row=case.id)
+                                for side in (fork, upstream)]
     except _RowFailed as e:
       results.append(_failed_row(case.id, e))
     log(_format_text([results[-1]]))
@@ -1241,30 +1252,46 @@ def _value(x: float, unit: str) -> str:
   return f'{x:.2f}'
 
 
+def _program(r: dict[str, Any]) -> str:
+  """An API row's program sizes: instructions (flops), fork / upstream."""
+  if 'program' not in r:
+    return ''
+  (fi, ff), (ui, uf) = r['program']
+  return f'{fi:.0f} / {ui:.0f} ({ff:.4g} / {uf:.4g} flops)'
+
+
 def _format_text(results: list[dict[str, Any]]) -> str:
   lines = []
   for r in results:
     if 'failed' in r:
       lines.append(f'{r["row"]:<48} not compared: {r["failed"]}')
       continue
+    program = f'  program {_program(r)}' if 'program' in r else ''
     lines.append(
         f'{r["row"]:<48} {r["ratio"]:6.2f}  [{r["low"]:.2f}-{r["high"]:.2f}]'
         f'  fork {_value(r["fork"], r["unit"]):>11}'
-        f'  upstream {_value(r["upstream"], r["unit"]):>11}')
+        f'  upstream {_value(r["upstream"], r["unit"]):>11}{program}')
   return '\n'.join(lines)
 
 
 def _format_markdown(results: list[dict[str, Any]]) -> str:
+  """The table; API rows add their programs' sizes in a sixth column."""
+  sized = any('program' in r for r in results)
+  extra = (' program instructions (flops), fork / upstream |'
+           if sized else '')
   lines = ['| row | fork / upstream (median) | range over pairs | fork |'
-           ' upstream |', '| --- | --- | --- | --- | --- |']
+           ' upstream |' + extra,
+           '| --- | --- | --- | --- | --- |' + (' --- |' if sized else '')]
   for r in results:
+    tail = f' {_program(r)} |' if sized else ''
     if 'failed' in r:
-      lines.append(f'| {r["row"]} | not compared | | {r["failed"]} | |')
+      lines.append(f'| {r["row"]} | not compared | | {r["failed"]} | |'
+                   + (' |' if sized else ''))
       continue
     lines.append(
         f'| {r["row"]} | {r["ratio"]:.2f} | {r["low"]:.2f}-{r["high"]:.2f}'
         f' ({r["pairs"]} pairs) | {_value(r["fork"], r["unit"])} |'
-        f' {_value(r["upstream"], r["unit"])} |')
+        f' {_value(r["upstream"], r["unit"])} |' + tail)
   return '\n'.join(lines)
 
 

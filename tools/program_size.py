@@ -43,7 +43,6 @@ import importlib.util
 import json
 import os
 import pathlib
-import re
 import subprocess
 import sys
 import tempfile
@@ -55,10 +54,6 @@ _HERE = pathlib.Path(__file__).resolve().parent
 _REPO = _HERE.parent
 ALLOW_LIST = _HERE / 'program_size.toml'
 _CASES_FILE = _REPO / 'benchmarks' / 'api_cases.py'
-# An instruction of HLO text: `[ROOT] name = type op(...)`.
-_INSTRUCTION = re.compile(r'^\s*(?:ROOT\s+)?%?[\w.\-]+\s+=\s')
-
-
 def count_instructions(hlo_text: str) -> int:
   """The number of instructions in an HLO module's text, every computation.
 
@@ -66,9 +61,10 @@ def count_instructions(hlo_text: str) -> int:
     hlo_text: ``compiled.as_text()``.
 
   Returns:
-    The count of lines that define an instruction.
+    The count of lines that define an instruction (benchmarks/api_cases.py
+    counts them, for both tools).
   """
-  return sum(1 for line in hlo_text.splitlines() if _INSTRUCTION.match(line))
+  return _load_cases().count_instructions(hlo_text)
 
 
 # ----------------------------------------------------------------------------
@@ -89,18 +85,12 @@ def _load_cases() -> Any:
 def _measure(case: Any, dump: Optional[pathlib.Path],
              label: str) -> dict[str, Any]:
   """The instruction count and flops of one case's optimized program."""
-  import jax  # pylint: disable=import-outside-toplevel
-  fn, args = case.make(True)
-  compiled = jax.jit(fn).lower(*args).compile()
-  text = compiled.as_text()
-  analysis = compiled.cost_analysis()
-  if isinstance(analysis, (list, tuple)):  # Older jax: one per program.
-    analysis = analysis[0]
+  size = _load_cases().program_size(*case.make(True))
+  text = size.pop('text')
   if dump is not None:
     path = dump / f'{case.id.replace("/", "__")}.{label}.hlo.txt'
     path.write_text(text, encoding='utf-8')
-  return {'instructions': count_instructions(text),
-          'flops': float((analysis or {}).get('flops', 0.0))}
+  return size
 
 
 def _worker(out: str, only: list[str], groups: list[str], dump: Optional[str],
