@@ -42,15 +42,19 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import ast
+import collections
 import concurrent.futures
 import dataclasses
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import threading
 from typing import Any, Optional, Sequence
 
@@ -171,6 +175,13 @@ class PristineRuns:
     self._lock = threading.Lock()
     self._runs = 0
 
+  def tree(self) -> pathlib.Path:
+    """The copy of the pristine tree (made on first use)."""
+    with self._lock:
+      if self._copy is None:
+        self._copy = patch_lib.copy_tree(self._tree, self._work / 'tree')
+      return self._copy
+
   def get(self, files: Sequence[str]) -> Record:
     """One record of every test of ``files`` on the pristine tree."""
     with self._lock:
@@ -228,6 +239,368 @@ def touched_test_files(tree: pathlib.Path, patches: Sequence[
   return sorted(files)
 
 
+# Upstream's own CI on what a patch changes.
+#
+# Upstream's workflow (.github/workflows/tests.yml) and test.sh fail on any
+# pylint message (pylint-exit -efail -wfail -cfail -rfail), on ruff's and
+# flake8's selections, on pre-commit's hooks (licence headers, trailing
+# whitespace, end of file) and on `make doctest -C docs` (sphinx.ext.doctest
+# over the docstrings the API reference includes, with conf.py's
+# doctest_global_setup). pyproject.toml's [tool.pyink] gives the format of
+# upstream's code. Each check runs on the changed files of the pristine tree
+# and of the patched one, so that only new messages count.
+
+# flake8's selection in upstream's workflow and test.sh.
+FLAKE8_SELECT = 'E9,F63,F7,F82,E225,E251'
+# pylint's options in upstream's workflow, beyond pyproject.toml: E1102
+# off for every file, W0212 off for the tests, and the quote check.
+PYLINT_ARGS = ('--disable=E1102,W0212', '--enable=inconsistent-quotes',
+               '--check-quote-consistency=y')
+# sphinx.ext.doctest's default flags.
+DOCTEST_FLAGS = ('ELLIPSIS', 'IGNORE_EXCEPTION_DETAIL',
+                 'DONT_ACCEPT_TRUE_FOR_1')
+LINTERS = ('pylint', 'ruff', 'flake8', 'pyink')
+
+
+def _references(node: ast.AST) -> set[str]:
+  """The names, attributes and string constants used inside ``node``."""
+  found = set()
+  for sub in ast.walk(node):
+    if isinstance(sub, ast.Name):
+      found.add(sub.id)
+    elif isinstance(sub, ast.Attribute):
+      found.add(sub.attr)
+    elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and (
+        sub.value.isidentifier()):
+      found.add(sub.value)
+    elif isinstance(sub, ast.alias):
+      found.add(sub.name.split('.')[-1])
+  return found
+
+
+def _defined(node: ast.stmt) -> list[str]:
+  """The top-level names a module-level statement defines."""
+  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    return [node.name]
+  if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return [n.id for t in targets for n in ast.walk(t)
+            if isinstance(n, ast.Name) and not n.id.startswith('__')]
+  if isinstance(node, ast.ImportFrom):
+    return [a.asname for a in node.names if a.asname]
+  return []
+
+
+def _parse(path: pathlib.Path) -> Optional[ast.Module]:
+  try:
+    return ast.parse(path.read_text(encoding='utf-8'))
+  except (SyntaxError, UnicodeDecodeError, OSError):
+    return None
+
+
+def _modules(tree: pathlib.Path, tests: bool) -> list[pathlib.Path]:
+  """Upstream's ``optax/`` modules: its test files, or the others."""
+  return sorted(p for p in (tree / 'optax').rglob('*.py')
+                if '__pycache__' not in p.parts
+                and p.name.endswith('_test.py') == tests)
+
+
+def changed_names(patches: Sequence[patch_lib.Patch]) -> set[str]:
+  """The top-level names whose code the patches change (tests aside).
+
+  Args:
+    patches: the patches.
+
+  Returns:
+    Each edit's outermost ``def`` or ``class``; for an edit at module level
+    or a new module, the names its text defines.
+  """
+  names = set()
+  for patch in patches:
+    for edit in patch.edits:
+      if edit.file.endswith('_test.py') or not edit.file.endswith('.py'):
+        continue
+      if edit.scope and not edit.create:
+        names.add(edit.scope.split('.')[0])
+        continue
+      try:
+        body = ast.parse(textwrap.dedent(edit.text)).body
+      except SyntaxError:
+        continue
+      for node in body:
+        names.update(_defined(node))
+  return names
+
+
+def reaching_names(tree: pathlib.Path, names: set[str]) -> set[str]:
+  """``names`` and every top-level name of upstream's code that reaches one.
+
+  A function, class or module-level alias reaches a name when its code
+  uses it (as a name, an attribute or a string naming it), directly or
+  through another that does: ``adam`` reaches ``tree_update_moment`` through
+  ``scale_by_adam``, and ``optax.tree.update_moment`` is an alias of it.
+
+  Args:
+    tree: an upstream tree.
+    names: the changed names.
+
+  Returns:
+    The closure.
+  """
+  definitions = []
+  for path in _modules(tree, tests=False):
+    module = _parse(path)
+    for node in module.body if module else []:
+      for name in _defined(node):
+        definitions.append((name, _references(node)))
+  reached = set(names)
+  grew = True
+  while grew:
+    grew = False
+    for name, uses in definitions:
+      if name not in reached and uses & reached:
+        reached.add(name)
+        grew = True
+  return reached
+
+
+def exercising_test_files(tree: pathlib.Path, names: set[str]) -> list[str]:
+  """Upstream's test files that use any of ``names`` (relative paths)."""
+  out = []
+  for path in _modules(tree, tests=True):
+    module = _parse(path)
+    if module is not None and _references(module) & names:
+      out.append(path.relative_to(tree).as_posix())
+  return out
+
+
+def documented_objects(tree: pathlib.Path, names: set[str]
+                       ) -> list[tuple[str, str]]:
+  """The functions and classes of ``names`` whose docstrings the docs show.
+
+  Args:
+    tree: an upstream tree.
+    names: top-level names.
+
+  Returns:
+    ``(module, name)`` of each definition of a name in ``names`` that the
+    documentation names (every definition when the tree has no ``docs/``),
+    sorted.
+  """
+  docs = tree / 'docs'
+  words: Optional[set[str]] = None
+  if docs.is_dir():
+    words = set()
+    for page in docs.rglob('*'):
+      if page.suffix in ('.rst', '.md') and page.is_file():
+        words.update(re.findall(r'[A-Za-z_][A-Za-z0-9_]*',
+                                page.read_text(encoding='utf-8',
+                                               errors='replace')))
+  out = set()
+  for path in _modules(tree, tests=False):
+    module = _parse(path)
+    dotted = '.'.join(path.relative_to(tree).with_suffix('').parts)
+    for node in module.body if module else []:
+      if (isinstance(node, (ast.FunctionDef, ast.ClassDef))
+          and node.name in names and (words is None or node.name in words)
+          and ast.get_docstring(node) and '>>>' in ast.get_docstring(node)):
+        out.add((dotted.removesuffix('.__init__'), node.name))
+  return sorted(out)
+
+
+_DOCTEST_RUNNER = '''\
+"""Runs docstring examples as sphinx.ext.doctest runs them (upstream CI)."""
+import doctest
+import importlib
+import inspect
+import json
+import sys
+
+spec = json.load(open(sys.argv[1], encoding='utf-8'))
+flags = 0
+for flag in spec['flags']:
+  flags |= getattr(doctest, flag)
+results = {}
+for module_name, name in spec['objects']:
+  key = module_name + '.' + name
+  try:
+    obj = getattr(importlib.import_module(module_name), name)
+  except Exception as exc:  # pylint: disable=broad-except
+    results[key] = {'examples': 0, 'failed': 1, 'text': repr(exc)}
+    continue
+  docs = [(key, inspect.getdoc(obj) or '')]
+  if inspect.isclass(obj):
+    docs += [(key + '.' + k, inspect.getdoc(v) or '')
+             for k, v in vars(obj).items() if callable(v)
+             and not k.startswith('_')]
+  examples = failed = 0
+  text = []
+  for doc_name, doc in docs:
+    if '>>>' not in doc:
+      continue
+    globs = {}
+    exec(spec['setup'], globs)  # pylint: disable=exec-used
+    test = doctest.DocTestParser().get_doctest(doc, globs, doc_name,
+                                               None, 0)
+    runner = doctest.DocTestRunner(optionflags=flags, verbose=False)
+    runner.run(test, out=text.append, clear_globs=True)
+    examples += runner.tries
+    failed += runner.failures
+  results[key] = {'examples': examples, 'failed': failed,
+                  'text': ''.join(text)[-4000:]}
+json.dump(results, open(sys.argv[2], 'w', encoding='utf-8'))
+'''
+
+
+def doctest_setup(tree: pathlib.Path) -> str:
+  """``doctest_global_setup`` of upstream's docs/conf.py (imports only)."""
+  conf = tree / 'docs' / 'conf.py'
+  module = _parse(conf) if conf.is_file() else None
+  for node in module.body if module else []:
+    if (isinstance(node, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == 'doctest_global_setup'
+        for t in node.targets) and isinstance(node.value, ast.Constant)):
+      return str(node.value.value)
+  return 'import optax\\nimport jax\\nimport jax.numpy as jnp\\n'
+
+
+def run_doctests(tree: pathlib.Path, objects: Sequence[tuple[str, str]],
+                 python: str, work: pathlib.Path, name: str
+                 ) -> dict[str, dict[str, Any]]:
+  """Runs the docstring examples of ``objects`` in ``tree``.
+
+  Args:
+    tree: an upstream tree: the cwd and the only ``optax`` on PYTHONPATH.
+    objects: ``(module, name)`` pairs.
+    python: the interpreter (with jax).
+    work: a folder for the runner and its output.
+    name: the run's name.
+
+  Returns:
+    ``{module.name: {'examples': n, 'failed': n, 'text': report}}``.
+  """
+  if not objects:
+    return {}
+  work.mkdir(parents=True, exist_ok=True)
+  runner = work / 'doctest_runner.py'
+  runner.write_text(_DOCTEST_RUNNER, encoding='utf-8')
+  spec, out = work / f'{name}_doctest.json', work / f'{name}_doctests.json'
+  spec.write_text(json.dumps({
+      'objects': list(objects), 'flags': list(DOCTEST_FLAGS),
+      'setup': doctest_setup(tree)}), encoding='utf-8')
+  env = {k: v for k, v in os.environ.items()
+         if k not in ('PYTHONPATH', 'PYTHONHOME', 'PYTHONSAFEPATH')}
+  env['PYTHONPATH'] = str(tree)
+  proc = subprocess.run([python, str(runner), str(spec), str(out)], cwd=tree,
+                        env=env, text=True, stdout=subprocess.PIPE,
+                        stderr=subprocess.STDOUT, timeout=PYTEST_TIMEOUT,
+                        check=False)
+  if not out.exists():
+    raise SystemExit(f'patch_lane: the docstring examples in {tree} did not '
+                     f'run:\n{proc.stdout[-3000:]}')
+  with open(out, encoding='utf-8') as f:
+    return json.load(f)
+
+
+def available_linters(python: str) -> list[str]:
+  """The linters of :data:`LINTERS` that ``python`` can run."""
+  code = ('import importlib.util as u; print(" ".join(m for m in '
+          f'{list(LINTERS)!r} if u.find_spec(m)))')
+  proc = subprocess.run([python, '-c', code], capture_output=True,
+                        text=True, check=False)
+  return [m for m in proc.stdout.split() if m in LINTERS]
+
+
+def _run_tool(tree: pathlib.Path, cmd: Sequence[str]
+              ) -> subprocess.CompletedProcess[str]:
+  env = {k: v for k, v in os.environ.items()
+         if k not in ('PYTHONPATH', 'PYTHONHOME', 'PYTHONSAFEPATH')}
+  env['PYTHONPATH'] = str(tree)
+  return subprocess.run(list(cmd), cwd=tree, env=env, text=True,
+                        capture_output=True, timeout=PYTEST_TIMEOUT,
+                        check=False)
+
+
+def lint_messages(tree: pathlib.Path, files: Sequence[str], python: str,
+                  linters: Sequence[str]) -> collections.Counter[str]:
+  """Upstream's lint messages on ``files`` of ``tree``, without line numbers.
+
+  Args:
+    tree: an upstream tree (its pyproject.toml configures the linters).
+    files: files relative to ``tree``; those it lacks are left out.
+    python: the interpreter that has the linters.
+    linters: those of :data:`LINTERS` to run.
+
+  Returns:
+    Each message as ``'tool file: code message'``, counted (a formatter's
+    as the lines it would change; pre-commit's whitespace hooks as
+    ``pre-commit`` messages).
+
+  Raises:
+    SystemExit: a linter that did not run.
+  """
+  files = [f for f in files if (tree / f).is_file()]
+  found: collections.Counter[str] = collections.Counter()
+  if not files:
+    return found
+  if 'pylint' in linters:
+    proc = _run_tool(tree, [python, '-m', 'pylint', '--output-format=json',
+                            '--score=n', *PYLINT_ARGS, *files])
+    try:
+      for m in json.loads(proc.stdout or '[]'):
+        found[f'pylint {m["path"]}: {m["message-id"]} {m["symbol"]} '
+              f'({m["obj"]}) {m["message"]}'] += 1
+    except json.JSONDecodeError as exc:
+      raise SystemExit(f'patch_lane: pylint did not run in {tree}: '
+                       f'{proc.stderr[-2000:]}') from exc
+  if 'ruff' in linters:
+    proc = _run_tool(tree, [python, '-m', 'ruff', 'check', '--no-cache',
+                            '--output-format=json', *files])
+    try:
+      for m in json.loads(proc.stdout or '[]'):
+        name = pathlib.Path(m['filename']).resolve().relative_to(
+            tree.resolve()).as_posix()
+        found[f'ruff {name}: {m["code"]} {m["message"]}'] += 1
+    except json.JSONDecodeError as exc:
+      raise SystemExit(f'patch_lane: ruff did not run in {tree}: '
+                       f'{proc.stderr[-2000:]}') from exc
+  if 'flake8' in linters:
+    proc = _run_tool(tree, [python, '-m', 'flake8',
+                            f'--select={FLAKE8_SELECT}', *files])
+    for line in proc.stdout.splitlines():
+      parts = line.split(':', 3)
+      if len(parts) == 4:
+        found[f'flake8 {parts[0]}:{parts[3]}'] += 1
+  if 'pyink' in linters:
+    proc = _run_tool(tree, [python, '-m', 'pyink', '--check', '--diff',
+                            '--quiet', *files])
+    if proc.returncode not in (0, 1):
+      raise SystemExit(f'patch_lane: pyink did not run in {tree}: '
+                       f'{proc.stderr[-2000:]}')
+    name = ''
+    for line in proc.stdout.splitlines():
+      if line.startswith('+++ '):
+        name = line[4:].split('\t')[0].strip()
+      elif line[:1] in '+-' and not line.startswith(('+++', '---')):
+        found[f'pyink {name}: lines it would reformat'] += 1
+  for name in files:
+    text = (tree / name).read_text(encoding='utf-8', errors='replace')
+    for line in text.splitlines():
+      if line != line.rstrip():
+        found[f'pre-commit {name}: trailing-whitespace'] += 1
+    if text and (not text.endswith('\n') or text.endswith('\n\n')):
+      found[f'pre-commit {name}: end-of-file-fixer'] += 1
+  return found
+
+
+def new_messages(before: collections.Counter[str],
+                 after: collections.Counter[str]) -> list[str]:
+  """The messages ``after`` has more often than ``before``."""
+  return sorted(f'{k}' + (f' (x{after[k] - before[k]})'
+                          if after[k] - before[k] > 1 else '')
+                for k in after if after[k] > before[k])
+
+
 @dataclasses.dataclass
 class PatchResult:
   """What the lane found of one patch."""
@@ -241,8 +614,10 @@ class PatchResult:
   after: dict[str, str] = dataclasses.field(default_factory=dict)
   failure_before: str = ''
   files: list[str] = dataclasses.field(default_factory=list)
+  new_files: list[str] = dataclasses.field(default_factory=list)
   counts: dict[str, int] = dataclasses.field(default_factory=dict)
   regressions: list[str] = dataclasses.field(default_factory=list)
+  ci: dict[str, Any] = dataclasses.field(default_factory=dict)
   problems: list[str] = dataclasses.field(default_factory=list)
 
   def as_json(self) -> dict[str, Any]:
@@ -329,12 +704,17 @@ def _counts(record: Record, files: Optional[Sequence[str]] = None
 def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
                 tree: pathlib.Path, python: str, work: pathlib.Path,
                 pristine_runs: Optional[PristineRuns] = None,
-                processes: int = 0) -> PatchResult:
+                processes: int = 0, ci: bool = True,
+                lint_python: str = sys.executable) -> PatchResult:
   """Applies one patch alone and checks it.
 
   The reproducer runs on the tree with it placed but without the fix (it
-  must fail there); the touched test files run on the patched tree, and
-  are compared with their outcomes on the pristine tree.
+  must fail there); the touched test files, and every upstream test file
+  that uses a changed function or a name that reaches one, run on the
+  patched tree and are compared with their outcomes on the pristine tree.
+  With ``ci``, upstream's linters run on the changed files and the
+  docstring examples of the changed functions (and of those reaching them)
+  run, on both trees: a new message or a new failure is a problem.
 
   Args:
     fix: the patch's id.
@@ -345,6 +725,9 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
     pristine_runs: the pristine outcomes, shared between patches (default:
       run here).
     processes: pytest-xdist workers for the touched files (0: none).
+    ci: whether to run upstream's linters and docstring examples.
+    lint_python: the interpreter that has the linters (pylint, ruff,
+      flake8, pyink); a linter it lacks is named in ``ci['missing']``.
 
   Returns:
     The result; ``problems`` is empty when it holds.
@@ -367,8 +750,11 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
   if not placed:
     result.problems.append('the patch places no reproducer ([test])')
   deps = [patches[d] for d in patch_lib.order(patches, [fix])]
-  files = touched_test_files(after.tree, deps)
+  reached = reaching_names(after.tree, changed_names(deps))
+  files = sorted(set(touched_test_files(after.tree, deps))
+                 | set(exercising_test_files(after.tree, reached)))
   result.files = files
+  result.new_files = [f for f in files if not (tree / f).exists()]
   if placed:
     rec_before = run_pytest(
         before.tree, sorted({t.split('::')[0] for t in placed}), python,
@@ -396,11 +782,75 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
                    for k, v in _counts(pristine, files).items()}
   result.counts.update({f'after_{k}': v
                         for k, v in _counts(rec_after, files).items()})
+  result.counts['placed_passed'] = sum(
+      v['outcome'] == 'passed' for t in placed
+      for v in rec_after.matching(t).values())
+  result.counts['placed'] = sum(len(rec_after.matching(t)) for t in placed)
   result.regressions = regressions(pristine, rec_after, files, placed)
   if result.regressions:
     result.problems.append(f'{len(result.regressions)} upstream test(s) that '
                            'pass without the patch fail with it')
+  if ci:
+    result.ci = check_ci(deps, reached, after.tree, pristine_runs.tree(),
+                         python, lint_python, work)
+    result.problems += result.ci['problems']
   return result
+
+
+def check_ci(patches: Sequence[patch_lib.Patch], reached: set[str],
+             patched: pathlib.Path, pristine: pathlib.Path, python: str,
+             lint_python: str, work: pathlib.Path) -> dict[str, Any]:
+  """Upstream's linters and docstring examples, pristine and patched.
+
+  Args:
+    patches: the patches applied (a patch and those it depends on).
+    reached: the changed names and the names reaching them.
+    patched: the patched tree.
+    pristine: a copy of the pristine tree.
+    python: the interpreter that runs upstream's code.
+    lint_python: the interpreter that has the linters.
+    work: a folder for the runs.
+
+  Returns:
+    ``files`` linted, ``linters`` run, ``missing`` linters, message counts
+    ``lint_before`` and ``lint_after``, ``new_messages``; the docstring
+    examples' ``doctest_objects``, ``doctests_before`` and
+    ``doctests_after`` (examples run, docstrings failing), and
+    ``new_doctest_failures``; ``problems``.
+  """
+  files = sorted({e.file for p in patches for e in p.edits}
+                 | {p.test.into for p in patches if p.test is not None})
+  linters = available_linters(lint_python)
+  before = lint_messages(pristine, files, lint_python, linters)
+  after = lint_messages(patched, files, lint_python, linters)
+  out: dict[str, Any] = {
+      'files': files, 'linters': linters,
+      'missing': [m for m in LINTERS if m not in linters],
+      'lint_before': sum(before.values()), 'lint_after': sum(after.values()),
+      'new_messages': new_messages(before, after), 'problems': []}
+  objects = documented_objects(patched, reached)
+  old = run_doctests(pristine, documented_objects(pristine, reached), python,
+                     work / 'doctest', 'pristine')
+  new = run_doctests(patched, objects, python, work / 'doctest', 'patched')
+  failing = sorted(k for k, v in new.items() if v['failed']
+                   and (k not in old or not old[k]['failed']))
+  out.update(
+      doctest_objects=len(objects),
+      doctests_before={'examples': sum(v['examples'] for v in old.values()),
+                       'failed': sum(bool(v['failed']) for v in old.values())},
+      doctests_after={'examples': sum(v['examples'] for v in new.values()),
+                      'failed': sum(bool(v['failed']) for v in new.values())},
+      new_doctest_failures=failing,
+      doctest_reports={k: new[k]['text'] for k in failing})
+  if out['new_messages']:
+    out['problems'].append(
+        f'{len(out["new_messages"])} new lint message(s) of upstream\'s '
+        'checks: ' + '; '.join(out['new_messages'][:10]))
+  if failing:
+    out['problems'].append(
+        'docstring examples that pass without the patch fail with it: '
+        + ', '.join(failing) + _one_line(' ' + new[failing[0]]['text']))
+  return out
 
 
 def _one_line(text: str, width: int = 300) -> str:
@@ -448,6 +898,67 @@ def coverage_problems(fixes: Sequence[ledger_lib.Fix],
   return problems, notes
 
 
+# Branches merged together.
+
+
+def merge_conflicts(patches: dict[str, patch_lib.Patch], fixes: Sequence[str],
+                    tree: pathlib.Path, work: pathlib.Path
+                    ) -> tuple[int, list[str]]:
+  """Merges the branch of each pair of patches, as git merges them.
+
+  Upstream may merge any subset of the pull requests, in any order: each
+  branch (a patch with its dependencies, code and test) is made in a copy
+  of the tree, and each pair's common files are merged three ways with
+  ``git merge-file`` (the pristine file as the base; none for a new one).
+  A pair where one branch holds the other is not merged.
+
+  Args:
+    patches: every patch.
+    fixes: the patches whose branches are merged pairwise (those that
+      apply).
+    tree: the pristine tree.
+    work: a folder of its own.
+
+  Returns:
+    ``(pairs merged, conflicts)``, each conflict as ``'a + b: file (n
+    conflicting hunk(s))'``.
+  """
+  changed: dict[str, dict[str, pathlib.Path]] = {}
+  for fix in fixes:
+    try:
+      branch = patch_lib.apply(patches, [fix], tree, work / fix).tree
+    except patch_lib.PatchError:
+      continue  # A stale patch: the lane reports it on its own.
+    changed[fix] = {}
+    for path in branch.rglob('*'):
+      name = path.relative_to(branch).as_posix()
+      if not path.is_file() or '__pycache__' in name:
+        continue
+      if not (tree / name).is_file() or (
+          (tree / name).read_bytes() != path.read_bytes()):
+        changed[fix][name] = path
+  empty = work / 'empty'
+  empty.write_text('', encoding='utf-8')
+  pairs, conflicts = 0, []
+  merged = [f for f in fixes if f in changed]
+  for i, a in enumerate(merged):
+    for b in merged[i + 1:]:
+      if (a in patch_lib.order(patches, [b])
+          or b in patch_lib.order(patches, [a])):
+        continue
+      pairs += 1
+      for name in sorted(changed[a].keys() & changed[b].keys()):
+        base = tree / name if (tree / name).is_file() else empty
+        proc = subprocess.run(
+            ['git', 'merge-file', '-p', '--quiet', str(changed[a][name]),
+             str(base), str(changed[b][name])], capture_output=True,
+            check=False)
+        if proc.returncode:
+          conflicts.append(f'{a} + {b}: {name} ({proc.returncode} '
+                           'conflicting hunk(s))')
+  return pairs, conflicts
+
+
 # The lane.
 
 
@@ -461,10 +972,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   parser = argparse.ArgumentParser(
       description=__doc__.splitlines()[0],
       formatter_class=argparse.RawDescriptionHelpFormatter)
-  parser.add_argument('--upstream-tree', required=True)
-  parser.add_argument('--upstream-label', default=None)
-  parser.add_argument('--ledger', default=str(REPO / 'ledger.toml'))
-  parser.add_argument('--patches', default=str(patch_lib.PATCHES))
+  parser.add_argument('--upstream-tree', required=True, metavar='PATH',
+                      help='a checkout or an export of upstream main')
+  parser.add_argument('--upstream-label', default=None, metavar='LABEL',
+                      help='the tree\'s label (main@COMMIT); default: from '
+                      'git, or main')
+  parser.add_argument('--ledger', default=str(REPO / 'ledger.toml'),
+                      metavar='FILE', help='the fix ledger')
+  parser.add_argument('--patches', default=str(patch_lib.PATCHES),
+                      metavar='DIR', help='the upstream patches\' folder')
   parser.add_argument('--python', default=sys.executable,
                       help='the interpreter that runs upstream\'s tests')
   parser.add_argument('--only', action='append', default=[],
@@ -477,8 +993,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   parser.add_argument('--workers', type=int, default=0,
                       help='pytest-xdist workers of each run of upstream\'s '
                       'test files (0: none)')
-  parser.add_argument('--keep', default=None)
-  parser.add_argument('--json', default=None, metavar='FILE')
+  parser.add_argument('--no-ci', action='store_true',
+                      help='skip upstream\'s linters and docstring examples')
+  parser.add_argument('--lint-python', default=sys.executable,
+                      metavar='PATH',
+                      help='the interpreter that has upstream\'s linters '
+                      '(pylint, ruff, flake8, pyink); default: this one')
+  parser.add_argument('--merge-only', action='store_true',
+                      help='only merge the branches pairwise (no tests)')
+  parser.add_argument('--keep', default=None, metavar='DIR',
+                      help='keep the trees and records in DIR')
+  parser.add_argument('--json', default=None, metavar='FILE',
+                      help='write the results to FILE')
   args = parser.parse_args(argv)
   tree = pathlib.Path(args.upstream_tree).resolve()
   if not (tree / 'optax' / '__init__.py').is_file():
@@ -506,6 +1032,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   args.pristine = PristineRuns(tree, args.python, work / 'pristine',
                                args.workers)
   try:
+    pairs, conflicts = merge_conflicts(patches, selected, tree,
+                                       work / 'branches')
+    print(f'branches merged pairwise: {pairs} pair(s), {len(conflicts)} '
+          'conflict(s)', flush=True)
+    problems += [f'the branches do not merge: {c}' for c in conflicts]
+    if args.merge_only:
+      for problem in problems:
+        print(f'FAIL {problem}')
+      return 1 if problems else 0
     results = _run_patches(selected, patches, tree, args, work)
     together = None
     if not args.only:
@@ -543,7 +1078,8 @@ def _run_patches(selected: Sequence[str], patches: dict[str, Any],
   with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
     futures = {fix: pool.submit(check_patch, fix, patches, tree,
                                 args.python, work / fix, args.pristine,
-                                args.workers)
+                                args.workers, not args.no_ci,
+                                args.lint_python)
                for fix in selected}
     results = []
     for fix in selected:
@@ -608,6 +1144,20 @@ def _run_together(fixes: Sequence[str], patches: dict[str, Any],
   return out
 
 
+def ci_summary(ci: dict[str, Any]) -> str:
+  """One line of what :func:`check_ci` found."""
+  before, after = ci['doctests_before'], ci['doctests_after']
+  missing = (f'; not run (not installed): {", ".join(ci["missing"])}'
+             if ci['missing'] else '')
+  return (f'upstream CI: {", ".join(ci["linters"])} on '
+          f'{len(ci["files"])} file(s): {ci["lint_before"]} -> '
+          f'{ci["lint_after"]} message(s), {len(ci["new_messages"])} new; '
+          f'docstring examples of {ci["doctest_objects"]} object(s): '
+          f'{before["examples"]} -> {after["examples"]} run, '
+          f'{before["failed"]} -> {after["failed"]} docstring(s) failing'
+          f'{missing}')
+
+
 def _print_report(results: Sequence[PatchResult],
                   together: Optional[dict[str, Any]], problems: list[str],
                   notes: list[str]) -> None:
@@ -625,6 +1175,8 @@ def _print_report(results: Sequence[PatchResult],
           f'{", ".join(r.files)}: {c.get("before_passed", 0)} -> '
           f'{c.get("after_passed", 0)} ({c.get("before_failed", 0)} -> '
           f'{c.get("after_failed", 0)} failed)')
+    if r.ci:
+      print(f'    {ci_summary(r.ci)}')
   if together is not None and 'pristine' in together:
     p, q = together['pristine'], together['patched']
     what = ('upstream\'s whole suite' if together['files'] == ['optax']

@@ -17,6 +17,9 @@ run time from an upstream tree. Its fields::
                                # cause in upstream's code, why this change
                                # (and not a competing proposal)
   references = [{ref = "#1746", kind = "pull", note = "..."}]
+                               # an open pull request making the same
+                               # change adds review_first = true and
+                               # differs = "how this patch differs"
   depends = ["other-fix"]      # patches this one applies on top of
   why_depends = "..."          # what it takes from them (with depends)
 
@@ -25,6 +28,12 @@ run time from an upstream tree. Its fields::
   into = "optax/_src/transform_test.py"
   class = "ScaleByRpropTest"   # omit to add the reproducer's class whole
   methods = ["test_..."]       # omit for all its test methods
+  after = "test_scale"         # the method (with class) or the top-level
+                               # def or class (without) to place it after;
+                               # omit for the class's (or file's) end. Two
+                               # patches placing tests in one file take
+                               # different places, so that their branches
+                               # merge without a conflict
 
   [[edit]]                     # one span of an upstream file, replaced
   file = "optax/_src/transform.py"
@@ -96,12 +105,14 @@ _HEX = re.compile(r'^[0-9a-f]{7,40}$')
 _FIELDS = {'fix', 'base', 'subject', 'message', 'description',
            'references', 'depends', 'why_depends', 'test', 'edit'}
 _REF_KINDS = ('issue', 'pull')
+_REF_FIELDS = {'ref', 'kind', 'note', 'review_first', 'differs'}
 # Words of this repository that a text offered upstream must not use.
 _FORK_WORDING = re.compile(r'\bfork(s|ed)?\b|upstream_tests/', re.I)
 _EDIT_FIELDS = {'file', 'scope', 'line', 'replaced', 'sha256', 'text',
                 'create'}
-_TEST_FIELDS = {'source', 'into', 'class', 'methods'}
+_TEST_FIELDS = {'source', 'into', 'class', 'methods', 'after'}
 _HASH_CHARS = 16
+MAX_SUBJECT = 72
 
 
 class PatchError(Exception):
@@ -143,6 +154,8 @@ class Reference:
   ref: str
   kind: str
   note: str = ''
+  review_first: bool = False
+  differs: str = ''
 
   @property
   def number(self) -> int:
@@ -164,6 +177,7 @@ class TestPlacement:
   into: str
   klass: Optional[str] = None
   methods: tuple[str, ...] = ()
+  after: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -233,9 +247,10 @@ def parse(table: dict[str, Any], where: str = '<patch>',
     raise PatchError(f'{where}: base must be an upstream commit hash, got '
                      f'{base!r}')
   subject = _string(where, table, 'subject')
-  if '\n' in subject.strip() or len(subject.strip()) > 100:
-    raise PatchError(f'{where}: subject must be one line of at most 100 '
-                     'characters')
+  if '\n' in subject.strip() or len(subject.strip()) > MAX_SUBJECT:
+    raise PatchError(f'{where}: subject must be one line of at most '
+                     f'{MAX_SUBJECT} characters (a commit\'s subject), got '
+                     f'{len(subject.strip())}')
   depends = table.get('depends', [])
   if (not isinstance(depends, list)
       or not all(isinstance(d, str) and _ID.match(d) for d in depends)):
@@ -259,14 +274,32 @@ def parse(table: dict[str, Any], where: str = '<patch>',
   if not isinstance(raw_refs, list):
     raise PatchError(f'{where}: references must be a list of tables')
   for raw in raw_refs:
-    if (not isinstance(raw, dict) or set(raw) - {'ref', 'kind', 'note'}
+    if (not isinstance(raw, dict) or set(raw) - _REF_FIELDS
         or not re.match(r'^#[0-9]+$', str(raw.get('ref', '')))
         or raw.get('kind') not in _REF_KINDS
-        or not isinstance(raw.get('note', ''), str)):
+        or not isinstance(raw.get('note', ''), str)
+        or not isinstance(raw.get('differs', ''), str)
+        or not isinstance(raw.get('review_first', False), bool)):
       raise PatchError(f'{where}: each reference is {{ref = "#N", kind = '
-                       f'"issue" or "pull", note = "..."}}, got {raw!r}')
+                       f'"issue" or "pull", note = "..."}} (a pull request '
+                       'may add review_first = true and differs = "..."), '
+                       f'got {raw!r}')
+    first = raw.get('review_first', False)
+    differs = raw.get('differs', '').strip()
+    if first and (raw['kind'] != 'pull' or not differs):
+      raise PatchError(f'{where}: {raw["ref"]}: review_first is for an open '
+                       'pull request making the same change, and needs '
+                       'differs (how this patch differs from it)')
+    if differs and not first:
+      raise PatchError(f'{where}: {raw["ref"]}: differs goes with '
+                       'review_first = true')
+    for key, text in (('note', raw.get('note', '')), ('differs', differs)):
+      found = _FORK_WORDING.search(text)
+      if found:
+        raise PatchError(f'{where}: {raw["ref"]}: {key} speaks of '
+                         f'{found.group(0)!r}')
     references.append(Reference(raw['ref'], raw['kind'],
-                                raw.get('note', '').strip()))
+                                raw.get('note', '').strip(), first, differs))
   edits = []
   raw_edits = table.get('edit', [])
   if not isinstance(raw_edits, list) or not raw_edits:
@@ -286,10 +319,15 @@ def parse(table: dict[str, Any], where: str = '<patch>',
     klass = raw.get('class')
     if klass is not None and not isinstance(klass, str):
       raise PatchError(f'{where}: [test] class must be a string')
+    after = raw.get('after')
+    if after is not None and not (isinstance(after, str)
+                                  and after.isidentifier()):
+      raise PatchError(f'{where}: [test] after must name a method, class or '
+                       f'function, got {after!r}')
     test = TestPlacement(
         source=_string(f'{where}: [test]', raw, 'source'),
         into=_string(f'{where}: [test]', raw, 'into'),
-        klass=klass, methods=tuple(methods))
+        klass=klass, methods=tuple(methods), after=after)
     if not test.into.endswith('_test.py'):
       raise PatchError(f'{where}: [test] into must be an upstream test file '
                        f'(*_test.py), got {test.into!r}')
@@ -479,6 +517,9 @@ def dumps(patch: Patch) -> str:
     out.append('references = [')
     for ref in patch.references:
       note = f', note = {_toml_string(ref.note)}' if ref.note else ''
+      if ref.review_first:
+        note += (f', review_first = true, differs = '
+                 f'{_toml_string(ref.differs)}')
       out.append(f'  {{ref = "{ref.ref}", kind = "{ref.kind}"{note}}},')
     out.append(']')
   if patch.depends:
@@ -493,6 +534,8 @@ def dumps(patch: Patch) -> str:
     if patch.test.methods:
       out.append('methods = [' + ', '.join(
           f'"{m}"' for m in patch.test.methods) + ']')
+    if patch.test.after:
+      out.append(f'after = "{patch.test.after}"')
   for edit in patch.edits:
     out += ['', '[[edit]]', f'file = "{edit.file}"']
     if edit.create:
@@ -745,9 +788,9 @@ def add_imports(source: str, imports: Sequence[str]) -> str:
 
   Returns:
     The module with those it did not have inserted among its top-level
-    imports, after the last one that sorts before it (so within its group),
-    or before the first import when none does, or after the module's
-    docstring when it has no import.
+    imports: before the first import of its group that sorts after it, else
+    after the last one that sorts before it, else before the first import;
+    after the module's docstring when it has no import.
   """
   present = {_normalized(t) for _, _, t in _top_level_imports(source)}
   for imp in imports:
@@ -756,9 +799,15 @@ def add_imports(source: str, imports: Sequence[str]) -> str:
     existing = _top_level_imports(source)
     lines = source.splitlines(keepends=True)
     if existing:
+      key = _import_key(imp)
+      later = [first for first, _, text in existing
+               if _import_key(text) > key and _import_key(text)[0] == key[0]]
       before = [last for _, last, text in existing
-                if _import_key(text) <= _import_key(imp)]
-      at = before[-1] if before else existing[0][0] - 1
+                if _import_key(text) <= key]
+      # Just before the first import of its group that sorts after it (so
+      # within that import's block), else after the last that sorts before.
+      at = (min(later) - 1 if later else before[-1] if before
+            else existing[0][0] - 1)
     else:
       body = ast.parse(source).body
       at = body[0].end_lineno if body and isinstance(
@@ -882,8 +931,17 @@ def place_test(tree: pathlib.Path, placement: TestPlacement,
     if not target:
       raise PatchError(f'{placement.into}: no class {placement.klass}')
     cls = target[0]
+    end = cls.end_lineno
+    if placement.after:
+      anchor = [n for n in cls.body if isinstance(
+          n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and n.name == placement.after]
+      if not anchor:
+        raise PatchError(f'{placement.into}: {placement.klass} has no method '
+                         f'{placement.after} to place the tests after')
+      end = anchor[0].end_lineno
     added = ''.join('\n' + repro.methods[m] for m in methods)
-    lines[cls.end_lineno:cls.end_lineno] = added.splitlines(keepends=True)
+    lines[end:end] = added.splitlines(keepends=True)
     if repro.helpers:
       first = min([d.lineno for d in cls.decorator_list] + [cls.lineno])
       lines[first - 1:first - 1] = (repro.helpers + '\n\n').splitlines(
@@ -894,7 +952,15 @@ def place_test(tree: pathlib.Path, placement: TestPlacement,
           and '__main__' in ast.unparse(n.test)]
   block = (repro.helpers + '\n\n' if repro.helpers else '') + (
       repro.class_source)
-  if main:  # Two blank lines are there before the main block already.
+  if placement.after:
+    anchor = [n for n in module.body if getattr(n, 'name', None)
+              == placement.after]
+    if not anchor:
+      raise PatchError(f'{placement.into}: no top-level {placement.after} to '
+                       'place the test class after')
+    at = anchor[0].end_lineno
+    block = '\n\n' + block
+  elif main:  # Two blank lines are there before the main block already.
     at = main[0].lineno - 1
     block += '\n\n'
   else:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import textwrap
 import tomllib
@@ -384,3 +385,71 @@ def test_every_committed_patch_is_valid():
   for fix, patch in patches.items():
     assert patch.path is not None and patch.path.stem == fix
     assert patch.test is not None, f'{fix}: no [test]'
+
+
+@pytest.mark.parametrize('fields, match', [
+    ({'subject': 'x' * 73}, 'at most 72 characters'),
+    ({'references': [{'ref': '#13', 'kind': 'pull', 'review_first': True}]},
+     'needs differs'),
+    ({'references': [{'ref': '#13', 'kind': 'issue', 'review_first': True,
+                      'differs': 'a test'}]}, 'open pull request'),
+    ({'references': [{'ref': '#13', 'kind': 'pull', 'differs': 'a test'}]},
+     'goes with review_first'),
+    ({'references': [{'ref': '#13', 'kind': 'pull', 'review_first': True,
+                      'differs': 'the fork has a test'}]}, "speaks of 'fork'"),
+    ({'test': {'source': 'a_test.py', 'into': 'optax/x_test.py',
+               'after': 'not a name'}}, 'after must name'),
+])
+def test_parse_rejects_long_subjects_and_bad_duplicates(fields, match):
+  with pytest.raises(up.PatchError, match=match):
+    up.parse(patch_table(**fields))
+
+
+def test_a_duplicate_pull_request_round_trips():
+  patch = up.parse(patch_table(
+      subject='x' * 72, references=[
+          {'ref': '#13', 'kind': 'pull', 'note': 'open', 'review_first': True,
+           'differs': 'the same line; this one adds a jit test'}]))
+  ref = patch.references[0]
+  assert ref.review_first and ref.differs.startswith('the same line')
+  assert up.parse(tomllib.loads(up.dumps(patch))) == patch
+
+
+def test_place_test_after_a_method_or_a_class(tree, repo):
+  path = tree / 'optax' / 'module_test.py'
+  path.write_text(path.read_text().replace(
+      '    self.assertEqual(module.other(), 1)\n',
+      '    self.assertEqual(module.other(), 1)\n\n'
+      '  def test_last(self):\n    pass\n'))
+  placement = up.TestPlacement(
+      source='upstream_tests/scale_doubles_test.py',
+      into='optax/module_test.py', klass='ScaleTest', after='test_scale')
+  up.place_test(tree, placement, repo)
+  text = path.read_text()
+  assert (text.index('def test_scale(') < text.index('def test_doubles(')
+          < text.index('def test_last('))
+  assert '\n\n  def test_doubles(self):' in text
+  assert '2.0)\n\n  def test_last(self):' in text
+  # A whole class goes after a top-level definition.
+  placement = up.TestPlacement(
+      source='upstream_tests/scale_doubles_test.py',
+      into='optax/module_test.py', after='ScaleTest')
+  up.place_test(tree, placement, repo)
+  text = path.read_text()
+  assert (text.index('class ScaleTest') < text.index('class ScaleDoublesTest')
+          < text.index("if __name__ == '__main__':"))
+  compile(text, 'module_test.py', 'exec')
+  with pytest.raises(up.PatchError, match='no method test_nothing'):
+    up.place_test(tree, dataclasses.replace(
+        placement, klass='ScaleTest', after='test_nothing'), repo)
+
+
+def test_add_imports_goes_into_the_block_of_what_follows():
+  source = ('import jax\n\nfrom optax import schedules\n\n'
+            'from optax._src import base\n')
+  assert up.add_imports(source, ['from optax._src import alias']) == (
+      'import jax\n\nfrom optax import schedules\n\n'
+      'from optax._src import alias\nfrom optax._src import base\n')
+  assert up.add_imports(source, ['import abc']) == 'import abc\n' + source
+  assert up.add_imports(source, ['from optax._src import utils']).endswith(
+      'from optax._src import base\nfrom optax._src import utils\n')
