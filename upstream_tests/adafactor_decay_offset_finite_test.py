@@ -12,15 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""Adafactor's decay before its step offset (upstream #1791).
+"""Adafactor's decay before its step offset.
 
 Adafactor's second-moment decay is ``1 - (t + 1) ** -0.8`` for the local step
 ``t = count - step_offset`` (Shazeer and Stern, 2018), defined from ``t =
 0``, where it is 0; ``step_offset`` (``decay_offset`` of ``adafactor``) is
 the starting step of fine-tuning. On a fresh state the first
-``step_offset`` steps have a negative ``t``: upstream raises ``t + 1 <= 0``
-to the power ``-0.8``, the decay is NaN (or ``-inf`` for ``t = -1``) and
-the statistics stay NaN for good. Steps before the offset take the decay of
+``step_offset`` steps have a negative ``t``: upstream (0.2.8, main at
+2edbcbe2; pull request #1791) raised ``t + 1 <= 0`` to the power ``-0.8``,
+the decay was NaN (or ``-inf`` for ``t = -1``) and the statistics stayed
+NaN for good. Steps before the offset take the decay of
 local step 0. With ``step_offset = 2`` and gradients ``0.1 * (k + 1)`` at
 step ``k`` on a 4 x 3 matrix, the row and column statistics are
 ``g ** 2`` (0.01, 0.04, 0.09) for steps 0 to 2, then ``d * 0.09 + (1 - d) *
@@ -39,9 +40,10 @@ import optax
 class AdafactorDecayOffsetTest(parameterized.TestCase):
 
   @parameterized.parameters(False, True)
-  def test_steps_before_step_offset_pull_1791(self, jit):
+  def test_steps_before_step_offset_use_the_first_decay_rate(self, jit):
     transform = optax.scale_by_factored_rms(
-        step_offset=2, min_dim_size_to_factor=2)
+        step_offset=2, min_dim_size_to_factor=2
+    )
     update = jax.jit(transform.update) if jit else transform.update
     params = jnp.zeros((4, 3))
     state = transform.init(params)
@@ -50,7 +52,7 @@ class AdafactorDecayOffsetTest(parameterized.TestCase):
       grad = jnp.full((4, 3), 0.1 * (step + 1), jnp.float32)
       u, state = update(grad, state, params)
       updates.append(np.asarray(u))
-    decay = 1.0 - 2.0 ** -0.8
+    decay = 1.0 - 2.0**-0.8
     v = decay * 0.09 + (1.0 - decay) * 0.16
     for stats in (state.v_row, state.v_col):
       np.testing.assert_allclose(stats, np.full(stats.shape, v), rtol=1e-6)
@@ -58,7 +60,7 @@ class AdafactorDecayOffsetTest(parameterized.TestCase):
       np.testing.assert_allclose(got, np.full((4, 3), want), rtol=1e-6)
 
   @parameterized.parameters(False, True)
-  def test_adafactor_decay_offset_pull_1791(self, jit):
+  def test_adafactor_decay_offset_updates_are_finite(self, jit):
     # Constant gradients 0.1: the statistics are 0.01 at every step, and the
     # update is -learning_rate * g / |g| times the params' RMS, 1.
     transform = optax.adafactor(learning_rate=1e-3, decay_offset=3)

@@ -12,15 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""clip_by_global_norm(0.0) keeps zero updates zero (#1752).
+"""clip_by_global_norm(0.0) keeps zero updates zero.
 
-Updates whose global norm does not exceed ``max_norm`` are returned
-unchanged. Upstream passes them through only where the norm is strictly
-below ``max_norm``: at equality it rescales them by ``max_norm / norm``,
-which for zero updates and ``max_norm = 0`` is ``0 / 0`` and makes every
-leaf NaN. Updates of norm 37 under ``max_norm = 37`` pass unchanged too
-(upstream returns 12 / 37 * 37 = 11.999999 in float32 for their 12), and
-nonzero updates under ``max_norm = 0`` are still clipped to zero.
+Updates whose global norm does not exceed ``max_norm`` are returned unchanged.
+Upstream (0.2.8, main at 2edbcbe2; pull request #1752) passed them through only
+where the norm was strictly below ``max_norm``: at equality it rescaled them by
+``max_norm / norm``, which for zero updates and ``max_norm = 0`` is ``0 / 0``
+and made every leaf NaN. Updates of norm 37 under ``max_norm = 37`` pass
+unchanged too (the rescaling gave 12 / 37 * 37 = 11.999999 in float32 for their
+12), and nonzero updates under ``max_norm = 0`` are still clipped to zero.
 """
 
 from absl.testing import absltest
@@ -34,8 +34,7 @@ import optax
 class ClipByGlobalNormTest(parameterized.TestCase):
 
   @parameterized.named_parameters(('nojit', False), ('jit', True))
-  def test_clip_by_global_norm_zero_updates_zero_max_norm_pull_1752(
-      self, use_jit):
+  def test_clip_by_global_norm_zero_updates_zero_max_norm(self, use_jit):
     zeros = {'w': jnp.zeros(3), 'b': jnp.zeros((2, 2))}
     for max_norm in (0.0, 0):
       tx = optax.clip_by_global_norm(max_norm)
@@ -45,7 +44,7 @@ class ClipByGlobalNormTest(parameterized.TestCase):
         np.testing.assert_array_equal(updates[key], zero)
 
   @parameterized.named_parameters(('nojit', False), ('jit', True))
-  def test_clip_by_global_norm_at_max_norm_unchanged_pull_1752(self, use_jit):
+  def test_clip_by_global_norm_at_max_norm_unchanged(self, use_jit):
     # (12, 35) has norm 37 exactly. Under max_norm 37 it is returned as
     # given: rescaling it by 37 / 37 would give float32(12 / 37) * 37 =
     # 11.999999 for its first entry.

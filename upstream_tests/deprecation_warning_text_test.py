@@ -14,8 +14,9 @@
 # ==============================================================================
 """``tree_add_scalar_mul``'s deprecation warning names itself.
 
-Upstream's warning for ``optax.tree_utils.tree_add_scalar_mul`` names the
-entry above it: ``tree_scalar_mul is deprecated: use tree_scale``.
+Upstream's warning for ``optax.tree_utils.tree_add_scalar_mul`` (0.2.8, main at
+2edbcbe2) named the entry above it: ``tree_scalar_mul is deprecated: use
+tree_scale``.
 """
 
 import warnings
@@ -32,8 +33,11 @@ class DeprecationWarningTextTest(parameterized.TestCase):
       warnings.simplefilter('always')
       fn = tu.tree_add_scalar_mul
     self.assertIs(fn, tu.tree_add_scale)
-    messages = [str(w.message) for w in caught
-                if issubclass(w.category, DeprecationWarning)]
+    messages = [
+        str(w.message)
+        for w in caught
+        if issubclass(w.category, DeprecationWarning)
+    ]
     self.assertLen(messages, 1)
     self.assertIn('tree_add_scalar_mul is deprecated', messages[0])
     self.assertIn('tree_add_scale', messages[0])

@@ -14,11 +14,12 @@
 # ==============================================================================
 """Every state leaf owns its buffer, so the state can be donated to jit.
 
-Upstream's ``init`` of some optimizers puts one array object in several
+Upstream's ``init`` (0.2.8, main at 2edbcbe2) of some optimizers put one
+array object in several
 state fields (scale_by_lbfgs, cocob, and a hyperparameter that
 inject_hyperparams keeps and the inner ``init`` stores as given), or the
 params themselves in the state (mechanize, prodigy, cocob, dog, dowg,
-madgrad): donating that state raises ``Attempt to donate the same buffer
+madgrad): donating that state raised ``Attempt to donate the same buffer
 twice`` (or a buffer used by the same call).
 """
 
@@ -38,10 +39,18 @@ class DonatableStateTest(parameterized.TestCase):
       ('dog', optax.contrib.dog),
       ('dowg', optax.contrib.dowg),
       ('madgrad', lambda: optax.contrib.madgrad(1e-3)),
-      ('inject_prodigy', lambda: optax.inject_hyperparams(
-          optax.contrib.prodigy)(learning_rate=1.0)),
-      ('inject_schedule_free_adamw', lambda: optax.inject_hyperparams(
-          optax.contrib.schedule_free_adamw)(learning_rate=1.0)),
+      (
+          'inject_prodigy',
+          lambda: optax.inject_hyperparams(optax.contrib.prodigy)(
+              learning_rate=1.0
+          ),
+      ),
+      (
+          'inject_schedule_free_adamw',
+          lambda: optax.inject_hyperparams(optax.contrib.schedule_free_adamw)(
+              learning_rate=1.0
+          ),
+      ),
   )
   def test_donated_step_runs(self, make):
     params = {'w': jnp.ones((64, 64)), 'b': jnp.ones(3), 'm': jnp.ones((4, 3))}

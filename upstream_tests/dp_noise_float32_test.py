@@ -35,8 +35,9 @@ class DpNoiseFloat32Test(parameterized.TestCase):
     def noise(dtype):
       tx = optax.contrib.differentially_private_aggregate(1.0, 1.0, 0)
       params = {'w': jnp.zeros(64, dtype)}
-      updates, _ = tx.update({'w': jnp.zeros((1, 64), dtype)},
-                             tx.init(params), params)
+      updates, _ = tx.update(
+          {'w': jnp.zeros((1, 64), dtype)}, tx.init(params), params
+      )
       return updates['w']
 
     wide = noise(jnp.float32)
@@ -44,7 +45,8 @@ class DpNoiseFloat32Test(parameterized.TestCase):
     self.assertEqual(narrow.dtype, jnp.bfloat16)
     np.testing.assert_array_equal(
         np.asarray(narrow, np.float32),
-        np.asarray(wide.astype(jnp.bfloat16), np.float32))
+        np.asarray(wide.astype(jnp.bfloat16), np.float32),
+    )
 
 
 if __name__ == '__main__':

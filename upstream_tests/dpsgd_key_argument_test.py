@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""dpsgd's fourth argument is ``key`` (upstream #1671, ported from main).
+"""dpsgd's fourth argument is ``key``, as on upstream main.
 
 In upstream 0.2.8 it is ``seed``, which ``differentially_private_aggregate``
 deprecates: every call warns, and ``inject_hyperparams`` lists ``seed``.
@@ -30,13 +30,18 @@ import optax
 
 class DpsgdKeyArgumentTest(parameterized.TestCase):
 
-  def test_key_is_the_fourth_argument_issue_1671(self):
+  def test_key_is_the_fourth_argument(self):
     with warnings.catch_warnings(record=True) as caught:
       warnings.simplefilter('always')
       tx = optax.contrib.dpsgd(0.1, 1.0, 0.5, 3)
     self.assertEqual(
-        [str(w.message) for w in caught
-         if issubclass(w.category, DeprecationWarning)], [])
+        [
+            str(w.message)
+            for w in caught
+            if issubclass(w.category, DeprecationWarning)
+        ],
+        [],
+    )
     by_key = optax.contrib.dpsgd(0.1, 1.0, 0.5, jax.random.key(3))
     params = {'w': jnp.zeros(4)}
     grads = {'w': jnp.ones((2, 4))}
@@ -44,7 +49,7 @@ class DpsgdKeyArgumentTest(parameterized.TestCase):
     b, _ = by_key.update(grads, by_key.init(params), params)
     np.testing.assert_array_equal(a['w'], b['w'])
 
-  def test_inject_hyperparams_lists_key_issue_1671(self):
+  def test_inject_hyperparams_lists_key(self):
     tx = optax.inject_hyperparams(optax.contrib.dpsgd)(0.1, 1.0, 0.5, 0)
     state = tx.init({'w': jnp.zeros(4)})
     self.assertIn('key', state.hyperparams)

@@ -51,9 +51,11 @@ class TransformsShardingTest(parameterized.TestCase):
     if len(devices) < 8:
       self.skipTest(f'needs 8 CPU devices, has {len(devices)}')
     mesh = jax.make_mesh(
-        (2, 4), ('data', 'model'),
+        (2, 4),
+        ('data', 'model'),
         axis_types=(jax.sharding.AxisType.Explicit,) * 2,
-        devices=devices[:8])
+        devices=devices[:8],
+    )
     specs = {'w': P('data', 'model'), 'b': P('model')}
     if wrapper == 'apply_if_finite':
       tx = optax.apply_if_finite(optax.adam(1e-2), 3)
@@ -64,10 +66,12 @@ class TransformsShardingTest(parameterized.TestCase):
     wrap = jax.jit if jitted else (lambda f: f)
     with jax.set_mesh(mesh):
       params = {
-          'w': jax.device_put(jnp.ones((8, 4)),
-                              jax.sharding.NamedSharding(mesh, specs['w'])),
-          'b': jax.device_put(jnp.ones(4),
-                              jax.sharding.NamedSharding(mesh, specs['b'])),
+          'w': jax.device_put(
+              jnp.ones((8, 4)), jax.sharding.NamedSharding(mesh, specs['w'])
+          ),
+          'b': jax.device_put(
+              jnp.ones(4), jax.sharding.NamedSharding(mesh, specs['b'])
+          ),
       }
       grads = jax.tree.map(lambda p: p * fill, params)
       state = wrap(tx.init)(params)

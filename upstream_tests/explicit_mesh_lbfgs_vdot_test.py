@@ -49,25 +49,33 @@ class ExplicitMeshLbfgsVdotTest(parameterized.TestCase):
     if len(devices) < 8:
       self.skipTest(f'needs 8 CPU devices, has {len(devices)}')
     self.mesh = jax.make_mesh(
-        (2, 4), ('data', 'model'),
+        (2, 4),
+        ('data', 'model'),
         axis_types=(jax.sharding.AxisType.Explicit,) * 2,
-        devices=devices[:8])
+        devices=devices[:8],
+    )
     rng = np.random.default_rng(0)
-    self.values = {'w': rng.standard_normal((8, 4)).astype(np.float32),
-                   'b': rng.standard_normal(4).astype(np.float32)}
+    self.values = {
+        'w': rng.standard_normal((8, 4)).astype(np.float32),
+        'b': rng.standard_normal(4).astype(np.float32),
+    }
     self.specs = {'w': P('data', 'model'), 'b': P('model')}
 
   def _sharded(self):
-    return {k: jax.device_put(
-        v, jax.sharding.NamedSharding(self.mesh, self.specs[k]))
-            for k, v in self.values.items()}
+    return {
+        k: jax.device_put(
+            v, jax.sharding.NamedSharding(self.mesh, self.specs[k])
+        )
+        for k, v in self.values.items()
+    }
 
   def test_tree_vdot(self):
     with jax.set_mesh(self.mesh):
       params = self._sharded()
       got = jax.jit(optax.tree_utils.tree_vdot)(params, params)
-    expected = sum(np.sum(v.astype(np.float64) ** 2)
-                   for v in self.values.values())
+    expected = sum(
+        np.sum(v.astype(np.float64) ** 2) for v in self.values.values()
+    )
     np.testing.assert_allclose(got, expected, rtol=1e-5)
 
   @parameterized.named_parameters(
@@ -82,7 +90,7 @@ class ExplicitMeshLbfgsVdotTest(parameterized.TestCase):
       value, grad = jax.value_and_grad(_loss)(params)
       extra = {}
       if needs_value:
-        extra = dict(value=value, grad=grad, value_fn=_loss)
+        extra = {'value': value, 'grad': grad, 'value_fn': _loss}
       updates, state = tx.update(grad, state, params, **extra)
       return optax.apply_updates(params, updates), state
 

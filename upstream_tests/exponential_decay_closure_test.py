@@ -14,10 +14,11 @@
 # ==============================================================================
 """exponential_decay without end_value leaves no empty closure cell.
 
-Upstream binds a name the schedule closes over only when ``end_value`` is
-given, so the schedule's closure holds an empty cell. Tools that turn a
-function's closure into a pytree (``optimistix.OptaxMinimiser`` through
-``closure_to_pytree``) fail on it with ``ValueError: Cell is empty``.
+Upstream (0.2.8, main at 2edbcbe2) bound a name the schedule closes over only
+when ``end_value`` was given, so the schedule's closure held an empty cell.
+Tools that turn a function's closure into a pytree
+(``optimistix.OptaxMinimiser`` through ``closure_to_pytree``) failed on it with
+``ValueError: Cell is empty``.
 """
 
 from absl.testing import absltest

@@ -37,8 +37,11 @@ class Float0GradientsTest(parameterized.TestCase):
       # First steps on w = [1, 2], gradient 2 * n * w = [6, 12].
       ('sgd', lambda: optax.sgd(0.1), [1.0 - 0.6, 2.0 - 1.2]),
       ('adam', lambda: optax.adam(0.1), [0.9, 1.9]),
-      ('adamw', lambda: optax.adamw(0.1, weight_decay=0.1),
-       [1.0 - 0.1 * 1.1, 2.0 - 0.1 * 1.2]),
+      (
+          'adamw',
+          lambda: optax.adamw(0.1, weight_decay=0.1),
+          [1.0 - 0.1 * 1.1, 2.0 - 0.1 * 1.2],
+      ),
   )
   def test_integer_params_unchanged(self, make, expected_w):
     params = {'w': jnp.array([1.0, 2.0]), 'n': jnp.array(3, jnp.int32)}

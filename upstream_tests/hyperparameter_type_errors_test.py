@@ -23,21 +23,28 @@ in the first update, far from the mistake.
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax.numpy as jnp
-import optax
+from optax._src import alias
+from optax.contrib import _prodigy
+from optax.contrib import _schedule_free
 
 
 class HyperparameterTypeErrorsTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
-      ('sgd_string', lambda: optax.sgd('0.01'), 'learning_rate'),
-      ('adam_string_b1', lambda: optax.adam(1e-3, b1='0.9'), 'b1'),
-      ('sgd_vector', lambda: optax.sgd(jnp.ones(3)), 'learning_rate'),
-      ('sgd_list', lambda: optax.sgd([0.1, 0.2]), 'learning_rate'),
-      ('prodigy_none', lambda: optax.contrib.prodigy(learning_rate=None),
-       'learning_rate'),
-      ('schedule_free_adamw_none',
-       lambda: optax.contrib.schedule_free_adamw(learning_rate=None),
-       'learning_rate'),
+      ('sgd_string', lambda: alias.sgd('0.01'), 'learning_rate'),
+      ('adam_string_b1', lambda: alias.adam(1e-3, b1='0.9'), 'b1'),
+      ('sgd_vector', lambda: alias.sgd(jnp.ones(3)), 'learning_rate'),
+      ('sgd_list', lambda: alias.sgd([0.1, 0.2]), 'learning_rate'),
+      (
+          'prodigy_none',
+          lambda: _prodigy.prodigy(learning_rate=None),
+          'learning_rate',
+      ),
+      (
+          'schedule_free_adamw_none',
+          lambda: _schedule_free.schedule_free_adamw(learning_rate=None),
+          'learning_rate',
+      ),
   )
   def test_raises_type_error_naming_the_argument(self, build, argument):
     with self.assertRaisesRegex(TypeError, argument):

@@ -12,10 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""inject_hyperparams keeps hyperparameters float32 on bfloat16 params (#1414).
+"""inject_hyperparams keeps hyperparameters float32 on bfloat16 params.
 
-Upstream casts them to the params' dtype: ``b2=0.999`` becomes 1.0 in
-bfloat16 and Adam's second moment never updates.
+Upstream (0.2.8, main at 2edbcbe2; issue #1414) cast them to the params'
+dtype: ``b2=0.999`` became 1.0 in bfloat16 and Adam's second moment never
+updated.
 """
 
 from absl.testing import absltest
@@ -28,7 +29,7 @@ import optax
 
 class InjectBf16HyperparamsTest(parameterized.TestCase):
 
-  def test_bf16_params_keep_float32_hyperparams_issue_1414(self):
+  def test_bf16_params_keep_float32_hyperparams(self):
     params = {'w': jnp.ones(3, jnp.bfloat16)}
     tx = optax.inject_hyperparams(optax.adam)(learning_rate=1e-3, b2=0.999)
     state = tx.init(params)
@@ -39,9 +40,12 @@ class InjectBf16HyperparamsTest(parameterized.TestCase):
     # state keeps the bfloat16 dtypes of init, so the step can be scanned.
     updates, new_state = tx.update(params, state, params)
     np.testing.assert_allclose(
-        np.asarray(updates['w'], np.float32), -1e-3, rtol=1e-2)
-    self.assertEqual(jax.tree.map(lambda x: x.dtype, new_state.inner_state),
-                     jax.tree.map(lambda x: x.dtype, state.inner_state))
+        np.asarray(updates['w'], np.float32), -1e-3, rtol=1e-2
+    )
+    self.assertEqual(
+        jax.tree.map(lambda x: x.dtype, new_state.inner_state),
+        jax.tree.map(lambda x: x.dtype, state.inner_state),
+    )
 
 
 if __name__ == '__main__':

@@ -12,11 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""inject_hyperparams passes a mask function through (upstream #1373).
+"""inject_hyperparams passes a mask function through.
 
-Upstream treats every callable argument as a schedule of the step count, so
-``adamw``'s ``mask`` is called with the count, is stored in
-``state.hyperparams`` and decays no parameter.
+Upstream (0.2.8, main at 2edbcbe2; issue #1373) treated every callable
+argument as a schedule of the step count, so ``adamw``'s ``mask`` was called
+with the count, was stored in ``state.hyperparams`` and decayed no
+parameter.
 """
 
 from absl.testing import absltest
@@ -29,11 +30,12 @@ import optax
 
 class InjectCallableHyperparamsTest(parameterized.TestCase):
 
-  def test_weight_decay_mask_function_issue_1373(self):
+  def test_weight_decay_mask_function_is_passed_through(self):
     params = {'w': jnp.ones((2, 2)), 'b': jnp.ones(2)}
     mask_fn = lambda p: jax.tree.map(lambda x: x.ndim > 1, p)
     tx = optax.inject_hyperparams(optax.adamw)(
-        learning_rate=0.1, weight_decay=0.1, mask=mask_fn)
+        learning_rate=0.1, weight_decay=0.1, mask=mask_fn
+    )
     state = tx.init(params)
     self.assertNotIn('mask', state.hyperparams)
     updates, _ = tx.update(params, state, params)

@@ -12,11 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""Integer hyperparameters of inject_hyperparams stay static (#412).
+"""Integer hyperparameters of inject_hyperparams stay static.
 
-Upstream traces ``adafactor``'s ``min_dim_size_to_factor`` and ``lbfgs``'s
-``memory_size``, which are used in Python control flow and shapes: under
-``jax.jit`` both raise ``TracerBoolConversionError``.
+Upstream (0.2.8, main at 2edbcbe2; issue #412) traced ``adafactor``'s
+``min_dim_size_to_factor`` and ``lbfgs``'s ``memory_size``, which are used in
+Python control flow and shapes: under ``jax.jit`` both raised
+``TracerBoolConversionError``.
 """
 
 from absl.testing import absltest
@@ -33,11 +34,12 @@ def _loss(params):
 
 class InjectStaticIntegersTest(parameterized.TestCase):
 
-  def test_adafactor_min_dim_size_to_factor_issue_412(self):
+  def test_adafactor_min_dim_size_to_factor_stays_an_int(self):
     params = {'w': jnp.arange(12.0).reshape(4, 3) / 10}
     grads = jax.grad(_loss)(params)
     injected = optax.inject_hyperparams(optax.adafactor)(
-        learning_rate=0.1, min_dim_size_to_factor=2)
+        learning_rate=0.1, min_dim_size_to_factor=2
+    )
     plain = optax.adafactor(learning_rate=0.1, min_dim_size_to_factor=2)
     state = injected.init(params)
     self.assertEqual(int(state.hyperparams['min_dim_size_to_factor']), 2)
@@ -47,14 +49,14 @@ class InjectStaticIntegersTest(parameterized.TestCase):
 
   def test_lbfgs_memory_size_under_jit(self):
     params = {'w': jnp.zeros(3)}
-    tx = optax.inject_hyperparams(optax.lbfgs)(
-        learning_rate=1.0, memory_size=3)
+    tx = optax.inject_hyperparams(optax.lbfgs)(learning_rate=1.0, memory_size=3)
 
     @jax.jit
     def step(params, state):
       value, grad = jax.value_and_grad(_loss)(params)
       updates, state = tx.update(
-          grad, state, params, value=value, grad=grad, value_fn=_loss)
+          grad, state, params, value=value, grad=grad, value_fn=_loss
+      )
       return optax.apply_updates(params, updates), state
 
     state = tx.init(params)

@@ -35,20 +35,26 @@ class InputsUpstreamRejectsTest(parameterized.TestCase):
   @parameterized.named_parameters(
       ('linear_onecycle', lambda: optax.linear_onecycle_schedule(100, 1.0)),
       ('cosine_onecycle', lambda: optax.cosine_onecycle_schedule(100, 1.0)),
-      ('piecewise_interpolate', lambda: optax.piecewise_interpolate_schedule(
-          'linear', 1.0, {10: 0.5})),
+      (
+          'piecewise_interpolate',
+          lambda: optax.piecewise_interpolate_schedule(
+              'linear', 1.0, {10: 0.5}
+          ),
+      ),
   )
   def test_schedule_on_a_vector_of_counts(self, make):
     schedule = make()
     counts = np.arange(0, 100, 5)
     expected = [float(schedule(int(c))) for c in counts]
-    np.testing.assert_allclose(schedule(jnp.asarray(counts)), expected,
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        schedule(jnp.asarray(counts)), expected, rtol=1e-5
+    )
 
   def test_piecewise_interpolate_values(self):
     schedule = optax.piecewise_interpolate_schedule('linear', 1.0, {10: 0.5})
-    np.testing.assert_allclose(schedule(jnp.array([0, 5, 10, 15])),
-                               [1.0, 0.75, 0.5, 0.5])
+    np.testing.assert_allclose(
+        schedule(jnp.array([0, 5, 10, 15])), [1.0, 0.75, 0.5, 0.5]
+    )
 
   def test_unitwise_clip_scalar_max_norm(self):
     g = jnp.array([1.0, 5.0])
@@ -58,8 +64,8 @@ class InputsUpstreamRejectsTest(parameterized.TestCase):
   def test_tree_norm_frobenius(self):
     tree = {'a': jnp.array([[3.0, 0.0], [0.0, 4.0]]), 'b': jnp.array([12.0])}
     np.testing.assert_allclose(
-        optax.tree_utils.tree_norm(tree, ord='fro'), 13.0, rtol=1e-6)
-
+        optax.tree_utils.tree_norm(tree, ord='fro'), 13.0, rtol=1e-6
+    )
 
   @parameterized.parameters('fromage', 'lamb', 'lars', 'adagrad', 'yogi')
   def test_python_number_leaf(self, name):

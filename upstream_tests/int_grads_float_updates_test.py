@@ -32,11 +32,14 @@ class IntGradsFloatUpdatesTest(parameterized.TestCase):
   @parameterized.named_parameters(
       ('sgd_bfloat16', lambda: optax.sgd(0.1), jnp.bfloat16, [-0.3, 0.2]),
       ('sgd_float16', lambda: optax.sgd(0.1), jnp.float16, [-0.3, 0.2]),
-      ('sign_sgd_bfloat16', lambda: optax.sign_sgd(0.1), jnp.bfloat16,
-       [-0.1, 0.1]),
+      (
+          'sign_sgd_bfloat16',
+          lambda: optax.sign_sgd(0.1),
+          jnp.bfloat16,
+          [-0.1, 0.1],
+      ),
   )
-  def test_narrow_gradients_of_float32_params(self, make, grad_dtype,
-                                              expected):
+  def test_narrow_gradients_of_float32_params(self, make, grad_dtype, expected):
     params = {'w': jnp.array([1.0, 2.0], jnp.float32)}
     grads = {'w': jnp.array([3.0, -2.0], grad_dtype)}  # exact in both
     tx = make()
@@ -47,13 +50,16 @@ class IntGradsFloatUpdatesTest(parameterized.TestCase):
   def test_nadam_int32_gradients(self):
     params = {'w': jnp.array([1.0, 2.0])}
     tx = optax.nadam(0.1)
-    updates, _ = tx.update({'w': jnp.array([3, -2], jnp.int32)},
-                           tx.init(params), params)
+    updates, _ = tx.update(
+        {'w': jnp.array([3, -2], jnp.int32)}, tx.init(params), params
+    )
     # First Nesterov Adam step: -lr * (b1 / (1 + b1) + 1) * sign(g).
     b1 = 0.9
     np.testing.assert_allclose(
-        updates['w'], -0.1 * (b1 / (1 + b1) + 1) * np.array([1.0, -1.0]),
-        rtol=1e-5)
+        updates['w'],
+        -0.1 * (b1 / (1 + b1) + 1) * np.array([1.0, -1.0]),
+        rtol=1e-5,
+    )
 
 
 if __name__ == '__main__':

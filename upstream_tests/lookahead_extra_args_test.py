@@ -14,8 +14,9 @@
 # ==============================================================================
 """lookahead forwards extra arguments to its fast optimizer.
 
-Upstream's ``lookahead`` is a ``GradientTransformation`` whose update takes
-no extra arguments: wrapping ``lbfgs`` raises ``TypeError`` on ``value=``.
+Upstream's ``lookahead`` (0.2.8, main at 2edbcbe2) was a
+``GradientTransformation`` whose update took no extra arguments: wrapping
+``lbfgs`` raised ``TypeError`` on ``value=``.
 """
 
 from absl.testing import absltest
@@ -34,8 +35,9 @@ class LookaheadExtraArgsTest(parameterized.TestCase):
     tx = optax.lookahead(optax.lbfgs(), sync_period=2, slow_step_size=0.5)
     state = tx.init(params)
     value, grad = jax.value_and_grad(fn)(params.fast)
-    updates, _ = tx.update(grad, state, params, value=value, grad=grad,
-                           value_fn=fn)
+    updates, _ = tx.update(
+        grad, state, params, value=value, grad=grad, value_fn=fn
+    )
     # First L-BFGS step: -g / ||g|| (the line search accepts step 1), with
     # g = (2, 2).
     np.testing.assert_allclose(updates.fast['w'], -np.sqrt(0.5), rtol=1e-6)

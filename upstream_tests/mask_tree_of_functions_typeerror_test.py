@@ -29,8 +29,9 @@ class MaskTreeOfFunctionsTypeErrorTest(parameterized.TestCase):
 
   def test_tree_of_mask_functions_raises_type_error(self):
     params = {'w': jnp.ones(2), 'b': jnp.ones(2)}
-    tx = optax.masked(optax.sgd(1.0),
-                      {'w': lambda x: True, 'b': lambda x: False})
+    tx = optax.masked(
+        optax.sgd(1.0), {'w': lambda x: True, 'b': lambda x: False}
+    )
     with self.assertRaisesRegex(TypeError, r'mask.*one function'):
       tx.init(params)
 

@@ -42,7 +42,8 @@ class MicrobatchingPortedTest(parameterized.TestCase):
 
   def test_batched_argument_passed_by_keyword(self):
     fn = microbatching.microbatch(
-        lambda w, x: jnp.sum(x * w), argnums=1, microbatch_size=2)
+        lambda w, x: jnp.sum(x * w), argnums=1, microbatch_size=2
+    )
     self.assertEqual(float(fn(1.0, x=jnp.ones(4))), 4.0)
 
   def test_batch_sharded_over_explicit_axis(self):
@@ -50,14 +51,21 @@ class MicrobatchingPortedTest(parameterized.TestCase):
     if len(devices) < 4:
       self.skipTest(f'needs 4 CPU devices, has {len(devices)}')
     mesh = jax.make_mesh(
-        (4,), ('x',), axis_types=(jax.sharding.AxisType.Explicit,),
-        devices=devices[:4])
+        (4,),
+        ('x',),
+        axis_types=(jax.sharding.AxisType.Explicit,),
+        devices=devices[:4],
+    )
     spec = jax.sharding.PartitionSpec('x')
-    x = jax.device_put(jnp.arange(16.0).reshape(8, 2),
-                       jax.sharding.NamedSharding(mesh, spec))
+    x = jax.device_put(
+        jnp.arange(16.0).reshape(8, 2), jax.sharding.NamedSharding(mesh, spec)
+    )
     fn = microbatching.microbatch(
-        lambda x: 2 * x, argnums=0, microbatch_size=4,
-        accumulator=microbatching.AccumulationType.CONCAT)
+        lambda x: 2 * x,
+        argnums=0,
+        microbatch_size=4,
+        accumulator=microbatching.AccumulationType.CONCAT,
+    )
     with jax.set_mesh(mesh):
       out = jax.jit(fn)(x)
     np.testing.assert_array_equal(out, 2 * np.arange(16.0).reshape(8, 2))

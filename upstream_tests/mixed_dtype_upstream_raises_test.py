@@ -27,13 +27,14 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
-import numpy as np
 import optax
+from optax._src import test_utils
 
 
 def _loss(params):
-  return sum(jnp.sum(x.astype(jnp.float32) ** 2)
-             for x in jax.tree.leaves(params))
+  return sum(
+      jnp.sum(x.astype(jnp.float32) ** 2) for x in jax.tree.leaves(params)
+  )
 
 
 class MixedDtypeParamsTest(parameterized.TestCase):
@@ -41,17 +42,26 @@ class MixedDtypeParamsTest(parameterized.TestCase):
   @parameterized.named_parameters(
       ('mechanize', lambda: optax.contrib.mechanize(optax.adam(1e-2)), {}),
       ('sophia', lambda: optax.contrib.sophia(1e-2), {'obj_fn': _loss}),
-      ('momo_adapt_lower_bound',
-       lambda: optax.contrib.momo(adapt_lower_bound=True),
-       {'value': jnp.float32(1.0)}),
-      ('inject_clip_by_global_norm',
-       lambda: optax.inject_hyperparams(optax.clip_by_global_norm)(0.1), {}),
+      (
+          'momo_adapt_lower_bound',
+          lambda: optax.contrib.momo(adapt_lower_bound=True),
+          {'value': jnp.float32(1.0)},
+      ),
+      (
+          'inject_clip_by_global_norm',
+          lambda: optax.inject_hyperparams(optax.clip_by_global_norm)(0.1),
+          {},
+      ),
   )
   def test_mixed_params_like_float32_params(self, make, extra):
-    values = {'w': np.array([0.3, -0.2, 0.1], np.float32),
-              'b': np.array([0.3, -0.2, 0.1], np.float32)}
-    grads = {'w': np.array([0.5, -0.25, 0.125], np.float32),
-             'b': np.array([0.5, -0.25, 0.125], np.float32)}
+    values = {
+        'w': jnp.array([0.3, -0.2, 0.1], jnp.float32),
+        'b': jnp.array([0.3, -0.2, 0.1], jnp.float32),
+    }
+    grads = {
+        'w': jnp.array([0.5, -0.25, 0.125], jnp.float32),
+        'b': jnp.array([0.5, -0.25, 0.125], jnp.float32),
+    }
     dtypes = {'w': jnp.float32, 'b': jnp.bfloat16}
 
     def first_update(dtypes):
@@ -64,8 +74,9 @@ class MixedDtypeParamsTest(parameterized.TestCase):
     expected = first_update({'w': jnp.float32, 'b': jnp.float32})
     got = first_update(dtypes)
     for k in values:
-      np.testing.assert_allclose(np.asarray(got[k], np.float32), expected[k],
-                                 rtol=1e-2, atol=1e-6)
+      test_utils.assert_trees_all_close(
+          got[k].astype(jnp.float32), expected[k], rtol=1e-2, atol=1e-6
+      )
 
 
 if __name__ == '__main__':

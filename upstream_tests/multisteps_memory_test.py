@@ -39,12 +39,20 @@ def _planned_bytes(tx, params):
     return jax.tree.map(lambda p, u: p + u, params, updates), state
 
   state = jax.eval_shape(ms.init, params)
-  stats = jax.jit(step, donate_argnums=(0, 1)).lower(
-      params, state, params).compile().memory_analysis()
+  stats = (
+      jax.jit(step, donate_argnums=(0, 1))
+      .lower(params, state, params)
+      .compile()
+      .memory_analysis()
+  )
   if stats is None:
     raise absltest.SkipTest('no memory analysis on this backend')
-  return (stats.temp_size_in_bytes + stats.argument_size_in_bytes
-          + stats.output_size_in_bytes - stats.alias_size_in_bytes)
+  return (
+      stats.temp_size_in_bytes
+      + stats.argument_size_in_bytes
+      + stats.output_size_in_bytes
+      - stats.alias_size_in_bytes
+  )
 
 
 class MultiStepsMemoryTest(parameterized.TestCase):
@@ -53,19 +61,27 @@ class MultiStepsMemoryTest(parameterized.TestCase):
       # (name, optimizer, state size in params, temporaries allowed)
       ('sgd', lambda: optax.sgd(1e-2), 1, 1),
       ('adam', lambda: optax.adam(1e-3), 3, 1),
-      ('clip_adam', lambda: optax.chain(
-          optax.clip_by_global_norm(1.0), optax.adam(1e-3)), 3, 2),
+      (
+          'clip_adam',
+          lambda: optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3)),
+          3,
+          2,
+      ),
   )
   def test_donated_step_memory(self, make, state_size, temporaries):
-    params = {f'w{i}': jax.ShapeDtypeStruct((_N, _N), jnp.float32)
-              for i in range(2)}
+    params = {
+        f'w{i}': jax.ShapeDtypeStruct((_N, _N), jnp.float32) for i in range(2)
+    }
     param_bytes = 2 * _N * _N * 4
     # params + gradients + state, and at most `temporaries` params more:
     # one buffer for the inner updates (and one for clip's scaled copy).
     bound = (2 + state_size + temporaries) * param_bytes
     planned = _planned_bytes(make(), params)
-    self.assertLessEqual(planned, bound + param_bytes // 16,
-                         f'{planned / param_bytes:.2f}x the params')
+    self.assertLessEqual(
+        planned,
+        bound + param_bytes // 16,
+        f'{planned / param_bytes:.2f}x the params',
+    )
 
 
 if __name__ == '__main__':

@@ -14,10 +14,10 @@
 # ==============================================================================
 """A NaN gradient spoils only its own MultiSteps cycle.
 
-Upstream resets the accumulator by multiplying it by zero, and
-``0 * nan`` is NaN: one bad mini-batch poisons every later update. The
-updates of a step that does not emit are zeroed the same way, so the step
-given the NaN returns a NaN too.
+Upstream (0.2.8, main at 2edbcbe2) reset the accumulator by multiplying it
+by zero, and ``0 * nan`` is NaN: one bad mini-batch poisoned every later
+update. The updates of a step that does not emit were zeroed the same way,
+so the step given the NaN returned a NaN too.
 """
 
 from absl.testing import absltest

@@ -12,13 +12,14 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""contrib.normalize leaves an all-zero gradient at zero (upstream #1743).
+"""contrib.normalize leaves an all-zero gradient at zero.
 
-Upstream's ``normalize`` divides every leaf by the global norm, so an
-all-zero gradient gives ``0 / 0 = nan`` in every entry, and ``sam``, whose
-adversarial optimizer is ``chain(normalize(), sgd(rho))``, then moves the
-params to NaN. A zero gradient has no direction: the normalized update is
-zero, and nonzero gradients are divided by their norm as before.
+Upstream's ``normalize`` (0.2.8, main at 2edbcbe2; pull request #1743) divided
+every leaf by the global norm, so an all-zero gradient gave ``0 / 0 = nan`` in
+every entry, and ``sam``, whose adversarial optimizer is ``chain(normalize(),
+sgd(rho))``, then moved the params to NaN. A zero gradient has no direction:
+the normalized update is zero, and nonzero gradients are divided by their norm
+as before.
 """
 
 from absl.testing import absltest
@@ -33,7 +34,7 @@ from optax.contrib import _sam
 
 class NormalizeZeroGradientTest(parameterized.TestCase):
 
-  def test_normalize_zero_gradient_issue_1743(self):
+  def test_normalize_zero_gradient_stays_zero(self):
     tx = _sam.normalize()
     grads = {'a': jnp.zeros(3), 'b': jnp.zeros((2, 2))}
     updates, _ = tx.update(grads, tx.init(grads))
@@ -41,12 +42,12 @@ class NormalizeZeroGradientTest(parameterized.TestCase):
     np.testing.assert_array_equal(updates['b'], np.zeros((2, 2)))
     # A nonzero gradient is divided by its global norm, 5.
     updates, _ = tx.update(
-        {'a': jnp.array([3.0, 0.0]), 'b': jnp.array([0.0, -4.0])},
-        tx.init(None))
+        {'a': jnp.array([3.0, 0.0]), 'b': jnp.array([0.0, -4.0])}, tx.init(None)
+    )
     np.testing.assert_allclose(updates['a'], [0.6, 0.0], rtol=1e-6)
     np.testing.assert_allclose(updates['b'], [0.0, -0.8], rtol=1e-6)
 
-  def test_sam_zero_gradient_keeps_params_issue_1743(self):
+  def test_sam_zero_gradient_keeps_params(self):
     params = jnp.array([1.0, -2.0, 3.0])
     opt = _sam.sam(
         alias.sgd(0.1),

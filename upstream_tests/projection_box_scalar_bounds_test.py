@@ -12,14 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""projection_box takes a scalar bound on a tree (upstream #1724).
+"""projection_box takes a scalar bound on a tree.
 
 ``projection_box`` documents ``lower`` and ``upper`` as "a scalar or tree
-with the same structure as tree", but maps ``jnp.clip`` over ``tree``,
-``lower`` and ``upper`` as trees of one structure, so a scalar bound on any
-tree that is not a single array raises a pytree structure ``ValueError``;
-``projection_hypercube`` with its default ``scale=1`` calls it with the
-scalar bounds 0 and 1 and raises too. A scalar bound applies to every entry
+with the same structure as tree"; upstream (0.2.8, main at 2edbcbe2; pull
+request #1724) mapped ``jnp.clip`` over ``tree``, ``lower`` and ``upper`` as
+trees of one structure, so a scalar bound on any tree that is not a single
+array raised a pytree structure ``ValueError``; ``projection_hypercube``
+with its default ``scale=1`` called it with the scalar bounds 0 and 1 and
+raised too. A scalar bound applies to every entry
 of every leaf.
 """
 
@@ -32,14 +33,17 @@ from optax import projections as proj
 
 
 def _scalar_bounds_tree():
-  return {'w': jnp.array([2.0, -1.0, 0.5]), 'b': jnp.array(5.0),
-          'c': (jnp.array([[-3.0, 0.25]]),)}
+  return {
+      'w': jnp.array([2.0, -1.0, 0.5]),
+      'b': jnp.array(5.0),
+      'c': (jnp.array([[-3.0, 0.25]]),),
+  }
 
 
 class ProjectionBoxScalarBoundsTest(parameterized.TestCase):
 
   @parameterized.named_parameters(('eager', False), ('jit', True))
-  def test_projection_box_scalar_bounds_on_a_tree_pull_1724(self, use_jit):
+  def test_projection_box_scalar_bounds_on_a_tree(self, use_jit):
     fn = jax.jit(proj.projection_box) if use_jit else proj.projection_box
     tree = _scalar_bounds_tree()
     # Each entry clipped to [0, 1]: 2 -> 1, -1 -> 0, 5 -> 1, -3 -> 0; the
@@ -55,10 +59,12 @@ class ProjectionBoxScalarBoundsTest(parameterized.TestCase):
     np.testing.assert_array_equal(got['c'][0], [[-0.5, 0.25]])
 
   @parameterized.named_parameters(('eager', False), ('jit', True))
-  def test_projection_hypercube_scalar_scale_on_a_tree_pull_1724(
-      self, use_jit):
-    fn = (jax.jit(proj.projection_hypercube) if use_jit
-          else proj.projection_hypercube)
+  def test_projection_hypercube_scalar_scale_on_a_tree(self, use_jit):
+    fn = (
+        jax.jit(proj.projection_hypercube)
+        if use_jit
+        else proj.projection_hypercube
+    )
     tree = _scalar_bounds_tree()
     # The default scale=1: each entry clipped to [0, 1].
     got = fn(tree)

@@ -37,18 +37,24 @@ class ProjectionL1SphereZeroEntriesTest(parameterized.TestCase):
 
   @parameterized.named_parameters(('eager', False), ('jit', True))
   def test_projection_l1_sphere_with_zero_entries(self, use_jit):
-    fn = (jax.jit(proj.projection_l1_sphere) if use_jit
-          else proj.projection_l1_sphere)
+    fn = (
+        jax.jit(proj.projection_l1_sphere)
+        if use_jit
+        else proj.projection_l1_sphere
+    )
     # |x| = (0.5, 0, 0) onto the unit simplex: each entry gains
     # (1 - 0.5) / 3 = 1/6.
     np.testing.assert_allclose(
-        fn(jnp.array([0.5, 0.0, 0.0])), [2 / 3, 1 / 6, 1 / 6], rtol=1e-6)
+        fn(jnp.array([0.5, 0.0, 0.0])), [2 / 3, 1 / 6, 1 / 6], rtol=1e-6
+    )
     # A negative entry keeps its sign: (-0.5, 0) with s = 2 gains 0.75 each.
     np.testing.assert_allclose(
-        fn(jnp.array([-0.5, 0.0]), 2.0), [-1.25, 0.75], rtol=1e-6)
+        fn(jnp.array([-0.5, 0.0]), 2.0), [-1.25, 0.75], rtol=1e-6
+    )
     # The closest points of the sphere to the origin have equal entries.
     np.testing.assert_allclose(
-        fn(jnp.zeros(4), 2.0), [0.5, 0.5, 0.5, 0.5], rtol=1e-6)
+        fn(jnp.zeros(4), 2.0), [0.5, 0.5, 0.5, 0.5], rtol=1e-6
+    )
 
   def test_projection_l1_sphere_zero_leaf_of_a_tree(self):
     tree = {'a': jnp.array([0.25, -0.25]), 'b': jnp.zeros(2)}

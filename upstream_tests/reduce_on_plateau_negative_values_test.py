@@ -12,14 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""reduce_on_plateau on a negative monitored value (upstream #1767).
+"""reduce_on_plateau on a negative monitored value.
 
 ``reduce_on_plateau`` reduces the scale after ``patience`` evaluations with
-no improvement. Upstream counts a value as an improvement when it is below
-``(1 - rtol) * best - atol``; for a negative ``best`` that threshold lies
-above ``best`` (``-0.9999`` for ``best = -1`` and the default ``rtol =
-1e-4``), so a constant negative value improves on every step and the scale
-is never reduced. With a margin of ``rtol * |best|`` a constant value is a
+no improvement. Upstream (0.2.8, main at 2edbcbe2; pull request #1767)
+counted a value as an improvement when it was below ``(1 - rtol) * best -
+atol``; for a negative ``best`` that threshold lies above ``best``
+(``-0.9999`` for ``best = -1`` and the default ``rtol = 1e-4``), so a
+constant negative value improved on every step and the scale was never
+reduced. With a margin of ``rtol * |best|`` a constant value is a
 plateau whatever its sign: with ``patience = 2`` and ``factor = 0.1`` the
 first value improves on the initial ``inf``, the next two do not and the
 scale drops to 0.1 on the third step, to 0.01 on the fifth and to 0.001 on
@@ -37,7 +38,7 @@ from optax import contrib
 class ReduceOnPlateauTest(parameterized.TestCase):
 
   @parameterized.product(value=[1.0, -1.0], jit=[False, True])
-  def test_constant_value_is_a_plateau_pull_1767(self, value, jit):
+  def test_constant_value_is_a_plateau(self, value, jit):
     transform = contrib.reduce_on_plateau(patience=2, factor=0.1)
     params = jnp.zeros(1)
     state = transform.init(params)
@@ -47,9 +48,10 @@ class ReduceOnPlateauTest(parameterized.TestCase):
       _, state = update(params, state, value=jnp.asarray(value))
       scales.append(float(state.scale))
     np.testing.assert_allclose(
-        scales, [1.0, 1.0, 0.1, 0.1, 0.01, 0.01, 1e-3, 1e-3], rtol=1e-6)
+        scales, [1.0, 1.0, 0.1, 0.1, 0.01, 0.01, 1e-3, 1e-3], rtol=1e-6
+    )
 
-  def test_negative_margin_is_relative_to_abs_best_pull_1767(self):
+  def test_negative_margin_is_relative_to_abs_best(self):
     # rtol = 0.1 and best = -10: a value must be below -10 - 0.1 * 10 = -11
     # to improve.
     transform = contrib.reduce_on_plateau(patience=5, rtol=0.1)

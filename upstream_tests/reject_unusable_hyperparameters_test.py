@@ -35,8 +35,10 @@ class RejectUnusableHyperparametersTest(parameterized.TestCase):
       ('sgd_momentum', lambda: optax.sgd(0.1, momentum=math.nan)),
       ('lion_b1', lambda: optax.lion(0.1, b1=math.nan)),
       ('muon_eps', lambda: optax.contrib.muon(0.1, eps=math.nan)),
-      ('warmup_steps', lambda: optax.warmup_cosine_decay_schedule(
-          0.0, 1.0, -1, 10)),
+      (
+          'warmup_steps',
+          lambda: optax.warmup_cosine_decay_schedule(0.0, 1.0, -1, 10),
+      ),
   )
   def test_raises_value_error_when_built(self, build):
     with self.assertRaises(ValueError):

@@ -28,7 +28,7 @@ and is at most ``g / sqrt(eps)`` in size.
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax.numpy as jnp
-import numpy as np
+from optax._src import test_utils
 from optax._src import transform
 
 
@@ -46,17 +46,18 @@ class ScaleByStddevFirstStepTest(parameterized.TestCase):
       self, decay, eps_in_sqrt
   ):
     eps = 1e-8
-    g = np.array([0.5, -0.25, 0.125, 3.0], np.float32)
+    g = jnp.array([0.5, -0.25, 0.125, 3.0], jnp.float32)
     tx = transform.scale_by_stddev(
         decay=decay, eps=eps, eps_in_sqrt=eps_in_sqrt, bias_correction=True
     )
-    updates, _ = tx.update(jnp.asarray(g), tx.init(jnp.zeros(4)))
-    updates = np.asarray(updates)
+    updates, _ = tx.update(g, tx.init(jnp.zeros(4)))
     # The update of a zero variance bounds the update of any other.
-    bound = np.abs(g) / (np.sqrt(eps) if eps_in_sqrt else eps)
-    self.assertTrue(np.all(np.isfinite(updates)), updates)
-    np.testing.assert_array_equal(np.sign(updates), np.sign(g))
-    np.testing.assert_array_less(np.abs(updates), bound * (1 + 1e-6))
+    bound = jnp.abs(g) / (eps**0.5 if eps_in_sqrt else eps)
+    test_utils.assert_tree_all_finite(updates)
+    test_utils.assert_trees_all_equal(jnp.sign(updates), jnp.sign(g))
+    self.assertTrue(
+        jnp.all(jnp.abs(updates) <= bound * (1 + 1e-6)), (updates, bound)
+    )
 
 
 if __name__ == '__main__':

@@ -57,14 +57,23 @@ class ScalarStatisticsFloat32Test(parameterized.TestCase):
     np.testing.assert_allclose(got, expected, rtol=1e-2)
 
   @parameterized.named_parameters(
-      ('schedule_free', optax.contrib.schedule_free_adamw,
-       lambda s: (s.b1, s.weight_sum, s.max_lr)),
+      (
+          'schedule_free',
+          optax.contrib.schedule_free_adamw,
+          lambda s: (s.b1, s.weight_sum, s.max_lr),
+      ),
       ('lbfgs', optax.lbfgs, lambda s: (s[2].learning_rate,)),
-      ('reduce_on_plateau', optax.contrib.reduce_on_plateau,
-       lambda s: (s.scale, s.best_value, s.avg_value)),
+      (
+          'reduce_on_plateau',
+          optax.contrib.reduce_on_plateau,
+          lambda s: (s.scale, s.best_value, s.avg_value),
+      ),
       ('momo', optax.contrib.momo, lambda s: (s.barf, s.gamma, s.lb)),
-      ('novograd', lambda: optax.novograd(0.1),
-       lambda s: tuple(s[0].nu.values())),
+      (
+          'novograd',
+          lambda: optax.novograd(0.1),
+          lambda s: tuple(s[0].nu.values()),
+      ),
   )
   def test_init_dtypes_on_bfloat16_params(self, make, statistics):
     state = make().init({'b': jnp.zeros(3, jnp.bfloat16)})

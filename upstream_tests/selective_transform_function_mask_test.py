@@ -30,7 +30,8 @@ class SelectiveTransformFunctionMaskTest(parameterized.TestCase):
   def test_freeze_mask_function(self):
     params = {'a': jnp.ones(2), 'b': jnp.ones(2)}
     tx = optax.transforms.selective_transform(
-        optax.sgd(1.0), freeze_mask=lambda p: {'a': True, 'b': False})
+        optax.sgd(1.0), freeze_mask=lambda p: {'a': True, 'b': False}
+    )
     grads = {'a': jnp.full(2, 0.5), 'b': jnp.full(2, 0.5)}
     updates, _ = tx.update(grads, tx.init(params), params)
     np.testing.assert_array_equal(updates['a'], [0.0, 0.0])

@@ -40,14 +40,17 @@ class StateDtypeStabilityTest(parameterized.TestCase):
       ('dowg', optax.contrib.dowg, False),
       ('momo', optax.contrib.momo, True),
       ('momo_adam', optax.contrib.momo_adam, True),
-      ('inject_adam', lambda: optax.inject_hyperparams(optax.adam)(0.1),
-       False),
+      ('inject_adam', lambda: optax.inject_hyperparams(optax.adam)(0.1), False),
   )
   def test_state_dtypes_after_a_step(self, make, needs_value):
-    params = {'w': jnp.array([0.3, -0.2, 0.1], jnp.float32),
-              'b': jnp.array([0.3, -0.2, 0.1], jnp.bfloat16)}
-    grads = {'w': jnp.array([0.5, -0.25, 0.125], jnp.float32),
-             'b': jnp.array([0.5, -0.25, 0.125], jnp.bfloat16)}
+    params = {
+        'w': jnp.array([0.3, -0.2, 0.1], jnp.float32),
+        'b': jnp.array([0.3, -0.2, 0.1], jnp.bfloat16),
+    }
+    grads = {
+        'w': jnp.array([0.5, -0.25, 0.125], jnp.float32),
+        'b': jnp.array([0.5, -0.25, 0.125], jnp.bfloat16),
+    }
     tx = make()
     extra = {'value': jnp.float32(1.0)} if needs_value else {}
     state = tx.init(params)

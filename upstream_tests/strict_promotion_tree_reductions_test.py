@@ -38,8 +38,10 @@ class StrictPromotionTreeReductionsTest(parameterized.TestCase):
       ('vdot', lambda t: tu.tree_vdot(t, t), 12.0 + 27.0),
   )
   def test_mixed_tree_under_strict_promotion(self, reduce, expected):
-    tree = {'a': jnp.full(3, 2.0, jnp.float32),
-            'b': jnp.full(3, 3.0, jnp.bfloat16)}
+    tree = {
+        'a': jnp.full(3, 2.0, jnp.float32),
+        'b': jnp.full(3, 3.0, jnp.bfloat16),
+    }
     with jax.numpy_dtype_promotion('strict'):
       got = reduce(tree)
     self.assertEqual(got.dtype, jnp.float32)

@@ -15,8 +15,9 @@
 """A callable pytree of labels shaped like the params is a tree.
 
 An Equinox module is callable and is also a pytree: labels built from a
-model with ``jax.tree.map`` are such a module. Upstream calls any callable
-``param_labels`` on the params, so a callable pytree of labels raises. This
+model with ``jax.tree.map`` are such a module. Upstream (0.2.8, main at
+2edbcbe2) called any callable ``param_labels`` on the params, so a callable
+pytree of labels raised. This
 test registers a small dataclass with ``__call__`` in place of Equinox.
 """
 
@@ -48,7 +49,8 @@ class TreeOrFunctionCallablePytreesTest(parameterized.TestCase):
     params = Linear(w=jnp.ones((2, 3)), b=jnp.ones(3))
     labels = Linear(w='train', b='frozen')
     tx = optax.partition(
-        {'train': optax.sgd(1.0), 'frozen': optax.set_to_zero()}, labels)
+        {'train': optax.sgd(1.0), 'frozen': optax.set_to_zero()}, labels
+    )
     grads = Linear(w=jnp.full((2, 3), 0.5), b=jnp.full(3, 0.5))
     updates, _ = tx.update(grads, tx.init(params), params)
     np.testing.assert_array_equal(updates.w, np.full((2, 3), -0.5))

@@ -31,25 +31,33 @@ class UpdatesInParamsDtypeTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
       ('polyak_sgd', optax.polyak_sgd, True),
-      ('amsgrad_mu_dtype',
-       lambda: optax.amsgrad(0.1, mu_dtype=jnp.float32), False),
+      (
+          'amsgrad_mu_dtype',
+          lambda: optax.amsgrad(0.1, mu_dtype=jnp.float32),
+          False,
+      ),
       ('flatten_adam', lambda: optax.flatten(optax.adam(0.1)), False),
       ('prodigy', optax.contrib.prodigy, False),
       ('dog', optax.contrib.dog, False),
       ('momo', optax.contrib.momo, True),
-      ('inject_adam', lambda: optax.inject_hyperparams(optax.adam)(0.1),
-       False),
+      ('inject_adam', lambda: optax.inject_hyperparams(optax.adam)(0.1), False),
   )
   def test_update_dtypes(self, make, needs_value):
-    params = {'w': jnp.array([0.3, -0.2, 0.1], jnp.float32),
-              'b': jnp.array([0.3, -0.2, 0.1], jnp.bfloat16)}
-    grads = {'w': jnp.array([0.5, -0.25, 0.125], jnp.float32),
-             'b': jnp.array([0.5, -0.25, 0.125], jnp.bfloat16)}
+    params = {
+        'w': jnp.array([0.3, -0.2, 0.1], jnp.float32),
+        'b': jnp.array([0.3, -0.2, 0.1], jnp.bfloat16),
+    }
+    grads = {
+        'w': jnp.array([0.5, -0.25, 0.125], jnp.float32),
+        'b': jnp.array([0.5, -0.25, 0.125], jnp.bfloat16),
+    }
     tx = make()
     extra = {'value': jnp.float32(1.0)} if needs_value else {}
     updates, _ = tx.update(grads, tx.init(params), params, **extra)
-    self.assertEqual(jax.tree.map(lambda u: u.dtype, updates),
-                     {'w': jnp.float32, 'b': jnp.bfloat16})
+    self.assertEqual(
+        jax.tree.map(lambda u: u.dtype, updates),
+        {'w': jnp.float32, 'b': jnp.bfloat16},
+    )
 
 
 if __name__ == '__main__':

@@ -40,20 +40,22 @@ class UpstreamMainAdditionsTest(parameterized.TestCase):
     self.params = {'w': jnp.array([1.0, -2.0, 0.5]), 'b': jnp.array([3.0])}
     self.grads = {'w': jnp.array([0.5, 0.25, -1.0]), 'b': jnp.array([2.0])}
 
-  def test_adabelief_weight_decay_issue_1634(self):
+  def test_adabelief_weight_decay(self):
     lr, wd = 0.1, 0.01
-    got = _first_update(optax.adabelief(lr, weight_decay=wd),
-                        self.params, self.grads)
+    got = _first_update(
+        optax.adabelief(lr, weight_decay=wd), self.params, self.grads
+    )
     # Decoupled: the belief direction plus wd * params, scaled by -lr.
-    direction = _first_update(optax.scale_by_belief(), self.params,
-                              self.grads)
+    direction = _first_update(optax.scale_by_belief(), self.params, self.grads)
     for k, p in self.params.items():
-      np.testing.assert_allclose(got[k], -lr * (direction[k] + wd * p),
-                                 rtol=1e-6)
+      np.testing.assert_allclose(
+          got[k], -lr * (direction[k] + wd * p), rtol=1e-6
+      )
 
   def test_prodigy_weight_decay_mask(self):
     masked = optax.contrib.prodigy(
-        0.1, weight_decay=0.5, weight_decay_mask={'w': False, 'b': False})
+        0.1, weight_decay=0.5, weight_decay_mask={'w': False, 'b': False}
+    )
     plain = optax.contrib.prodigy(0.1, weight_decay=0.0)
     got = _first_update(masked, self.params, self.grads)
     expected = _first_update(plain, self.params, self.grads)
@@ -63,10 +65,9 @@ class UpstreamMainAdditionsTest(parameterized.TestCase):
   def test_array_tree_and_parse_version(self):
     self.assertTrue(hasattr(optax, 'ArrayTree'))
     self.assertTrue(hasattr(utils, 'parse_version'))
-    self.assertLess(utils.parse_version('0.9.2'),
-                    utils.parse_version('0.10.0'))
+    self.assertLess(utils.parse_version('0.9.2'), utils.parse_version('0.10.0'))
 
-  def test_cosine_onecycle_error_names_its_schedule_issue_1680(self):
+  def test_cosine_onecycle_error_names_its_schedule(self):
     with self.assertRaisesRegex(ValueError, 'cosine onecycle schedule'):
       optax.cosine_onecycle_schedule(0, 1.0)
 
