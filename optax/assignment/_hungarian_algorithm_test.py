@@ -14,6 +14,7 @@
 # ==============================================================================
 """Tests for optax.assignment._hungarian_algorithm."""
 
+import contextlib
 import itertools
 
 from absl.testing import absltest
@@ -32,6 +33,42 @@ _SOLVERS = (
 
 # Jitted once for the module, so that tests sharing a shape compile once.
 _JITTED_SOLVERS = tuple((name, jax.jit(fn)) for name, fn in _SOLVERS)
+
+
+_TRACE_EVENT = '/jax/core/compile/jaxpr_trace_duration'
+_COMPILE_EVENT = '/jax/core/compile/backend_compile_duration'
+
+
+@contextlib.contextmanager
+def _count_events():
+  """Counts JAX's tracing and XLA compilation events in the block."""
+  counts = {_TRACE_EVENT: 0, _COMPILE_EVENT: 0}
+
+  def listener(event, duration_secs, **kwargs):
+    del duration_secs, kwargs
+    if event in counts:
+      counts[event] += 1
+
+  jax.monitoring.register_event_duration_secs_listener(listener)
+  try:
+    yield counts
+  finally:
+    jax.monitoring.unregister_event_duration_listener(listener)
+
+
+def _random_costs(rng, shape, kind):
+  """A float32 cost matrix with a finite optimum (for kind 'inf' too)."""
+  if kind == 'normal':  # Ties have probability 0.
+    cost = rng.normal(size=shape)
+  elif kind == 'ties':  # Few distinct values: many optimal solutions.
+    cost = rng.integers(0, 3, size=shape).astype(float)
+  else:  # 'inf': forbidden pairs, but never on a random full matching.
+    cost = rng.normal(size=shape)
+    cost[rng.uniform(size=shape) < 0.4] = np.inf
+    k = min(shape)
+    cost[rng.permutation(shape[0])[:k], rng.permutation(shape[1])[:k]] = (
+        rng.normal(size=k))
+  return cost.astype(np.float32)
 
 
 def _brute_force(cost):
@@ -76,6 +113,75 @@ class HungarianTest(parameterized.TestCase):
         cost = rng.integers(-1000, 1000, size=shape).astype(float)
       cost = jnp.asarray(cost, jnp.float32)
       self._check_optimal(cost, *fn(cost))
+
+  def _check_order(self, name, shape, i, j):
+    """Checks the documented order of the pairs."""
+    i, j = np.asarray(i), np.asarray(j)
+    if name == 'base':  # By row.
+      np.testing.assert_array_equal(np.diff(i) > 0, True)
+    elif shape[0] == shape[1]:  # By column.
+      np.testing.assert_array_equal(j, np.arange(shape[1]))
+    elif shape[0] < shape[1]:  # By decreasing index of the shorter side.
+      np.testing.assert_array_equal(i, np.arange(shape[0])[::-1])
+    else:
+      np.testing.assert_array_equal(j, np.arange(shape[1])[::-1])
+
+  @parameterized.product(
+      solver=_SOLVERS,
+      mode=['eager', 'jit', 'vmap'],
+      shape=[(5, 5), (4, 9), (9, 4), (12, 12)])
+  def test_optimal_on_random_matrices(self, solver, mode, shape):
+    name, fn = solver
+    rng = np.random.default_rng(shape)
+    for kind in ('normal', 'ties', 'inf'):
+      costs = np.stack([_random_costs(rng, shape, kind) for _ in range(3)])
+      if mode == 'vmap':
+        i, j = jax.vmap(fn)(jnp.asarray(costs))
+      else:
+        solve = dict(_JITTED_SOLVERS)[name] if mode == 'jit' else fn
+        pairs = [solve(jnp.asarray(cost)) for cost in costs]
+        i = np.stack([p[0] for p in pairs])
+        j = np.stack([p[1] for p in pairs])
+      for b, cost in enumerate(costs):
+        self._check_optimal(cost, i[b], j[b])
+        self._check_order(name, shape, i[b], j[b])
+        if kind == 'normal':  # A unique optimum: the same pairs as SciPy.
+          rows, cols = optimize.linear_sum_assignment(cost)
+          self.assertEqual(sorted(zip(i[b].tolist(), j[b].tolist())),
+                           sorted(zip(rows.tolist(), cols.tolist())))
+
+  @parameterized.named_parameters(*_SOLVERS)
+  def test_float64_against_brute_force(self, fn):
+    rng = np.random.default_rng(4)
+    with jax.enable_x64(True):
+      for shape in [(5, 5), (4, 6), (6, 4)]:
+        cost = rng.uniform(size=shape)
+        i, j = fn(jnp.asarray(cost))
+        self.assertEqual(i.dtype, jnp.int32)
+        self.assertEqual(j.dtype, jnp.int32)
+        np.testing.assert_allclose(cost[np.asarray(i), np.asarray(j)].sum(),
+                                   _brute_force(cost), rtol=1e-12)
+
+  @parameterized.named_parameters(*_SOLVERS)
+  def test_eager_call_on_a_seen_shape_compiles_nothing(self, fn):
+    # One trace and compilation per shape and dtype: the loop bodies are not
+    # new functions on every call (issue 42).
+    for shape, dtype in [((7, 13), jnp.float32), ((13, 7), jnp.float32),
+                         ((7, 13), jnp.float16)]:
+      cost = jnp.asarray(np.random.default_rng(5).normal(size=shape), dtype)
+      with _count_events() as first:
+        jax.block_until_ready(fn(cost))
+      self.assertGreater(first[_TRACE_EVENT], 0)  # The counter counts.
+      self.assertGreater(first[_COMPILE_EVENT], 0)
+      for _ in range(2):
+        with _count_events() as again:
+          jax.block_until_ready(fn(cost))
+        self.assertEqual(again, {_TRACE_EVENT: 0, _COMPILE_EVENT: 0})
+    costs = jnp.ones((3, 6, 11))
+    jax.block_until_ready(jax.vmap(fn)(costs))
+    with _count_events() as again:
+      jax.block_until_ready(jax.vmap(fn)(costs))
+    self.assertEqual(again, {_TRACE_EVENT: 0, _COMPILE_EVENT: 0})
 
   @parameterized.named_parameters(*_SOLVERS)
   def test_against_brute_force(self, fn):
@@ -149,10 +255,15 @@ class HungarianTest(parameterized.TestCase):
   @parameterized.named_parameters(*_SOLVERS)
   def test_empty(self, fn):
     for shape in [(0, 3), (3, 0), (0, 0)]:
-      i, j = fn(jnp.zeros(shape))
-      self.assertEqual(i.shape, (0,))
-      self.assertEqual(j.shape, (0,))
-      self.assertEqual(i.dtype, jnp.int32)
+      for solve in (fn, jax.jit(fn)):
+        i, j = solve(jnp.zeros(shape))
+        self.assertEqual(i.shape, (0,))
+        self.assertEqual(j.shape, (0,))
+        self.assertEqual(i.dtype, jnp.int32)
+        self.assertEqual(j.dtype, jnp.int32)
+      i, j = jax.vmap(fn)(jnp.zeros((2,) + shape))
+      self.assertEqual(i.shape, (2, 0))
+      self.assertEqual(j.shape, (2, 0))
 
   @parameterized.named_parameters(*_SOLVERS)
   def test_rejects_batches(self, fn):
