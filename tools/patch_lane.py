@@ -15,9 +15,21 @@ the ledger says why it is not (``not_offered``). Against an upstream tree
 
    - its reproducer, placed where upstream would take it, on the tree with
      the test alone: it must fail (the bug is there);
-   - the upstream test files of every module the patch touches, and the
-     file the reproducer went into, on the patched tree: the reproducer must
-     pass, and no test that passes on the pristine tree may fail;
+   - the upstream test files of every module the patch touches, the file
+     the reproducer went into, and every upstream test file that uses a
+     changed function or a name that reaches one, on the patched tree: the
+     reproducer must pass, and no test that passes on the pristine tree may
+     fail;
+   - upstream's CI on what it changes (unless ``--no-ci``): pylint, ruff,
+     flake8 and pyink with upstream's configuration and pre-commit's
+     whitespace hooks on the changed files, and the docstring examples of
+     the documented names that reach a changed function, as ``make doctest``
+     runs them; a message or a failing example that the pristine tree does
+     not have fails the patch;
+
+   and merges every pair of branches (a patch with its dependencies) with
+   ``git merge-file``: a conflict fails the lane (``--merge-only`` runs
+   only this);
 
 3. applies all patches together (each after its dependencies) and runs
    upstream's whole suite on the result and on the pristine tree: no test
@@ -36,7 +48,8 @@ is checked to have imported ``optax`` from the copy it tests. Exit status:
 Usage::
 
   python -m tools.patch_lane --upstream-tree PATH [--upstream-label L]
-      [--only FIX ...] [--no-suite] [--jobs N] [--keep DIR] [--json FILE]
+      [--only FIX ...] [--no-suite] [--no-ci] [--lint-python PATH]
+      [--merge-only] [--jobs N] [--workers N] [--keep DIR] [--json FILE]
 """
 
 from __future__ import annotations
@@ -849,7 +862,7 @@ def check_ci(patches: Sequence[patch_lib.Patch], reached: set[str],
   if failing:
     out['problems'].append(
         'docstring examples that pass without the patch fail with it: '
-        + ', '.join(failing) + _one_line(' ' + new[failing[0]]['text']))
+        + ', '.join(failing) + '; ' + _one_line(new[failing[0]]['text']))
   return out
 
 
