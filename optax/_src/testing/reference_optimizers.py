@@ -1,0 +1,642 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Float64 NumPy references of the optimizers' update rules (issue 41).
+
+Each function runs a few steps of one update rule, written from its source
+(the paper's algorithm, or the docstring's ``.. math::`` block where the
+docstring is the definition), never from an implementation. It takes the
+gradients of the steps (a list of arrays) and, where the rule reads them,
+the params at each step, and returns the list of updates (what is added to
+the params, learning rate and sign included for the aliases). Everything is
+float64 NumPy; one array is one parameter (one "layer" for the layer-wise
+rules). The contract tests compare the library with these on random inputs
+and on edges (zeros, ties, tiny and huge magnitudes), in
+``optimizer_contracts_test.py``, ``wrapper_contracts_test.py`` and
+``contrib/_contracts_test.py``.
+"""
+
+from collections.abc import Sequence
+from typing import Optional
+
+import numpy as np
+
+Arrays = Sequence[np.ndarray]
+
+
+def _f64(x) -> np.ndarray:
+  return np.asarray(x, np.float64)
+
+
+def _norm(x: np.ndarray) -> float:
+  return float(np.sqrt(np.sum(np.square(x))))
+
+
+def sgd(grads: Arrays, lr: float, momentum: Optional[float] = None,
+        nesterov: bool = False) -> list[np.ndarray]:
+  """SGD with heavy-ball or Nesterov momentum (Sutskever et al. 2013).
+
+  ``m_t = mu m_{t-1} + g_t``; the step is ``-lr m_t``, or with Nesterov
+  ``-lr (g_t + mu m_t)``; no momentum: ``-lr g_t``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    momentum: the momentum ``mu`` (None: plain SGD).
+    nesterov: whether to use Nesterov's look-ahead.
+
+  Returns:
+    The updates of the steps.
+  """
+  out, m = [], None
+  for g in map(_f64, grads):
+    if momentum is None:
+      out.append(-lr * g)
+      continue
+    m = g if m is None else momentum * m + g
+    out.append(-lr * (g + momentum * m if nesterov else m))
+  return out
+
+
+def adam(grads: Arrays, lr: float = 1.0, b1: float = 0.9, b2: float = 0.999,
+         eps: float = 1e-8, eps_root: float = 0.0, nesterov: bool = False,
+         weight_decay: float = 0.0,
+         params: Optional[Arrays] = None) -> list[np.ndarray]:
+  """Adam (Kingma and Ba 2015, Algorithm 1), NAdam (Dozat 2016), AdamW.
+
+  ``m_t = b1 m + (1 - b1) g``, ``v_t = b2 v + (1 - b2) g^2``, ``m_hat =
+  m_t / (1 - b1^t)`` (NAdam: ``b1 m_t / (1 - b1^{t+1}) + (1 - b1) g /
+  (1 - b1^t)``), ``v_hat = v_t / (1 - b2^t)``; the step is ``-lr (m_hat /
+  (sqrt(v_hat + eps_root) + eps) + wd theta)`` (Loshchilov and Hutter 2019:
+  the decay is decoupled, added after the ratio).
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: decay of the first moment.
+    b2: decay of the second moment.
+    eps: added outside the root.
+    eps_root: added inside the root.
+    nesterov: NAdam's look-ahead first moment.
+    weight_decay: decoupled weight decay.
+    params: the params at each step (needed with weight decay).
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = v = 0.0
+  for t, g in enumerate(map(_f64, grads), start=1):
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    if nesterov:
+      m_hat = (b1 * m / (1 - b1 ** (t + 1)) + (1 - b1) * g / (1 - b1 ** t))
+    else:
+      m_hat = m / (1 - b1 ** t)
+    v_hat = v / (1 - b2 ** t)
+    u = m_hat / (np.sqrt(v_hat + eps_root) + eps)
+    if weight_decay:
+      u = u + weight_decay * _f64(params[t - 1])
+    out.append(-lr * u)
+  return out
+
+
+def adamax(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
+           b2: float = 0.999, eps: float = 1e-8, weight_decay: float = 0.0,
+           params: Optional[Arrays] = None) -> list[np.ndarray]:
+  """AdaMax (Kingma and Ba 2015, Algorithm 2), optax's ``eps`` in the max.
+
+  ``m_t = b1 m + (1 - b1) g``, ``u_t = max(b2 u, |g| + eps)``; the step is
+  ``-lr (m_t / ((1 - b1^t) u_t) + wd theta)``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: decay of the first moment.
+    b2: decay of the infinity norm.
+    eps: added to ``|g|``.
+    weight_decay: decoupled weight decay (adamaxw).
+    params: the params at each step (needed with weight decay).
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = u = 0.0
+  for t, g in enumerate(map(_f64, grads), start=1):
+    m = b1 * m + (1 - b1) * g
+    u = np.maximum(b2 * u, np.abs(g) + eps)
+    step = m / (1 - b1 ** t) / u
+    if weight_decay:
+      step = step + weight_decay * _f64(params[t - 1])
+    out.append(-lr * step)
+  return out
+
+
+def amsgrad(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
+            b2: float = 0.999, eps: float = 1e-8,
+            eps_root: float = 0.0) -> list[np.ndarray]:
+  """AMSGrad (Reddi et al. 2018) with Adam's bias corrections.
+
+  As the docstring: ``v_max_t = max(v_max_{t-1}, v_hat_t)`` and the step
+  ``-lr m_hat / (sqrt(v_max + eps_root) + eps)``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: decay of the first moment.
+    b2: decay of the second moment.
+    eps: added outside the root.
+    eps_root: added inside the root.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = v = v_max = 0.0
+  for t, g in enumerate(map(_f64, grads), start=1):
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    v_max = np.maximum(v_max, v / (1 - b2 ** t))
+    out.append(-lr * (m / (1 - b1 ** t)) / (np.sqrt(v_max + eps_root) + eps))
+  return out
+
+
+def adagrad(grads: Arrays, lr: float = 1.0, initial: float = 0.1,
+            eps: float = 1e-7) -> list[np.ndarray]:
+  """AdaGrad (Duchi et al. 2011): ``G_t = G + g^2``, ``-lr g / sqrt(G + eps)``.
+
+  The docstring's rule; a zero accumulator gives a zero update.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    initial: the accumulator's initial value.
+    eps: added inside the root.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  acc = None
+  for g in map(_f64, grads):
+    acc = (np.full_like(g, initial) if acc is None else acc) + g * g
+    safe = np.where(acc > 0, acc, 1.0)
+    out.append(np.where(acc > 0, -lr * g / np.sqrt(safe + eps), 0.0))
+  return out
+
+
+def rmsprop(grads: Arrays, lr: float = 1.0, decay: float = 0.9,
+            eps: float = 1e-8, initial_scale: float = 0.0,
+            eps_in_sqrt: bool = True, centered: bool = False,
+            bias_correction: bool = False,
+            momentum: Optional[float] = None,
+            nesterov: bool = False) -> list[np.ndarray]:
+  """RMSProp (Tieleman and Hinton 2012; Graves 2013 for ``centered``).
+
+  ``v_t = rho v + (1 - rho) g^2`` from ``v_0 = initial_scale``; centered:
+  also ``m_t = rho m + (1 - rho) g`` and the variance ``v_hat - m_hat^2``;
+  with bias correction both are divided by ``1 - rho^t``. The direction is
+  ``g / sqrt(var + eps)`` or ``g / (sqrt(var) + eps)``, then a trace
+  (momentum) of ``-lr`` times it.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    decay: the decay ``rho``.
+    eps: the epsilon.
+    initial_scale: the initial second moment.
+    eps_in_sqrt: whether ``eps`` is inside the root.
+    centered: whether to subtract the squared mean.
+    bias_correction: whether to divide the moments by ``1 - rho^t``.
+    momentum: the trace's decay (None: no trace).
+    nesterov: Nesterov's trace.
+
+  Returns:
+    The updates of the steps.
+  """
+  directions = []
+  m = 0.0
+  v = None
+  for t, g in enumerate(map(_f64, grads), start=1):
+    v = (np.full_like(g, initial_scale) if v is None else v)
+    v = decay * v + (1 - decay) * g * g
+    m = decay * m + (1 - decay) * g
+    bc = 1 - decay ** t if bias_correction else 1.0
+    var = v / bc
+    if centered:
+      var = np.maximum(var - (m / bc) ** 2, 0.0)
+    if eps_in_sqrt:
+      directions.append(-lr * g / np.sqrt(var + eps))
+    else:
+      directions.append(-lr * g / (np.sqrt(var) + eps))
+  if momentum is None:
+    return directions
+  return [-x for x in sgd(directions, 1.0, momentum, nesterov)]
+
+
+def adabelief(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
+              b2: float = 0.999, eps: float = 1e-16,
+              eps_root: float = 1e-16) -> list[np.ndarray]:
+  """AdaBelief (Zhuang et al. 2020, Algorithm 2).
+
+  ``s_t = b2 s + (1 - b2) (g - m_t)^2 + eps_root``; the step is ``-lr
+  m_hat / (sqrt(s_hat) + eps)``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: decay of the first moment.
+    b2: decay of the belief.
+    eps: added outside the root.
+    eps_root: added to the belief at each step.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = s = 0.0
+  for t, g in enumerate(map(_f64, grads), start=1):
+    m = b1 * m + (1 - b1) * g
+    s = b2 * s + (1 - b2) * (g - m) ** 2 + eps_root
+    out.append(-lr * (m / (1 - b1 ** t))
+               / (np.sqrt(s / (1 - b2 ** t)) + eps))
+  return out
+
+
+def yogi(grads: Arrays, lr: float = 1.0, b1: float = 0.9, b2: float = 0.999,
+         eps: float = 1e-3, initial: float = 1e-6) -> list[np.ndarray]:
+  """Yogi (Zaheer et al. 2018, Algorithm 2), moments started at ``initial``.
+
+  ``v_t = v - (1 - b2) sign(v - g^2) g^2``; the step is ``-lr m_t /
+  (sqrt(v_t) + eps)`` (``scale_by_yogi``'s docstring adds Adam's bias
+  corrections, which the paper does not have; both start the moments at
+  ``initial_accumulator_value``).
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: decay of the first moment.
+    b2: decay of the second moment.
+    eps: added outside the root.
+    initial: the moments' initial value.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = v = None
+  for t, g in enumerate(map(_f64, grads), start=1):
+    if m is None:
+      m = np.full_like(g, initial)
+      v = np.full_like(g, initial)
+    m = b1 * m + (1 - b1) * g
+    v = v - (1 - b2) * np.sign(v - g * g) * g * g
+    out.append(-lr * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps))
+  return out
+
+
+def lion(grads: Arrays, lr: float = 1.0, b1: float = 0.9, b2: float = 0.99,
+         weight_decay: float = 0.0,
+         params: Optional[Arrays] = None) -> list[np.ndarray]:
+  """Lion (Chen et al. 2023, Algorithm 2).
+
+  ``c_t = sign(b1 m + (1 - b1) g)``, ``m_t = b2 m + (1 - b2) g``; the step
+  is ``-lr (c_t + wd theta)``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: the interpolation of the update.
+    b2: decay of the momentum.
+    weight_decay: decoupled weight decay.
+    params: the params at each step (needed with weight decay).
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = 0.0
+  for t, g in enumerate(map(_f64, grads)):
+    c = np.sign(b1 * m + (1 - b1) * g)
+    m = b2 * m + (1 - b2) * g
+    step = c + (weight_decay * _f64(params[t]) if weight_decay else 0.0)
+    out.append(-lr * step)
+  return out
+
+
+def signum(grads: Arrays, lr: float = 1.0,
+           beta: Optional[float] = 0.9) -> list[np.ndarray]:
+  """signSGD and Signum (Bernstein et al. 2018, Algorithms 1 and 3).
+
+  ``-lr sign(g)``; with ``beta``, ``m_t = beta m + (1 - beta) g`` and
+  ``-lr sign(m_t)``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    beta: the momentum (None: signSGD).
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = 0.0
+  for g in map(_f64, grads):
+    if beta is None:
+      out.append(-lr * np.sign(g))
+      continue
+    m = beta * m + (1 - beta) * g
+    out.append(-lr * np.sign(m))
+  return out
+
+
+def adadelta(grads: Arrays, lr: float = 1.0, rho: float = 0.9,
+             eps: float = 1e-6) -> list[np.ndarray]:
+  """AdaDelta (Zeiler 2012, Algorithm 1), scaled by ``lr``.
+
+  ``E[g^2]_t = rho E + (1 - rho) g^2``, ``dx = sqrt(E[dx^2] + eps) /
+  sqrt(E[g^2]_t + eps) g``, ``E[dx^2]_t = rho E + (1 - rho) dx^2``; the
+  step is ``-lr dx``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    rho: the decay.
+    eps: the epsilon.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  eg = edx = 0.0
+  for g in map(_f64, grads):
+    eg = rho * eg + (1 - rho) * g * g
+    dx = np.sqrt(edx + eps) / np.sqrt(eg + eps) * g
+    edx = rho * edx + (1 - rho) * dx * dx
+    out.append(-lr * dx)
+  return out
+
+
+def radam(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
+          b2: float = 0.999, eps: float = 1e-8, eps_root: float = 0.0,
+          threshold: float = 5.0) -> list[np.ndarray]:
+  """RAdam (Liu et al. 2020, Algorithm 2), optax's threshold ``tau``.
+
+  ``rho_inf = 2 / (1 - b2) - 1``, ``rho_t = rho_inf - 2 t b2^t / (1 -
+  b2^t)``; where ``rho_t >= tau`` the step is ``-lr r_t m_hat /
+  (sqrt(v_hat + eps_root) + eps)``, else ``-lr m_hat``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: decay of the first moment.
+    b2: decay of the second moment.
+    eps: added outside the root.
+    eps_root: added inside the root.
+    threshold: the threshold ``tau`` of ``rho_t``.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = v = 0.0
+  rho_inf = 2 / (1 - b2) - 1
+  for t, g in enumerate(map(_f64, grads), start=1):
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    m_hat = m / (1 - b1 ** t)
+    v_hat = v / (1 - b2 ** t)
+    rho = rho_inf - 2 * t * b2 ** t / (1 - b2 ** t)
+    if rho >= threshold:
+      r = np.sqrt((rho - 4) * (rho - 2) * rho_inf
+                  / ((rho_inf - 4) * (rho_inf - 2) * rho))
+      out.append(-lr * r * m_hat / (np.sqrt(v_hat + eps_root) + eps))
+    else:
+      out.append(-lr * m_hat)
+  return out
+
+
+def novograd(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
+             b2: float = 0.25, eps: float = 1e-6, eps_root: float = 0.0,
+             weight_decay: float = 0.0,
+             params: Optional[Arrays] = None) -> list[np.ndarray]:
+  """NovoGrad (Ginsburg et al. 2019, Algorithm 1), one layer.
+
+  ``v_1 = ||g_1||^2``, then ``v_t = b2 v + (1 - b2) ||g_t||^2``; ``m_t =
+  b1 m + g / (sqrt(v_t + eps_root) + eps) + wd theta`` from ``m_0 = 0``;
+  the step is ``-lr m_t``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: decay of the first moment.
+    b2: decay of the layer's second moment.
+    eps: added outside the root.
+    eps_root: added inside the root.
+    weight_decay: the weight decay inside the moment.
+    params: the params at each step (needed with weight decay).
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = 0.0
+  v = None
+  for t, g in enumerate(map(_f64, grads)):
+    sq = float(np.sum(g * g))
+    v = sq if v is None else b2 * v + (1 - b2) * sq
+    step = g / (np.sqrt(v + eps_root) + eps)
+    if weight_decay:
+      step = step + weight_decay * _f64(params[t])
+    m = b1 * m + step
+    out.append(-lr * m)
+  return out
+
+
+def lamb(grads: Arrays, params: Arrays, lr: float = 1.0, b1: float = 0.9,
+         b2: float = 0.999, eps: float = 1e-6, eps_root: float = 0.0,
+         weight_decay: float = 0.0) -> list[np.ndarray]:
+  """LAMB (You et al. 2020, Algorithm 2), one layer, ``phi`` the identity.
+
+  ``r_t = m_hat / (sqrt(v_hat + eps_root) + eps) + wd theta``; the step is
+  ``-lr ||theta|| / ||r_t|| r_t``, and ``-lr r_t`` where either norm is 0
+  (optax's ``scale_by_trust_ratio``).
+
+  Args:
+    grads: the gradients of the steps.
+    params: the params at each step.
+    lr: the learning rate.
+    b1: decay of the first moment.
+    b2: decay of the second moment.
+    eps: added outside the root.
+    eps_root: added inside the root.
+    weight_decay: the weight decay.
+
+  Returns:
+    The updates of the steps.
+  """
+  ratios = adam(grads, -1.0, b1, b2, eps, eps_root)
+  out = []
+  for r, p in zip(ratios, map(_f64, params)):
+    r = r + weight_decay * p
+    pn, rn = _norm(p), _norm(r)
+    trust = pn / rn if pn > 0 and rn > 0 else 1.0
+    out.append(-lr * trust * r)
+  return out
+
+
+def fromage(grads: Arrays, params: Arrays, lr: float = 1.0,
+            min_norm: float = 1e-6) -> list[np.ndarray]:
+  """Fromage (Bernstein et al. 2020, Algorithm 1), one layer.
+
+  ``theta' = (theta - lr ||theta|| / ||g|| g) / sqrt(1 + lr^2)``; the update
+  is ``theta' - theta``. Norms below ``min_norm`` are taken as ``min_norm``
+  (optax's ``scale_by_trust_ratio(min_norm)``).
+
+  Args:
+    grads: the gradients of the steps.
+    params: the params at each step.
+    lr: the learning rate.
+    min_norm: the smallest norm used.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  mult = 1 / np.sqrt(1 + lr * lr)
+  for g, p in zip(map(_f64, grads), map(_f64, params)):
+    pn, gn = max(_norm(p), min_norm), max(_norm(g), min_norm)
+    new = mult * (p - lr * pn / gn * g)
+    out.append(new - p)
+  return out
+
+
+def optimistic_gradient(grads: Arrays, lr: float = 1.0, alpha: float = 1.0,
+                        beta: float = 1.0) -> list[np.ndarray]:
+  """Optimistic gradient descent (Daskalakis et al. 2018; Mokhtari et al.).
+
+  The step is ``-lr ((alpha + beta) g_t - beta g_{t-1})``; the first step
+  takes ``g_0 = g_1`` (the docstring's choice: the papers leave ``g_0``
+  open), so it is ``-lr alpha g_1``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    alpha: the weight of the gradient.
+    beta: the weight of the gradient's change.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  prev = None
+  for g in map(_f64, grads):
+    prev = g if prev is None else prev
+    out.append(-lr * ((alpha + beta) * g - beta * prev))
+    prev = g
+  return out
+
+
+def rprop(grads: Arrays, lr: float, eta_minus: float = 0.5,
+          eta_plus: float = 1.2, min_step: float = 1e-6,
+          max_step: float = 50.0) -> list[np.ndarray]:
+  """iRprop- (Igel and Huesken 2003, Algorithm 4), first step size ``lr``.
+
+  With ``s`` the step sizes: where ``g_t g_{t-1} > 0``, ``s = min(eta_plus
+  s, max)``; ``< 0``: ``s = max(eta_minus s, min)``, the update is 0 and
+  ``g_t`` is taken as 0 for the next comparison; else ``s`` stays. The
+  update is ``-s sign(g_t)``.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the initial step size.
+    eta_minus: the shrink factor.
+    eta_plus: the growth factor.
+    min_step: the smallest step size.
+    max_step: the largest step size.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  prev = s = None
+  for g in map(_f64, grads):
+    if s is None:
+      s, prev = np.full_like(g, lr), np.zeros_like(g)
+    prod = g * prev
+    s = np.where(prod > 0, np.minimum(eta_plus * s, max_step),
+                 np.where(prod < 0, np.maximum(eta_minus * s, min_step), s))
+    g_eff = np.where(prod < 0, 0.0, g)
+    out.append(-s * np.sign(g_eff))
+    prev = g_eff
+  return out
+
+
+def polyak_sgd(grads: Arrays, values: Sequence[float],
+               max_lr: float = 1.0, f_min: float = 0.0,
+               eps: float = 0.0, scaling: float = 1.0) -> list[np.ndarray]:
+  """The Polyak step size (Loizou et al. 2021, SPS_max), one leaf.
+
+  The step is ``-min((f - f*) / (||s g||^2 + eps), max_lr) s g``.
+
+  Args:
+    grads: the gradients of the steps.
+    values: the objective's values at each step.
+    max_lr: the largest step size.
+    f_min: the optimal value ``f*``.
+    eps: added to the squared norm.
+    scaling: the scale ``s`` of the gradient.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  for g, f in zip(map(_f64, grads), values):
+    sg = scaling * g
+    denom = _norm(sg) ** 2 + eps
+    step = min((f - f_min) / denom, max_lr) if denom > 0 else max_lr
+    out.append(-step * sg)
+  return out
+
+
+def sm3(grads: Arrays, lr: float = 1.0, momentum: float = 0.9,
+        eps: float = 1e-8) -> list[np.ndarray]:
+  """SM3-II (Anil et al. 2019, Algorithm 2) for a vector, with momentum.
+
+  A vector has one cover set per entry, so ``nu_t = nu_{t-1} + g^2``; the
+  step is ``-lr (momentum u' + (1 - momentum) g / sqrt(nu_t + eps))``, with
+  ``u'`` the previous (unscaled) step and the direction 0 where ``nu_t`` is
+  0. ``eps`` is ``scale_by_sm3``'s (its docstring's maths; the paper has
+  none, and ``optax.sm3``'s docstring omits it).
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    momentum: the momentum.
+    eps: added inside the root.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  nu = 0.0
+  prev = 0.0
+  for g in map(_f64, grads):
+    nu = nu + g * g
+    safe = np.where(nu > 0, nu, 1.0)
+    direction = np.where(nu > 0, g / np.sqrt(safe + eps), 0.0)
+    prev = momentum * prev + (1 - momentum) * direction
+    out.append(-lr * prev)
+  return out
