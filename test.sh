@@ -7,14 +7,15 @@
 #                        test-suite against the wheel, the newest jax, the
 #                        live comparison with upstream, the fuzz lane, the
 #                        fix ledger's reproducers, the triage of upstream's
-#                        bug reports, the lanes against upstream main (with
+#                        bug reports, the program sizes against upstream's,
+#                        the lanes against upstream main (with
 #                        OPTAX_UPSTREAM_TREE), docs
 #   ./test.sh --lane NAME [--lane NAME ...]
 #                        only those lanes (the wheel is built and installed
 #                        first in any case): lint, actionlint, tools, own,
 #                        upstream-suite, newest, compare, fuzz, ledger,
-#                        triage, main, docs (tools/README.md says what each
-#                        runs)
+#                        triage, program-size, main, docs (tools/README.md
+#                        says what each runs)
 #   ./test.sh --no-docs  every lane but docs
 #
 # Environment: PYTHON (default python3), PYTEST_ARGS (extra pytest args),
@@ -53,7 +54,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 python="${PYTHON:-python3}"
 all_lanes=(lint actionlint tools own upstream-suite newest compare fuzz ledger
-           triage main docs)
+           triage program-size main docs)
 lanes=()
 skip_docs=0
 while [ "$#" -gt 0 ]; do
@@ -84,7 +85,8 @@ build_docs=0
 want docs && build_docs=1
 # Whether any chosen lane needs upstream's virtualenv.
 needs_upstream=0
-for lane in own upstream-suite newest compare fuzz ledger triage main; do
+for lane in own upstream-suite newest compare fuzz ledger triage program-size \
+    main; do
   want "$lane" && needs_upstream=1
 done
 
@@ -396,6 +398,13 @@ if want triage && [ -f "$here/tools/triage.py" ]; then
 (upstream_triage.toml): each reproduction on upstream $upstream_version and \
 on the fork; a difference without a ledger entry fails"
   run_tool "$venv_py" tools.triage --upstream-python "$upstream_py"
+fi
+
+if want program-size; then
+  step "program sizes: each public function's optimized program (forward, \
+gradient, every optimizer's update) has no more instructions and flops than \
+upstream $upstream_version's, or is listed in tools/program_size.toml"
+  run_tool "$venv_py" tools.program_size --upstream-python "$upstream_py"
 fi
 
 if want main && [ -n "${OPTAX_UPSTREAM_TREE:-}" ]; then
