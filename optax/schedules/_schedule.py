@@ -20,7 +20,7 @@ jit-safe: it accepts a Python integer or a (possibly traced) JAX integer
 scalar and returns a scalar.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Optional
 
 from absl import logging
@@ -464,6 +464,20 @@ def piecewise_interpolate_schedule(
         f"'cosine', got {interpolate_type!r}.")
   boundaries, scales = _sorted_boundaries_and_scales(
       'piecewise_interpolate_schedule', boundaries_and_scales)
+  return _interpolate_knots(interpolate, init_value, boundaries, scales)
+
+
+def _interpolate_knots(
+    interpolate: Callable[..., Any], init_value: Any,
+    boundaries: tuple[Any, ...], scales: tuple[Any, ...],
+) -> base.Schedule:
+  """The schedule through the knots ``(boundaries[i], level i + 1)``.
+
+  ``boundaries`` is sorted and may repeat a step (a mapping cannot): the
+  interval between two equal boundaries is empty, so the value jumps there
+  to the level of the last of them, which the one-cycle schedules need when
+  two of their phases end at the same step.
+  """
   bounds = (0,) + boundaries
 
   def schedule(count: base.Numeric) -> base.Numeric:
@@ -537,7 +551,10 @@ def linear_onecycle_schedule(
   * down to :math:`v_0 / \text{final\_div\_factor}` at step :math:`T`,
 
   and stays there afterwards. It is :func:`piecewise_interpolate_schedule`
-  with these boundaries.
+  with these boundaries. A phase of zero steps (``pct_start == pct_final``,
+  or ``pct_final == 1``) is a jump at its step to the value it ends at, so
+  the value still reaches ``peak_value`` and ends at
+  :math:`v_0 / \text{final\_div\_factor}`.
 
   Args:
     transition_steps: the length :math:`T` of the cycle; must be positive.
@@ -569,12 +586,13 @@ def linear_onecycle_schedule(
   """
   _check_onecycle('linear_onecycle_schedule', transition_steps, pct_start,
                   pct_final, div_factor, final_div_factor)
-  boundaries_and_scales = {}
-  boundaries_and_scales[int(pct_start * transition_steps)] = div_factor
-  boundaries_and_scales[int(pct_final * transition_steps)] = 1.0 / div_factor
-  boundaries_and_scales[transition_steps] = 1.0 / final_div_factor
-  return piecewise_interpolate_schedule(
-      'linear', peak_value / div_factor, boundaries_and_scales)
+  # A tuple, not a mapping: phases that end at the same step (pct_start ==
+  # pct_final, pct_final == 1) each keep their scale.
+  return _interpolate_knots(
+      _linear_interpolate, peak_value / div_factor,
+      (int(pct_start * transition_steps), int(pct_final * transition_steps),
+       transition_steps),
+      (div_factor, 1.0 / div_factor, 1.0 / final_div_factor))
 
 
 def cosine_onecycle_schedule(
@@ -594,7 +612,9 @@ def cosine_onecycle_schedule(
   * then down to :math:`v_0 / \text{final\_div\_factor}` at step :math:`T`,
 
   and stays there afterwards. It is :func:`piecewise_interpolate_schedule`
-  with these boundaries.
+  with these boundaries. With ``pct_start == 1`` the value rises to
+  ``peak_value`` until step :math:`T` and is
+  :math:`v_0 / \text{final\_div\_factor}` from step :math:`T` on.
 
   Args:
     transition_steps: the length :math:`T` of the cycle; must be positive.
@@ -624,12 +644,12 @@ def cosine_onecycle_schedule(
   """
   _check_onecycle('cosine_onecycle_schedule', transition_steps, pct_start,
                   pct_start, div_factor, final_div_factor)
-  boundaries_and_scales = {}
-  boundaries_and_scales[int(pct_start * transition_steps)] = div_factor
-  boundaries_and_scales[int(transition_steps)] = 1.0 / (
-      div_factor * final_div_factor)
-  return piecewise_interpolate_schedule(
-      'cosine', peak_value / div_factor, boundaries_and_scales)
+  # A tuple, not a mapping: with pct_start == 1 both phases end at step T
+  # and each keeps its scale.
+  return _interpolate_knots(
+      _cosine_interpolate, peak_value / div_factor,
+      (int(pct_start * transition_steps), int(transition_steps)),
+      (div_factor, 1.0 / (div_factor * final_div_factor)))
 
 
 def warmup_constant_schedule(

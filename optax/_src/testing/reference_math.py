@@ -416,12 +416,13 @@ def exponential_decay(
   if transition_steps <= 0 or decay_rate == 0:
     return init_value
   elapsed = t - max(transition_begin, 0)
-  if elapsed <= 0:
-    return init_value
-  exponent = elapsed / transition_steps
-  if staircase:
-    exponent = math.floor(exponent)
-  value = init_value * decay_rate ** exponent
+  value = init_value
+  if elapsed > 0:
+    exponent = elapsed / transition_steps
+    if staircase:
+      exponent = math.floor(exponent)
+    value = init_value * decay_rate ** exponent
+  # "The value never goes past end_value": at every step.
   if end_value is not None:
     value = max(value, end_value) if decay_rate < 1 else min(value, end_value)
   return value
@@ -432,7 +433,7 @@ def cosine_decay_schedule(
     exponent: float = 1.0,
 ) -> float:
   """The docstring's ``v0 ((1 - a) (1 + cos(pi tau / T))^p / 2^p + a)``."""
-  tau = min(max(t, 0), decay_steps)
+  tau = min(t, decay_steps)
   cosine = 0.5 * (1 + math.cos(math.pi * tau / decay_steps))
   return init_value * ((1 - alpha) * cosine ** exponent + alpha)
 
@@ -475,13 +476,19 @@ def piecewise_constant_schedule(
 
 def piecewise_interpolate_schedule(
     t: float, interpolate_type: str, init_value: float,
-    boundaries_and_scales: dict[int, float],
+    boundaries_and_scales: Any,
 ) -> float:
-  """Linear or half-cosine interpolation between the knots' values."""
+  """Linear or half-cosine interpolation between the knots' values.
+
+  ``boundaries_and_scales`` is a mapping or a sorted sequence of pairs (which
+  may repeat a step: the value jumps there to the last knot's).
+  """
+  if isinstance(boundaries_and_scales, dict):
+    boundaries_and_scales = sorted(boundaries_and_scales.items())
   knots = [(0, init_value)]
-  for boundary, scale in sorted(boundaries_and_scales.items()):
+  for boundary, scale in boundaries_and_scales:
     knots.append((boundary, knots[-1][1] * scale))
-  if t <= 0:
+  if t < 0:
     return init_value
   for (b0, v0), (b1, v1) in zip(knots[:-1], knots[1:]):
     if b0 <= t < b1:
