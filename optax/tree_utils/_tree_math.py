@@ -423,7 +423,7 @@ def tree_norm(
     tree: a pytree (complex leaves use their modulus).
     ord: ``None``, ``2`` or ``'fro'`` for the Euclidean norm, ``1`` for the
       sum of absolute values, ``jnp.inf`` (or ``'inf'``, ``'infinity'``) for
-      the largest absolute value.
+      the largest absolute value. Every norm of a tree without entries is 0.
     squared: whether to return the square of the norm (for the Euclidean
       norm this skips the square root).
 
@@ -442,7 +442,9 @@ def tree_norm(
     if squared:
       result = jnp.square(result)
   elif ord in ('inf', 'infinity') or ord == math.inf:
-    result = tree_max(jax.tree.map(jnp.abs, tree))
+    # At least 0: the max of no entry (an empty tree, zero-size leaves) is
+    # -inf, the norm of an empty vector is 0 (NaN entries stay NaN).
+    result = jnp.maximum(tree_max(jax.tree.map(jnp.abs, tree)), 0)
     if squared:
       result = jnp.square(result)
   else:
