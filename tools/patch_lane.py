@@ -59,6 +59,7 @@ import ast
 import collections
 import concurrent.futures
 import dataclasses
+import hashlib
 import json
 import os
 import pathlib
@@ -621,6 +622,7 @@ class PatchResult:
   fix: str
   applies: bool = True
   stale: str = ''
+  digest: str = ''
   notes: list[str] = dataclasses.field(default_factory=list)
   reproducer: list[str] = dataclasses.field(default_factory=list)
   before: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -745,7 +747,7 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
   Returns:
     The result; ``problems`` is empty when it holds.
   """
-  result = PatchResult(fix)
+  result = PatchResult(fix, digest=patch_digest(patches, fix))
   try:
     before = patch_lib.apply(patches, [fix], tree, work / 'before',
                              code=False)
@@ -773,7 +775,8 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
         before.tree, sorted({t.split('::')[0] for t in placed}), python,
         work, 'before', select=[t.split('::')[-1] for t in placed])
     result.before = _reproducer_outcomes(rec_before, placed)
-    result.failure_before = _first_failure(rec_before, placed)
+    result.failure_before = _first_failure(rec_before, placed).replace(
+        str(before.tree) + '/', '')
     if not any(o == 'failed' for o in result.before.values()):
       result.problems.append(
           'the reproducer does not fail on the tree without the fix: '
@@ -864,6 +867,29 @@ def check_ci(patches: Sequence[patch_lib.Patch], reached: set[str],
         'docstring examples that pass without the patch fail with it: '
         + ', '.join(failing) + '; ' + _one_line(new[failing[0]]['text']))
   return out
+
+
+def patch_digest(patches: dict[str, patch_lib.Patch], fix: str) -> str:
+  """A hash of what a patch's branch is made of.
+
+  The patch files of ``fix`` and of the patches it depends on, and their
+  reproducers: a lane result is only reused for the same contents.
+
+  Args:
+    patches: every patch.
+    fix: the patch.
+
+  Returns:
+    The hex digest.
+  """
+  digest = hashlib.sha256()
+  for name in patch_lib.order(patches, [fix]):
+    patch = patches[name]
+    for path in (patch.path, patch_lib.REPO / patch.test.source
+                 if patch.test is not None else None):
+      if path is not None and path.is_file():
+        digest.update(name.encode() + b'\0' + path.read_bytes() + b'\0')
+  return digest.hexdigest()[:16]
 
 
 def _one_line(text: str, width: int = 300) -> str:

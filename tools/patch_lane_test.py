@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 import subprocess
@@ -519,3 +520,33 @@ def test_branches_are_merged_pairwise(tmp_path, monkeypatch):
   assert conflicts == [
       'a-fix + b-fix: optax/module_test.py (1 conflicting hunk(s))',
       'b-fix + c-fix: optax/module.py (1 conflicting hunk(s))']
+
+
+def test_a_lane_result_is_reused_only_for_the_same_patch(tmp_path,
+                                                         monkeypatch):
+  repo = fixtures.make_repo(tmp_path / 'repo')
+  monkeypatch.setattr(up, 'REPO', repo)
+  patches = {'scale-doubles': up.parse(fixtures.patch_table())}
+  digest = lane.patch_digest(patches, 'scale-doubles')
+  saved = result(digest=digest)
+  path = tmp_path / 'lane.json'
+  path.write_text(json.dumps({'label': 'main@2edbcbe2390d',
+                              'patches': [saved.as_json()]}))
+  again = upstream_pr.lane_result(path, 'scale-doubles', patches,
+                                  'main@2edbcbe2')
+  assert again == saved
+  with pytest.raises(SystemExit, match='not main@1234567'):
+    upstream_pr.lane_result(path, 'scale-doubles', patches, 'main@1234567')
+  with pytest.raises(SystemExit, match='no result of other'):
+    upstream_pr.lane_result(path, 'other', patches, 'main@2edbcbe2')
+  # The reproducer changed since: verify again.
+  source = repo / 'upstream_tests' / 'scale_doubles_test.py'
+  source.write_text(source.read_text() + '# changed\n')
+  assert lane.patch_digest(patches, 'scale-doubles') != digest
+  with pytest.raises(SystemExit, match='changed since'):
+    upstream_pr.lane_result(path, 'scale-doubles', patches, 'main@2edbcbe2')
+  source.write_text(source.read_text().replace('# changed\n', ''))
+  path.write_text(json.dumps({'label': 'main@2edbcbe2', 'patches': [
+      result(digest=digest, ci={}).as_json()]}))
+  with pytest.raises(SystemExit, match='without all of upstream'):
+    upstream_pr.lane_result(path, 'scale-doubles', patches, 'main@2edbcbe2')

@@ -43,6 +43,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import re
@@ -485,6 +486,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                       metavar='PATH',
                       help='the interpreter that has upstream\'s linters '
                       '(pylint, ruff, flake8, pyink); default: this one')
+  parser.add_argument('--workers', type=int, default=0, metavar='N',
+                      help='pytest-xdist workers for upstream\'s test files '
+                      '(0: none)')
+  parser.add_argument('--lane-json', default=None, metavar='FILE',
+                      help='take the verification from this --json of '
+                      'tools.patch_lane, run on the same tree and the same '
+                      'patch files, instead of verifying again')
   args = parser.parse_args(argv)
   tree = pathlib.Path(args.upstream_tree).resolve()
   if not (tree / 'optax' / '__init__.py').is_file():
@@ -509,7 +517,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     check_checkout(tree, args.branch)
   missing = [m for m in patch_lane.LINTERS
              if m not in patch_lane.available_linters(args.lint_python)]
-  if missing:
+  if missing and not args.lane_json:
     print(f'upstream_pr: {args.lint_python} lacks {", ".join(missing)}: '
           'upstream\'s CI runs them (pip install pylint ruff flake8 pyink, '
           'or give --lint-python)', file=sys.stderr)
@@ -517,8 +525,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   label = status_lib.label_for_tree(tree, args.upstream_label)
   work = pathlib.Path(tempfile.mkdtemp(prefix='optax-pr.'))
   try:
-    result = patch_lane.check_patch(args.fix, patches, tree, args.python,
-                                    work, lint_python=args.lint_python)
+    if args.lane_json:
+      result = lane_result(pathlib.Path(args.lane_json), args.fix, patches,
+                           label)
+    else:
+      result = patch_lane.check_patch(args.fix, patches, tree, args.python,
+                                      work, processes=args.workers,
+                                      lint_python=args.lint_python)
     jax_version = _jax_version(args.python)
     if not result.applies or result.problems:
       why = result.stale or '; '.join(result.problems)
@@ -535,6 +548,41 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
           f'{", ".join(made)}', file=sys.stderr)
   print(text, end='')
   return 0
+
+
+def lane_result(path: pathlib.Path, fix: str,
+                patches: dict[str, patch_lib.Patch], label: str
+                ) -> patch_lane.PatchResult:
+  """The patch lane's result of ``fix``, from its ``--json`` file.
+
+  Args:
+    path: the lane's JSON.
+    fix: the patch.
+    patches: the patches as they are now.
+    label: the upstream the branch is made on.
+
+  Returns:
+    The result, as :func:`patch_lane.check_patch` returned it.
+
+  Raises:
+    SystemExit: the file has no result of ``fix``, was made on another
+      upstream, with other patch files, or without upstream's CI.
+  """
+  data = json.loads(path.read_text(encoding='utf-8'))
+  found = [r for r in data.get('patches', []) if r.get('fix') == fix]
+  if not found:
+    raise SystemExit(f'upstream_pr: {path} has no result of {fix}')
+  result = patch_lane.PatchResult(**found[0])
+  if not status_lib.same_label(data.get('label', ''), label):
+    raise SystemExit(f'upstream_pr: {path} verified {data.get("label")}, '
+                     f'not {label}')
+  if result.digest != patch_lane.patch_digest(patches, fix):
+    raise SystemExit(f'upstream_pr: the patch files of {fix} changed since '
+                     f'{path} was made: run the lane again')
+  if not result.ci or result.ci.get('missing'):
+    raise SystemExit(f'upstream_pr: {path} ran without all of upstream\'s '
+                     'linters (--no-ci, or some not installed)')
+  return result
 
 
 def _jax_version(python: str) -> str:
