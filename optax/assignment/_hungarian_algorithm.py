@@ -92,7 +92,9 @@ def _search_step(costs, v, row4col, state):
   closest = open_dist == length
   col = jnp.argmax(closest.astype(jnp.int8) + (closest & (row4col < 0)))
   col = col.astype(_INDEX_DTYPE)
-  return used.at[col].set(True), dist, path, row4col[col], col, length
+  # An elementwise mark fuses with the other updates (a scatter would not).
+  used = used | (jnp.arange(used.shape[0], dtype=_INDEX_DTYPE) == col)
+  return used, dist, path, row4col[col], col, length
 
 
 def _augmenting(state) -> jax.Array:
