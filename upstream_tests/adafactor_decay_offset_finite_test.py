@@ -34,14 +34,15 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax._src import alias
+from optax._src import factorized
 
 
 class AdafactorDecayOffsetTest(parameterized.TestCase):
 
   @parameterized.parameters(False, True)
   def test_steps_before_step_offset_use_the_first_decay_rate(self, jit):
-    transform = optax.scale_by_factored_rms(
+    transform = factorized.scale_by_factored_rms(
         step_offset=2, min_dim_size_to_factor=2
     )
     update = jax.jit(transform.update) if jit else transform.update
@@ -63,7 +64,7 @@ class AdafactorDecayOffsetTest(parameterized.TestCase):
   def test_adafactor_decay_offset_updates_are_finite(self, jit):
     # Constant gradients 0.1: the statistics are 0.01 at every step, and the
     # update is -learning_rate * g / |g| times the params' RMS, 1.
-    transform = optax.adafactor(learning_rate=1e-3, decay_offset=3)
+    transform = alias.adafactor(learning_rate=1e-3, decay_offset=3)
     params = {'w': jnp.ones((4, 3))}
     update = jax.jit(transform.update) if jit else transform.update
     state = transform.init(params)

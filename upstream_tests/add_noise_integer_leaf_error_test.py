@@ -21,14 +21,14 @@ argument must be a floating dtype), which does not say which leaf.
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax.numpy as jnp
-import optax
+from optax.transforms import _adding
 
 
 class AddNoiseIntegerLeafErrorTest(parameterized.TestCase):
 
   def test_integer_leaf_names_key_path(self):
     updates = {'layer': {'w': jnp.ones(3), 'count': jnp.array(2, jnp.int32)}}
-    tx = optax.add_noise(0.1, 0.55, 0)
+    tx = _adding.add_noise(0.1, 0.55, 0)
     state = tx.init(updates)
     with self.assertRaisesRegex(TypeError, r"\['layer'\]\['count'\].*int32"):
       tx.update(updates, state)

@@ -27,27 +27,30 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
-import optax
+from optax import contrib
+from optax._src import alias
+from optax._src import transform
+from optax.schedules import _inject
 
 
 class DonatableStateTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
-      ('scale_by_lbfgs', optax.scale_by_lbfgs),
-      ('mechanize', lambda: optax.contrib.mechanize(optax.adam(1e-3))),
-      ('cocob', optax.contrib.cocob),
-      ('dog', optax.contrib.dog),
-      ('dowg', optax.contrib.dowg),
-      ('madgrad', lambda: optax.contrib.madgrad(1e-3)),
+      ('scale_by_lbfgs', transform.scale_by_lbfgs),
+      ('mechanize', lambda: contrib.mechanize(alias.adam(1e-3))),
+      ('cocob', contrib.cocob),
+      ('dog', contrib.dog),
+      ('dowg', contrib.dowg),
+      ('madgrad', lambda: contrib.madgrad(1e-3)),
       (
           'inject_prodigy',
-          lambda: optax.inject_hyperparams(optax.contrib.prodigy)(
+          lambda: _inject.inject_hyperparams(contrib.prodigy)(
               learning_rate=1.0
           ),
       ),
       (
           'inject_schedule_free_adamw',
-          lambda: optax.inject_hyperparams(optax.contrib.schedule_free_adamw)(
+          lambda: _inject.inject_hyperparams(contrib.schedule_free_adamw)(
               learning_rate=1.0
           ),
       ),

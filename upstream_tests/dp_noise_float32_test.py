@@ -25,7 +25,7 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax import contrib
 
 
 class DpNoiseFloat32Test(parameterized.TestCase):
@@ -33,7 +33,7 @@ class DpNoiseFloat32Test(parameterized.TestCase):
   def test_bfloat16_noise_is_the_float32_draw_rounded(self):
     # One example of zero gradients: the update is the noise itself.
     def noise(dtype):
-      tx = optax.contrib.differentially_private_aggregate(1.0, 1.0, 0)
+      tx = contrib.differentially_private_aggregate(1.0, 1.0, 0)
       params = {'w': jnp.zeros(64, dtype)}
       updates, _ = tx.update(
           {'w': jnp.zeros((1, 64), dtype)}, tx.init(params), params

@@ -24,7 +24,7 @@ Tools that turn a function's closure into a pytree
 from absl.testing import absltest
 from absl.testing import parameterized
 import numpy as np
-import optax
+from optax.schedules import _schedule
 
 
 class ExponentialDecayClosureTest(parameterized.TestCase):
@@ -35,7 +35,7 @@ class ExponentialDecayClosureTest(parameterized.TestCase):
       ('transition_begin', {'transition_begin': 5}),
   )
   def test_no_empty_closure_cell(self, kwargs):
-    schedule = optax.exponential_decay(1.0, 10, 0.5, **kwargs)
+    schedule = _schedule.exponential_decay(1.0, 10, 0.5, **kwargs)
     # Reading an empty cell raises ValueError('Cell is empty').
     contents = [cell.cell_contents for cell in schedule.__closure__ or ()]
     self.assertNotEmpty(contents)

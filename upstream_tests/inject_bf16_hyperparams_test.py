@@ -24,14 +24,15 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax import schedules
+from optax._src import alias
 
 
 class InjectBf16HyperparamsTest(parameterized.TestCase):
 
   def test_bf16_params_keep_float32_hyperparams(self):
     params = {'w': jnp.ones(3, jnp.bfloat16)}
-    tx = optax.inject_hyperparams(optax.adam)(learning_rate=1e-3, b2=0.999)
+    tx = schedules.inject_hyperparams(alias.adam)(learning_rate=1e-3, b2=0.999)
     state = tx.init(params)
     b2 = state.hyperparams['b2']
     self.assertEqual(b2.dtype, jnp.float32)

@@ -25,7 +25,8 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax import schedules
+from optax._src import alias
 
 
 class InjectCallableHyperparamsTest(parameterized.TestCase):
@@ -33,7 +34,7 @@ class InjectCallableHyperparamsTest(parameterized.TestCase):
   def test_weight_decay_mask_function_is_passed_through(self):
     params = {'w': jnp.ones((2, 2)), 'b': jnp.ones(2)}
     mask_fn = lambda p: jax.tree.map(lambda x: x.ndim > 1, p)
-    tx = optax.inject_hyperparams(optax.adamw)(
+    tx = schedules.inject_hyperparams(alias.adamw)(
         learning_rate=0.1, weight_decay=0.1, mask=mask_fn
     )
     state = tx.init(params)

@@ -25,7 +25,9 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax import schedules
+from optax._src import alias
+from optax._src import update
 
 
 def _loss(params):
@@ -37,10 +39,10 @@ class InjectStaticIntegersTest(parameterized.TestCase):
   def test_adafactor_min_dim_size_to_factor_stays_an_int(self):
     params = {'w': jnp.arange(12.0).reshape(4, 3) / 10}
     grads = jax.grad(_loss)(params)
-    injected = optax.inject_hyperparams(optax.adafactor)(
+    injected = schedules.inject_hyperparams(alias.adafactor)(
         learning_rate=0.1, min_dim_size_to_factor=2
     )
-    plain = optax.adafactor(learning_rate=0.1, min_dim_size_to_factor=2)
+    plain = alias.adafactor(learning_rate=0.1, min_dim_size_to_factor=2)
     state = injected.init(params)
     self.assertEqual(int(state.hyperparams['min_dim_size_to_factor']), 2)
     updates, _ = jax.jit(injected.update)(grads, state, params)
@@ -49,7 +51,9 @@ class InjectStaticIntegersTest(parameterized.TestCase):
 
   def test_lbfgs_memory_size_under_jit(self):
     params = {'w': jnp.zeros(3)}
-    tx = optax.inject_hyperparams(optax.lbfgs)(learning_rate=1.0, memory_size=3)
+    tx = schedules.inject_hyperparams(alias.lbfgs)(
+        learning_rate=1.0, memory_size=3
+    )
 
     @jax.jit
     def step(params, state):
@@ -57,7 +61,7 @@ class InjectStaticIntegersTest(parameterized.TestCase):
       updates, state = tx.update(
           grad, state, params, value=value, grad=grad, value_fn=_loss
       )
-      return optax.apply_updates(params, updates), state
+      return update.apply_updates(params, updates), state
 
     state = tx.init(params)
     for _ in range(3):

@@ -24,17 +24,17 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax._src import alias
 
 
 class IntGradsFloatUpdatesTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
-      ('sgd_bfloat16', lambda: optax.sgd(0.1), jnp.bfloat16, [-0.3, 0.2]),
-      ('sgd_float16', lambda: optax.sgd(0.1), jnp.float16, [-0.3, 0.2]),
+      ('sgd_bfloat16', lambda: alias.sgd(0.1), jnp.bfloat16, [-0.3, 0.2]),
+      ('sgd_float16', lambda: alias.sgd(0.1), jnp.float16, [-0.3, 0.2]),
       (
           'sign_sgd_bfloat16',
-          lambda: optax.sign_sgd(0.1),
+          lambda: alias.sign_sgd(0.1),
           jnp.bfloat16,
           [-0.1, 0.1],
       ),
@@ -49,7 +49,7 @@ class IntGradsFloatUpdatesTest(parameterized.TestCase):
 
   def test_nadam_int32_gradients(self):
     params = {'w': jnp.array([1.0, 2.0])}
-    tx = optax.nadam(0.1)
+    tx = alias.nadam(0.1)
     updates, _ = tx.update(
         {'w': jnp.array([3, -2], jnp.int32)}, tx.init(params), params
     )

@@ -24,15 +24,16 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax._src import alias
+from optax._src import lookahead
 
 
 class LookaheadExtraArgsTest(parameterized.TestCase):
 
   def test_forwards_extra_args_to_the_fast_optimizer(self):
-    params = optax.LookaheadParams.init_synced({'w': jnp.ones(2)})
+    params = lookahead.LookaheadParams.init_synced({'w': jnp.ones(2)})
     fn = lambda p: jnp.sum(p['w'] ** 2)
-    tx = optax.lookahead(optax.lbfgs(), sync_period=2, slow_step_size=0.5)
+    tx = lookahead.lookahead(alias.lbfgs(), sync_period=2, slow_step_size=0.5)
     state = tx.init(params)
     value, grad = jax.value_and_grad(fn)(params.fast)
     updates, _ = tx.update(

@@ -22,15 +22,16 @@ type stays upstream's; only the message differs.
 from absl.testing import absltest
 from absl.testing import parameterized
 import jax.numpy as jnp
-import optax
+from optax._src import alias
+from optax.transforms import _masking
 
 
 class MaskTreeOfFunctionsTypeErrorTest(parameterized.TestCase):
 
   def test_tree_of_mask_functions_raises_type_error(self):
     params = {'w': jnp.ones(2), 'b': jnp.ones(2)}
-    tx = optax.masked(
-        optax.sgd(1.0), {'w': lambda x: True, 'b': lambda x: False}
+    tx = _masking.masked(
+        alias.sgd(1.0), {'w': lambda x: True, 'b': lambda x: False}
     )
     with self.assertRaisesRegex(TypeError, r'mask.*one function'):
       tx.init(params)

@@ -27,7 +27,10 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
-import optax
+from optax import contrib
+from optax._src import alias
+from optax.schedules import _inject
+from optax.transforms import _clipping
 from optax._src import test_utils
 
 
@@ -40,16 +43,18 @@ def _loss(params):
 class MixedDtypeParamsTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
-      ('mechanize', lambda: optax.contrib.mechanize(optax.adam(1e-2)), {}),
-      ('sophia', lambda: optax.contrib.sophia(1e-2), {'obj_fn': _loss}),
+      ('mechanize', lambda: contrib.mechanize(alias.adam(1e-2)), {}),
+      ('sophia', lambda: contrib.sophia(1e-2), {'obj_fn': _loss}),
       (
           'momo_adapt_lower_bound',
-          lambda: optax.contrib.momo(adapt_lower_bound=True),
+          lambda: contrib.momo(adapt_lower_bound=True),
           {'value': jnp.float32(1.0)},
       ),
       (
           'inject_clip_by_global_norm',
-          lambda: optax.inject_hyperparams(optax.clip_by_global_norm)(0.1),
+          lambda: _inject.inject_hyperparams(_clipping.clip_by_global_norm)(
+              0.1
+          ),
           {},
       ),
   )

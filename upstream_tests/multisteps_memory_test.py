@@ -26,13 +26,16 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
-import optax
+from optax._src import alias
+from optax.transforms import _accumulation
+from optax.transforms import _clipping
+from optax.transforms import _combining
 
 _N = 512  # two float32 (512, 512) params: 2 MiB in all.
 
 
 def _planned_bytes(tx, params):
-  ms = optax.MultiSteps(tx, every_k_schedule=4)
+  ms = _accumulation.MultiSteps(tx, every_k_schedule=4)
 
   def step(params, state, grads):
     updates, state = ms.update(grads, state, params)
@@ -59,11 +62,13 @@ class MultiStepsMemoryTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
       # (name, optimizer, state size in params, temporaries allowed)
-      ('sgd', lambda: optax.sgd(1e-2), 1, 1),
-      ('adam', lambda: optax.adam(1e-3), 3, 1),
+      ('sgd', lambda: alias.sgd(1e-2), 1, 1),
+      ('adam', lambda: alias.adam(1e-3), 3, 1),
       (
           'clip_adam',
-          lambda: optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3)),
+          lambda: _combining.chain(
+              _clipping.clip_by_global_norm(1.0), alias.adam(1e-3)
+          ),
           3,
           2,
       ),

@@ -24,7 +24,10 @@ from absl.testing import absltest
 from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
-import optax
+from optax import contrib
+from optax._src import alias
+from optax._src import update
+from optax.schedules import _inject
 
 
 def _dtypes(tree):
@@ -34,13 +37,17 @@ def _dtypes(tree):
 class StateDtypeStabilityTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
-      ('prodigy', optax.contrib.prodigy, False),
-      ('dadapt_adamw', optax.contrib.dadapt_adamw, False),
-      ('dog', optax.contrib.dog, False),
-      ('dowg', optax.contrib.dowg, False),
-      ('momo', optax.contrib.momo, True),
-      ('momo_adam', optax.contrib.momo_adam, True),
-      ('inject_adam', lambda: optax.inject_hyperparams(optax.adam)(0.1), False),
+      ('prodigy', contrib.prodigy, False),
+      ('dadapt_adamw', contrib.dadapt_adamw, False),
+      ('dog', contrib.dog, False),
+      ('dowg', contrib.dowg, False),
+      ('momo', contrib.momo, True),
+      ('momo_adam', contrib.momo_adam, True),
+      (
+          'inject_adam',
+          lambda: _inject.inject_hyperparams(alias.adam)(0.1),
+          False,
+      ),
   )
   def test_state_dtypes_after_a_step(self, make, needs_value):
     params = {
@@ -59,12 +66,12 @@ class StateDtypeStabilityTest(parameterized.TestCase):
 
   def test_scan_over_steps(self):
     params = {'w': jnp.ones(3, jnp.float32), 'b': jnp.ones(3, jnp.bfloat16)}
-    tx = optax.contrib.prodigy()
+    tx = contrib.prodigy()
 
     def body(carry, _):
       params, state = carry
       updates, state = tx.update(params, state, params)
-      return (optax.apply_updates(params, updates), state), None
+      return (update.apply_updates(params, updates), state), None
 
     (params, _), _ = jax.lax.scan(body, (params, tx.init(params)), length=3)
     self.assertEqual(params['b'].dtype, jnp.bfloat16)

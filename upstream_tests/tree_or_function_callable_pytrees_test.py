@@ -28,7 +28,9 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax._src import alias
+from optax._src import base
+from optax.transforms import _combining
 
 
 class TreeOrFunctionCallablePytreesTest(parameterized.TestCase):
@@ -48,8 +50,8 @@ class TreeOrFunctionCallablePytreesTest(parameterized.TestCase):
 
     params = Linear(w=jnp.ones((2, 3)), b=jnp.ones(3))
     labels = Linear(w='train', b='frozen')
-    tx = optax.partition(
-        {'train': optax.sgd(1.0), 'frozen': optax.set_to_zero()}, labels
+    tx = _combining.partition(
+        {'train': alias.sgd(1.0), 'frozen': base.set_to_zero()}, labels
     )
     grads = Linear(w=jnp.full((2, 3), 0.5), b=jnp.full(3, 0.5))
     updates, _ = tx.update(grads, tx.init(params), params)

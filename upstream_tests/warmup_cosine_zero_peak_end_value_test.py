@@ -36,14 +36,14 @@ from absl.testing import parameterized
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
+from optax.schedules import _schedule
 
 
 class WarmupCosineDecayZeroPeakTest(parameterized.TestCase):
 
   @parameterized.parameters(False, True)
   def test_zero_peak_ends_at_end_value(self, jit):
-    schedule = optax.warmup_cosine_decay_schedule(
+    schedule = _schedule.warmup_cosine_decay_schedule(
         init_value=0.0,
         peak_value=0.0,
         warmup_steps=2,
@@ -64,7 +64,7 @@ class WarmupCosineDecayZeroPeakTest(parameterized.TestCase):
 
   def test_zero_peak_with_exponent_ends_at_end_value(self):
     # exponent 2, no warmup, 8 decay steps: step 4 gives 0.5 * (1 - 0.5**2).
-    schedule = optax.warmup_cosine_decay_schedule(
+    schedule = _schedule.warmup_cosine_decay_schedule(
         init_value=0.0,
         peak_value=0.0,
         warmup_steps=0,
