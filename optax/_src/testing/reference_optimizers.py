@@ -640,3 +640,168 @@ def sm3(grads: Arrays, lr: float = 1.0, momentum: float = 0.9,
     prev = momentum * prev + (1 - momentum) * direction
     out.append(-lr * prev)
   return out
+
+
+def adopt(grads: Arrays, b1: float = 0.9, b2: float = 0.9999,
+          eps: float = 1e-6, nesterov: bool = False,
+          use_clipping: bool = True) -> list[np.ndarray]:
+  """ADOPT's direction (Taniguchi et al. 2024, Algorithm 1), unscaled.
+
+  The first step sets ``v_0 = g_0^2`` and returns 0; then ``g~ = clip(g /
+  max(sqrt(v_{t-1}), eps), t^(1/4))``, ``m_t = b1 m + (1 - b1) g~``, ``v_t
+  = b2 v + (1 - b2) g^2``; the direction is ``m_t`` (Nesterov: ``b1 m_t +
+  (1 - b1) g~``), ``t`` counting the steps before this one.
+
+  Args:
+    grads: the gradients of the steps.
+    b1: decay of the first moment.
+    b2: decay of the second moment.
+    eps: the floor of the normalizer.
+    nesterov: Nesterov's momentum.
+    use_clipping: whether to clip the normalized gradient.
+
+  Returns:
+    The directions of the steps.
+  """
+  out = []
+  m = 0.0
+  v = None
+  for t, g in enumerate(map(_f64, grads)):
+    if v is None:
+      v = g * g
+      out.append(np.zeros_like(g))
+      continue
+    normalized = g / np.maximum(np.sqrt(v), eps)
+    if use_clipping:
+      c = t ** 0.25
+      normalized = np.clip(normalized, -c, c)
+    m = b1 * m + (1 - b1) * normalized
+    v = b2 * v + (1 - b2) * g * g
+    out.append(b1 * m + (1 - b1) * normalized if nesterov else m)
+  return out
+
+
+def ademamix(grads: Arrays, b1: float = 0.9, b2: float = 0.999,
+             b3: float = 0.9999, alpha: float = 6.0, eps: float = 1e-8,
+             eps_root: float = 0.0) -> list[np.ndarray]:
+  """AdEMAMix's direction (Pagliardini et al. 2024, Algorithm 1), unscaled.
+
+  ``(m1 / (1 - b1^t) + alpha m2) / (sqrt(nu / (1 - b2^t) + eps_root) +
+  eps)``, the slow EMA ``m2`` (decay ``b3``) not bias-corrected.
+
+  Args:
+    grads: the gradients of the steps.
+    b1: decay of the fast EMA.
+    b2: decay of the second moment.
+    b3: decay of the slow EMA.
+    alpha: weight of the slow EMA.
+    eps: added outside the root.
+    eps_root: added inside the root.
+
+  Returns:
+    The directions of the steps.
+  """
+  out = []
+  m1 = m2 = nu = 0.0
+  for t, g in enumerate(map(_f64, grads), start=1):
+    m1 = b1 * m1 + (1 - b1) * g
+    m2 = b3 * m2 + (1 - b3) * g
+    nu = b2 * nu + (1 - b2) * g * g
+    out.append((m1 / (1 - b1 ** t) + alpha * m2)
+               / (np.sqrt(nu / (1 - b2 ** t) + eps_root) + eps))
+  return out
+
+
+def simplified_ademamix(grads: Arrays, b1: float = 0.99, b2: float = 0.95,
+                        alpha: float = 0.0, eps: float = 1e-8,
+                        eps_root: float = 0.0) -> list[np.ndarray]:
+  """Simplified AdEMAMix's direction (Morwani et al. 2024), unscaled.
+
+  ``m_t = b1 m + g`` (a discounted sum), ``n_t = b2 n + (1 - b2) g^2``; the
+  direction is ``(alpha g + m_t) / (sqrt(n_t / (1 - b2^t) + eps_root) +
+  eps)``.
+
+  Args:
+    grads: the gradients of the steps.
+    b1: the momentum's discount.
+    b2: decay of the second moment.
+    alpha: weight of the current gradient.
+    eps: added outside the root.
+    eps_root: added inside the root.
+
+  Returns:
+    The directions of the steps.
+  """
+  out = []
+  m = n = 0.0
+  for t, g in enumerate(map(_f64, grads), start=1):
+    m = b1 * m + g
+    n = b2 * n + (1 - b2) * g * g
+    out.append((alpha * g + m)
+               / (np.sqrt(n / (1 - b2 ** t) + eps_root) + eps))
+  return out
+
+
+def madgrad(grads: Arrays, x0: np.ndarray, lr: float = 0.1,
+            momentum: float = 0.9, eps: float = 1e-6) -> list[np.ndarray]:
+  """MADGRAD (Defazio and Jelassi 2021, Algorithm 1; the authors' code).
+
+  ``lambda_k = (lr + eps) sqrt(k + 1)`` (the reference code adds ``eps`` to
+  the learning rate), ``s += lambda g``, ``nu += lambda g^2``, ``z = x0 - s
+  / (nu^(1/3) + eps)``, ``x_{k+1} = momentum x_k + (1 - momentum) z``; the
+  update is ``x_{k+1} - x_k``. The params follow the updates.
+
+  Args:
+    grads: the gradients of the steps.
+    x0: the initial params.
+    lr: the learning rate.
+    momentum: the momentum (``1 - c`` of the paper).
+    eps: the epsilon.
+
+  Returns:
+    The updates of the steps.
+  """
+  x0 = _f64(x0)
+  x = x0.copy()
+  s = nu = 0.0
+  out = []
+  for k, g in enumerate(map(_f64, grads)):
+    lam = (lr + eps) * np.sqrt(k + 1)
+    s = s + lam * g
+    nu = nu + lam * g * g
+    z = x0 - s / (np.cbrt(nu) + eps)
+    new = momentum * x + (1 - momentum) * z
+    out.append(new - x)
+    x = new
+  return out
+
+
+def acprop(grads: Arrays, b1: float = 0.9, b2: float = 0.999,
+           eps: float = 1e-16, eps_root: float = 1e-16) -> list[np.ndarray]:
+  """ACProp's direction (Zhuang et al. 2021, Algorithm 2), unscaled.
+
+  ``m_t = b1 m + (1 - b1) g``, ``s_t = b2 s + (1 - b2) (g - m_t)^2 +
+  eps_root``; the direction divides ``g_t`` by the previous step's
+  ``sqrt(s_{t-1} / (1 - b2^(t-1))) + eps``, and is ``g_1 / (1 + eps)`` at
+  the first step.
+
+  Args:
+    grads: the gradients of the steps.
+    b1: decay of the first moment.
+    b2: decay of the second moment.
+    eps: added outside the root.
+    eps_root: added to the second moment at each step.
+
+  Returns:
+    The directions of the steps.
+  """
+  out = []
+  m = s = 0.0
+  for t, g in enumerate(map(_f64, grads), start=1):
+    if t == 1:
+      out.append(g / (1 + eps))
+    else:
+      out.append(g / (np.sqrt(s / (1 - b2 ** (t - 1))) + eps))
+    m = b1 * m + (1 - b1) * g
+    s = b2 * s + (1 - b2) * (g - m) ** 2 + eps_root
+  return out
