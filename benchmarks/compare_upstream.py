@@ -1002,7 +1002,7 @@ def _measure_api(args: argparse.Namespace, fork: _Side, upstream: _Side,
     results: the finished rows are appended here.
   """
   cases = [c for c in _api_cases().cases(with_optimizers=False)
-           if c.group in _api_cases().TIMED_GROUPS]
+           if c.group in _api_cases().TIMED_GROUPS and c.timed]
   for case in cases:
     if not _selected([case.id], args.rows):
       continue
