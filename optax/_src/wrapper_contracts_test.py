@@ -418,6 +418,28 @@ class TransformFormulaTest(parameterized.TestCase):
                                rtol=1e-5)
     self.assertEqual(int(num_clipped), int(np.sum(norms > clip)))
 
+  @parameterized.parameters((True,), (False,))
+  def test_per_example_layer_norm_clip(self, uniform):
+    rng = np.random.default_rng(7)
+    grads = [jnp.asarray(rng.normal(size=(5, 3)), jnp.float32),
+             jnp.asarray(rng.normal(size=(5, 6)), jnp.float32)]
+    clip = 1.2
+    sums, _ = optax.per_example_layer_norm_clip(grads, clip, uniform)
+    sizes = np.array([3, 6])
+    bounds = (clip / np.sqrt(2) * np.ones(2) if uniform
+              else clip * np.sqrt(sizes / sizes.sum()))
+    for got, g, c in zip(sums, grads, bounds):
+      g = np.asarray(g, np.float64)
+      norms = np.linalg.norm(g, axis=1, keepdims=True)
+      want = (g * np.minimum(1.0, c / norms)).sum(0)
+      np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+  def test_unitwise_clip(self):
+    g = jnp.array([3.0, 4.0, 0.0])
+    norms = jnp.array([5.0, 5.0, 0.0])
+    got = transforms.unitwise_clip(norms, jnp.array([2.5, 10.0, 1.0]), g)
+    np.testing.assert_allclose(got, [1.5, 4.0, 0.0], rtol=1e-6)
+
   def test_add_noise_variance_follows_the_schedule(self):
     # Neelakantan et al. 2015: variance eta / (1 + t) ** gamma at step t.
     eta, gamma = 0.5, 0.55
@@ -486,6 +508,30 @@ class MicrobatchingTest(parameterized.TestCase):
           microbatching.AccumulationType.RUNNING_MEAN) else sums.sum())
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
+  def test_micro_vmap_and_micro_grad_equal_the_batch(self):
+    rng = np.random.default_rng(6)
+    x = jnp.asarray(rng.normal(size=(6, 3)), jnp.float32)
+    w = jnp.asarray(rng.normal(size=(3,)), jnp.float32)
+    f = lambda w, x: jnp.tanh(x @ w)
+    got = microbatching.micro_vmap(f, in_axes=(None, 0),
+                                   microbatch_size=2)(w, x)
+    x64, w64 = np.asarray(x, np.float64), np.asarray(w, np.float64)
+    np.testing.assert_allclose(got, np.tanh(x64 @ w64), rtol=1e-5,
+                               atol=1e-6)
+    # SUM of per-example gradients of tanh(x w)^2 / 2, each clipped to
+    # norm 0.5 by transform_fn: the clipped per-example gradients summed.
+    loss = lambda w, x: 0.5 * jnp.sum(jnp.tanh(x @ w) ** 2)
+    def clip(g):
+      norm = jnp.sqrt(jnp.sum(g * g))
+      return g * jnp.minimum(1.0, 0.5 / norm)
+    grads, _ = microbatching.micro_grad(loss, microbatch_size=3,
+                                        transform_fn=clip)(w, x)
+    y = np.tanh(x64 @ w64)
+    per_example = (y * (1 - y ** 2))[:, None] * x64
+    norms = np.linalg.norm(per_example, axis=1, keepdims=True)
+    want = (per_example * np.minimum(1.0, 0.5 / norms)).sum(0)
+    np.testing.assert_allclose(grads, want, rtol=1e-5, atol=1e-6)
+
   def test_reshape_batch_axis(self):
     x = jnp.arange(12.0).reshape(6, 2)
     got = microbatching.reshape_batch_axis(x, 2)
@@ -523,6 +569,29 @@ class AggregatingTest(parameterized.TestCase):
                                ((allx - allx.mean(0)) ** 2).sum(0),
                                rtol=1e-5)
     self.assertEqual(int(aux['sample_size']), 12)
+
+  def test_ema_of_mean_and_variance_and_batch_size(self):
+    # m_t = b m + (1 - b) g, v_t = b v + (1 - b) S / (N - 1), debiased by
+    # 1 - b^t; two steps with b = 0.5.
+    tx = aggregating.track_per_element_mean_and_variance_with_ema(0.5)
+    state = tx.init(jnp.zeros(1))
+    steps = ((2.0, 8.0, 5), (4.0, 3.0, 4))
+    m = v = 0.0
+    for t, (g, s, n) in enumerate(steps, start=1):
+      u, state = tx.update(jnp.array([g]), state,
+                           sum_sq_diff_grads=jnp.array([s]), sample_size=n)
+      np.testing.assert_array_equal(u, [g])
+      m = 0.5 * m + 0.5 * g
+      v = 0.5 * v + 0.5 * s / (n - 1)
+      mean, var = aggregating.get_unbiased_mean_and_variance_ema(state)
+      np.testing.assert_allclose(mean, [m / (1 - 0.5 ** t)], rtol=1e-6)
+      np.testing.assert_allclose(var, [v / (1 - 0.5 ** t)], rtol=1e-6)
+    updates = {'w': jnp.zeros((8, 3)), 'b': jnp.zeros((8,))}
+    self.assertEqual(
+        aggregating.get_batch_size_from_per_elt_updates(updates, 0), 8)
+    self.assertEqual(
+        aggregating.get_batch_size_from_per_elt_updates(
+            {'w': jnp.zeros((2, 4, 3))}, (0, 1)), 8)
 
   def test_accumulate_avg_updates(self):
     tx = aggregating.accumulate_avg_updates(2)
