@@ -593,6 +593,29 @@ class AggregatingTest(parameterized.TestCase):
         aggregating.get_batch_size_from_per_elt_updates(
             {'w': jnp.zeros((2, 4, 3))}, (0, 1)), 8)
 
+  def test_process_and_incremental_average(self):
+    # process(pre, average, post) is post(mean(pre(per-element))); the
+    # incremental average of two batches is the mean of their means.
+    rng = np.random.default_rng(8)
+    b1, b2 = rng.normal(size=(3, 2)), rng.normal(size=(3, 2))
+    tx = aggregating.process(optax.scale(2.0),
+                             aggregating.average_per_element_updates(),
+                             optax.sgd(0.5, momentum=0.9))
+    state = tx.init(jnp.zeros(2))
+    u1, state = tx.update(jnp.asarray(b1, jnp.float32), state)
+    u2, _ = tx.update(jnp.asarray(b2, jnp.float32), state)
+    m1, m2 = 2 * b1.mean(0), 2 * b2.mean(0)
+    np.testing.assert_allclose(u1, -0.5 * m1, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(u2, -0.5 * (m2 + 0.9 * m1), rtol=1e-5,
+                               atol=1e-7)
+    agg = aggregating.average_incrementally_updates(0, 2)
+    state = agg.init(jnp.zeros(2))
+    first, state = agg.update(jnp.asarray(b1, jnp.float32), state)
+    second, _ = agg.update(jnp.asarray(b2, jnp.float32), state)
+    np.testing.assert_array_equal(first, [0.0, 0.0])
+    np.testing.assert_allclose(second, np.concatenate([b1, b2]).mean(0),
+                               rtol=1e-5, atol=1e-7)
+
   def test_accumulate_avg_updates(self):
     tx = aggregating.accumulate_avg_updates(2)
     state = tx.init(jnp.zeros(2))
