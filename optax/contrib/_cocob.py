@@ -122,12 +122,17 @@ def scale_by_cocob(
     validation.require_params(
         fn, params, 'COCOB bets relative to the initial params')
     bound = hyperparameters.as_hyperparameter(alpha)
+    epsilon = hyperparameters.as_hyperparameter(eps)
 
     def leaf_update(g, p, w1, theta, lmax, gsum, reward):
       dtype = dtypes.promote_dtypes(g.dtype, p.dtype, w1.dtype, bound.dtype)
       g32, p32, w132 = g.astype(dtype), p.astype(dtype), w1.astype(dtype)
       abs_g = jnp.abs(g32)
-      new_l = jnp.maximum(lmax.astype(dtype), abs_g)
+      # L is a running maximum from L_0 = eps, so L >= eps; a float16 state
+      # loses eps (1e-8 is 0 there) and a zero gradient gave 0 / 0. The
+      # bound changes nothing where the stored L keeps eps.
+      new_l = jnp.maximum(jnp.maximum(lmax.astype(dtype), abs_g),
+                          epsilon.astype(dtype))
       new_gsum = gsum.astype(dtype) + abs_g
       new_reward = jnp.maximum(reward.astype(dtype) - g32 * (p32 - w132), 0)
       new_theta = theta.astype(dtype) - g32

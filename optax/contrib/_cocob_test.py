@@ -101,6 +101,26 @@ class CocobTest(parameterized.TestCase):
       tx = _cocob.cocob()
     test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
+  @parameterized.product(use_jit=(True, False),
+                         dtype=('float16', 'bfloat16', 'float32'))
+  def test_zero_gradient_in_float16_gives_zero_update(self, use_jit, dtype):
+    # COCOB-Backprop (Orabona and Tommasi 2017, Algorithm 2): L starts at
+    # eps and is a running maximum, so L >= eps and a zero gradient (theta
+    # = 0) bets nothing. eps = 1e-8 is 0 in float16: L was 0 and 0 / 0. Then
+    # g = [0.5, -1, 0]: L = |g|, G = |g|, the bet -g / (|g| max(2 |g|,
+    # 100 |g|)) |g| = -g / (100 |g|) = -0.01 sign(g).
+    tx = _cocob.scale_by_cocob()
+    update = jax.jit(tx.update) if use_jit else tx.update
+    params = jnp.zeros(3, dtype)
+    state = tx.init(params)
+    updates, state = update(jnp.zeros(3, dtype), state, params)
+    self.assertEqual(updates.dtype, jnp.dtype(dtype))
+    np.testing.assert_array_equal(np.asarray(updates, np.float32), 0.0)
+    updates, _ = update(jnp.array([0.5, -1.0, 0.0], dtype), state, params)
+    tol = {'float16': 1e-3, 'bfloat16': 1e-2, 'float32': 1e-6}[dtype]
+    np.testing.assert_allclose(np.asarray(updates, np.float32),
+                               [-0.01, 0.01, 0.0], rtol=tol, atol=0)
+
   def test_requires_params(self):
     tx = _cocob.scale_by_cocob()
     with self.assertRaisesRegex(ValueError, 'scale_by_cocob: params'):
