@@ -37,7 +37,12 @@ Usage::
 
   python -m tools.upstream_pr FIX --upstream-tree PATH [--branch NAME
       [--author "NAME <EMAIL>"]] [--upstream-label main@COMMIT]
-      [--python PATH] [--lint-python PATH] > body.md
+      [--python PATH] [--lint-python PATH] [--workers N]
+      [--lane-json FILE] > body.md
+
+``--lane-json`` takes the verification from a ``--json`` of the patch lane
+run on the same upstream with the same patch files (a digest of them is
+compared) instead of running upstream's tests again.
 """
 
 from __future__ import annotations
