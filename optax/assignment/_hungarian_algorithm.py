@@ -71,30 +71,28 @@ def _searching(state) -> jax.Array:
   return state[3] >= 0  # The latest column was assigned to a row.
 
 
-def _search_step(costs, v, row4col, state):
+def _search_step(costs, v, row4col, weight, state):
   """Visits the unvisited column closest to the root, via the latest row."""
-  used, dist, path, row, col, length = state
+  unused, dist, path, row, col, length = state
   row_costs = costs[row]
   # The row's dual: 0 for the root (col is -1), else the reduced cost of its
   # pair with col, the column it was reached by, is 0.
   u_row = jnp.where(col < 0, 0, row_costs[col] - v[col])
-  via_row = length + (row_costs - u_row) - v
-  shorter = ~used & (via_row < dist)
+  via_row = (row_costs - v) + (length - u_row)
+  shorter = unused & (via_row < dist)
   dist = jnp.where(shorter, via_row, dist)
   path = jnp.where(shorter, row, path)
-  open_dist = jnp.where(used, jnp.inf, dist)
+  open_dist = jnp.where(unused, dist, jnp.inf)
   length = jnp.min(open_dist)
-  # The first of the closest columns, a free one if there is one: with ties
-  # (equal costs) this keeps the pairs already made instead of shuffling
-  # them. When no column can be reached (infinite or NaN costs) all are at
-  # distance inf and the first free one ends the search, so that the result
-  # is still an assignment.
-  closest = open_dist == length
-  col = jnp.argmax(closest.astype(jnp.int8) + (closest & (row4col < 0)))
+  # The first of the closest columns, a free one (weight 2) if there is one:
+  # with ties (equal costs) this keeps the pairs already made instead of
+  # shuffling them. When no column can be reached (infinite or NaN costs)
+  # all are at distance inf and the first free one ends the search, so that
+  # the result is still an assignment.
+  col = jnp.argmax(jnp.where(open_dist == length, weight, 0))
   col = col.astype(_INDEX_DTYPE)
-  # An elementwise mark fuses with the other updates (a scatter would not).
-  used = used | (jnp.arange(used.shape[0], dtype=_INDEX_DTYPE) == col)
-  return used, dist, path, row4col[col], col, length
+  unused = unused.at[col].set(False)
+  return unused, dist, path, row4col[col], col, length
 
 
 def _augmenting(state) -> jax.Array:
@@ -115,14 +113,17 @@ def _add_row(costs, root, carry):
   root = root.astype(_INDEX_DTYPE)
   m = costs.shape[1]
   minus_one = jnp.array(-1, _INDEX_DTYPE)
-  state = (jnp.zeros((m,), bool), jnp.full((m,), jnp.inf, v.dtype),
+  # Weight of a column among the closest: 2 if free, 1 if assigned.
+  weight = jnp.where(row4col < 0, 2, 1).astype(jnp.int8)
+  state = (jnp.ones((m,), bool), jnp.full((m,), jnp.inf, v.dtype),
            jnp.full((m,), root), root, minus_one, jnp.zeros((), v.dtype))
-  used, dist, path, _, sink, length = jax.lax.while_loop(
-      _searching, functools.partial(_search_step, costs, v, row4col), state)
+  unused, dist, path, _, sink, length = jax.lax.while_loop(
+      _searching,
+      functools.partial(_search_step, costs, v, row4col, weight), state)
   # Dual update (Crouse, 2016): the columns of the search tree fall by the
   # length of the path minus their distance (and the rows' duals, implied by
   # their pairs, rise by as much).
-  v = v - jnp.where(used, length - dist, 0)
+  v = v - jnp.where(unused, 0, length - dist)
   row4col, col4row, _ = jax.lax.while_loop(
       _augmenting, functools.partial(_augment_step, path),
       (row4col, col4row, sink))
