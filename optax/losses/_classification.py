@@ -27,6 +27,7 @@ import math
 from typing import Optional, Union
 
 import jax
+from jax.custom_derivatives import SymbolicZero
 import jax.numpy as jnp
 import numpy as np
 
@@ -46,6 +47,19 @@ def _check_integer(fn_name: str, arg_name: str, x: jax.Array) -> None:
         ' the one-hot variant of this loss for probability labels.')
 
 
+def _masked_log_probs(
+    log_probs: jax.Array,
+    labels: jax.Array,
+    where: Optional[jax.Array],
+) -> jax.Array:
+  """``log_probs`` with 0 where a zero label meets a non-finite entry."""
+  ignore = (labels == 0) & ~jnp.isfinite(log_probs)
+  if where is not None:
+    ignore = ignore | ~where
+  return jnp.where(ignore, 0.0, log_probs)
+
+
+@jax.custom_jvp
 def _weighted_log_probs(
     log_probs: jax.Array,
     labels: jax.Array,
@@ -55,8 +69,16 @@ def _weighted_log_probs(
 
   A zero label times a ``-inf`` (or NaN, for a row of ``-inf`` logits)
   log-probability would give NaN; those entries are replaced by zero before
-  the product, so they contribute nothing and get zero gradient. Entries
-  masked out by ``where`` are zeroed as well.
+  the product, so they contribute nothing. Entries masked out by ``where``
+  are zeroed as well.
+
+  The derivative is the product rule with the replaced log-probabilities:
+  the tangent of the labels is weighted by them (0 on the replaced
+  entries), the tangent of the log-probabilities by the labels, and a class
+  with a zero label contributes 0 (not ``0 * nan`` where the tangent of its
+  log-probability is not finite). That mask is computed from the labels
+  alone, so reverse mode does not recompute the log-probabilities: the
+  cotangent of the logits costs what upstream's plain product costs.
 
   Args:
     log_probs: log-probabilities.
@@ -66,10 +88,27 @@ def _weighted_log_probs(
   Returns:
     The elementwise product, with the broadcast shape.
   """
-  ignore = (labels == 0) & ~jnp.isfinite(log_probs)
-  if where is not None:
-    ignore = ignore | ~where
-  return labels * jnp.where(ignore, 0.0, log_probs)
+  return labels * _masked_log_probs(log_probs, labels, where)
+
+
+def _weighted_log_probs_jvp(primals, tangents):
+  """The product rule of ``_weighted_log_probs``, zero tangents skipped."""
+  log_probs, labels, where = primals
+  log_probs_dot, labels_dot, _ = tangents
+  masked = _masked_log_probs(log_probs, labels, where)
+  out = labels * masked
+  terms = []
+  if not isinstance(labels_dot, SymbolicZero):
+    terms.append(labels_dot * masked)
+  if not isinstance(log_probs_dot, SymbolicZero):
+    terms.append(labels * jnp.where(labels == 0, 0.0, log_probs_dot))
+  if not terms:
+    return out, jnp.zeros_like(out)
+  # jax's own rule for a product adds the left factor's term first.
+  return out, terms[0] if len(terms) == 1 else terms[0] + terms[1]
+
+
+_weighted_log_probs.defjvp(_weighted_log_probs_jvp, symbolic_zeros=True)
 
 
 def _class_mask(
@@ -267,11 +306,11 @@ def softmax_cross_entropy_with_integer_labels(
     where = where | ~has_class[..., None]
   log_normalizers = jax.nn.logsumexp(logits, axis=-1, where=where)
 
-  labels = jnp.where(labels < 0, labels + num_classes, labels)
-  in_range = (labels >= 0) & (labels < num_classes)
-  safe_labels = jnp.where(in_range, labels, 0)
+  # take_along_axis counts negative labels from the end and gives NaN for a
+  # label out of range; the mask also keeps such a row's gradient at zero.
+  in_range = (labels >= -num_classes) & (labels < num_classes)
   label_logits = jnp.take_along_axis(
-      logits, safe_labels[..., None], axis=-1)[..., 0]
+      logits, labels[..., None], axis=-1)[..., 0]
   loss = jnp.where(in_range, log_normalizers - label_logits, jnp.nan)
   if where is not None:
     loss = jnp.where(has_class, loss, 0.0)
