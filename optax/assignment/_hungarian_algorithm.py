@@ -114,7 +114,7 @@ def _add_row(costs, root, carry):
   m = costs.shape[1]
   minus_one = jnp.array(-1, _INDEX_DTYPE)
   # Weight of a column among the closest: 2 if free, 1 if assigned.
-  weight = jnp.where(row4col < 0, 2, 1).astype(jnp.int8)
+  weight = jnp.where(row4col < 0, jnp.int8(2), jnp.int8(1))
   state = (jnp.ones((m,), bool), jnp.full((m,), jnp.inf, v.dtype),
            jnp.full((m,), root), root, minus_one, jnp.zeros((), v.dtype))
   unused, dist, path, _, sink, length = jax.lax.while_loop(
