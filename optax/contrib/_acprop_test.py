@@ -16,6 +16,7 @@
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -83,6 +84,22 @@ class ACPropTest(parameterized.TestCase):
                                rtol=1e-6)
     np.testing.assert_allclose(state.mu, [2.5], rtol=1e-6)
     np.testing.assert_allclose(state.nu, [1.25], rtol=1e-6)
+
+  @parameterized.parameters(True, False)
+  def test_small_float16_gradients_give_finite_updates(self, use_jit):
+    # s_t >= eps_root = 1e-16 at every step, so the update g / (sqrt(s /
+    # (1 - b2^(t-1))) + eps) is finite; in float16 s rounded to 0 and
+    # 1e-7 / 1e-16 overflowed to inf. With s = eps_root the second update
+    # is 1e-7 / sqrt(1e-16 / 0.001) = 0.316 at most.
+    tx = _acprop.scale_by_acprop()
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(jnp.zeros(3, jnp.float16))
+    g = jnp.array([1e-7, -1e-7, 0.0], jnp.float16)
+    for _ in range(3):
+      updates, state = update(g, state)
+      self.assertEqual(updates.dtype, jnp.float16)
+      self.assertTrue(np.all(np.isfinite(np.asarray(updates, np.float32))))
+      self.assertLessEqual(float(jnp.max(jnp.abs(updates))), 1.0)
 
   def test_default_hyperparameters(self):
     tx = _acprop.scale_by_acprop()
