@@ -616,6 +616,20 @@ class AggregatingTest(parameterized.TestCase):
     np.testing.assert_allclose(second, np.concatenate([b1, b2]).mean(0),
                                rtol=1e-5, atol=1e-7)
 
+  def test_add_mean_variance_to_opt(self):
+    # The optimizer steps on the batch mean; the debiased EMAs after one
+    # step are the batch's mean and unbiased variance S / (N - 1).
+    rng = np.random.default_rng(9)
+    batch = rng.normal(size=(5, 3))
+    tx = aggregating.add_mean_variance_to_opt(optax.sgd(0.1), ema_decay=0.5)
+    updates, state = tx.update(jnp.asarray(batch, jnp.float32),
+                               tx.init(jnp.zeros(3)))
+    np.testing.assert_allclose(updates, -0.1 * batch.mean(0), rtol=1e-5,
+                               atol=1e-7)
+    mean, var = aggregating.get_unbiased_mean_and_variance_ema(state)
+    np.testing.assert_allclose(mean, batch.mean(0), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(var, batch.var(0, ddof=1), rtol=1e-5)
+
   def test_accumulate_avg_updates(self):
     tx = aggregating.accumulate_avg_updates(2)
     state = tx.init(jnp.zeros(2))

@@ -111,5 +111,37 @@ class ContribOracleTest(parameterized.TestCase):
 
 
 
+class IdentityTest(absltest.TestCase):
+
+  def test_hutchinson_is_exact_for_a_diagonal_hessian(self):
+    # E[z * (H z)] = diag(H) (Bekas et al. 2007); for a diagonal H and
+    # Rademacher z, z * (H z) = z ** 2 diag(H) = diag(H) for every draw.
+    h = np.array([1.0, -3.0, 0.5, 4.0])
+    obj_fn = lambda x: 0.5 * jnp.sum(jnp.asarray(h, jnp.float32) * x ** 2)
+    params = jnp.asarray([0.3, -1.0, 2.0, 0.0], jnp.float32)
+    for seed in (0, 1, 2):
+      est = contrib.hutchinson_estimator_diag_hessian(random_seed=seed)
+      diag, _ = est.update(None, est.init(params), params, obj_fn=obj_fn)
+      np.testing.assert_allclose(diag, h, rtol=1e-6)
+
+  def test_schedule_free_eval_params_inverts_the_interpolation(self):
+    # y = (1 - b1) z + b1 x, so x = (y - (1 - b1) z) / b1 (Defazio et al.
+    # 2024, eq. (1)); b1 = 0.9 and the state's z after three steps.
+    tx = contrib.schedule_free_sgd(learning_rate=0.5, b1=0.9)
+    params = jnp.asarray([1.0, -2.0, 0.5], jnp.float32)
+    state = tx.init(params)
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+      g = jnp.asarray(rng.normal(size=3), jnp.float32)
+      updates, state = tx.update(g, state, params)
+      params = params + updates
+    z = np.asarray(state.z, np.float64)
+    y = np.asarray(params, np.float64)
+    want = (y - 0.1 * z) / 0.9
+    np.testing.assert_allclose(
+        contrib.schedule_free_eval_params(state, params), want, rtol=1e-5,
+        atol=1e-6)
+
+
 if __name__ == '__main__':
   absltest.main()
