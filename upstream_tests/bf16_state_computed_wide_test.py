@@ -18,7 +18,9 @@ Upstream 0.2.8 computes some transforms in bfloat16 on bfloat16 params.
 Against the float32 run, relative to its largest entry, the first updates
 of this test are off by 210% (schedule-free AdamW), 17% (cocob), 8.7%
 (Muon) and 1.8% (madgrad). Computed in float32 and rounded once, they
-are below 0.4%.
+are below 0.4%. On float16 params, where eps = 1e-8 rounds to 0, a zero
+gradient gave 0 / 0 = NaN updates in the Adam family, rmsprop, adan and
+novograd (issues #1754 and #1789).
 """
 
 from absl.testing import absltest
@@ -55,6 +57,24 @@ class Bf16StateComputedWideTest(parameterized.TestCase):
     # is 2 ** -9, 0.2%); upstream 0.2.8 is off by 1.8% (madgrad) to 210%.
     error = np.max(np.abs(got - expected)) / np.max(np.abs(expected))
     self.assertLess(error, 5e-3)
+
+  @parameterized.named_parameters(
+      ('adam', lambda: optax.adam(0.1)),
+      ('nadam', lambda: optax.nadam(0.1)),
+      ('amsgrad', lambda: optax.amsgrad(0.1)),
+      ('adabelief', lambda: optax.adabelief(0.1)),
+      ('rmsprop', lambda: optax.rmsprop(0.1)),
+      ('adan', lambda: optax.adan(0.1)),
+      ('novograd', lambda: optax.novograd(0.1)),
+  )
+  def test_float16_zero_gradient_gives_zero_update(self, make):
+    # A zero gradient leaves every moment at 0, and eps keeps the update
+    # 0 / (0 + eps) = 0; eps = 1e-8 is 0 once rounded to float16.
+    tx = make()
+    params = jnp.zeros(4, jnp.float16)
+    updates, _ = tx.update(jnp.zeros(4, jnp.float16), tx.init(params), params)
+    self.assertEqual(updates.dtype, jnp.float16)
+    np.testing.assert_array_equal(np.asarray(updates, np.float32), 0.0)
 
 
 if __name__ == '__main__':
