@@ -101,19 +101,30 @@ def _public_names(module: types.ModuleType) -> list[str]:
   return sorted(n for n in dir(module) if not n.startswith('_'))
 
 
+def _may_be_namespace(dotted: str) -> bool:
+  """Whether a module's name may be public: no test module, no conftest.
+
+  A test module that the run has imported (``optax.conftest_test``) is an
+  attribute of its package, so it is told apart by its name here as well
+  as in ``pkgutil``'s listing.
+  """
+  parts = dotted.split('.')
+  return (not any(p.startswith('_') for p in parts[1:])
+          and not any(p.endswith('_test') or p == 'conftest'
+                      for p in parts[1:])
+          and dotted not in _NOT_NAMESPACES)
+
+
 def _namespaces() -> dict[str, types.ModuleType]:
   """Every public namespace: the listed ones, pkgutil's, and submodules."""
   found = {}
   todo = list(_NAMESPACES)
   for info in pkgutil.walk_packages(optax.__path__, 'optax.'):
-    parts = info.name.split('.')
-    if (not any(p.startswith('_') for p in parts[1:])
-        and not info.name.endswith('_test')
-        and info.name not in _NOT_NAMESPACES):
+    if _may_be_namespace(info.name):
       todo.append(info.name)
   while todo:
     dotted = todo.pop()
-    if dotted in found or dotted in _NOT_NAMESPACES:
+    if dotted in found or not _may_be_namespace(dotted):
       continue
     try:
       module = _resolve(dotted)
