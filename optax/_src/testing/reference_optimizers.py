@@ -27,7 +27,7 @@ and on edges (zeros, ties, tiny and huge magnitudes), in
 ``contrib/_contracts_test.py``.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Optional
 
 import numpy as np
@@ -586,10 +586,12 @@ def rprop(grads: Arrays, lr: float, eta_minus: float = 0.5,
 
 def polyak_sgd(grads: Arrays, values: Sequence[float],
                max_lr: float = 1.0, f_min: float = 0.0,
-               eps: float = 0.0, scaling: float = 1.0) -> list[np.ndarray]:
+               eps: float = 0.0, scaling: float = 1.0,
+               plus: bool = False) -> list[np.ndarray]:
   """The Polyak step size (Loizou et al. 2021, SPS_max), one leaf.
 
-  The step is ``-min((f - f*) / (||s g||^2 + eps), max_lr) s g``.
+  The step is ``-min((f - f*) / (||s g||^2 + eps), max_lr) s g``; with
+  ``plus`` (SPS+, Garrigos et al. 2023) the gap ``f - f*`` is floored at 0.
 
   Args:
     grads: the gradients of the steps.
@@ -598,6 +600,7 @@ def polyak_sgd(grads: Arrays, values: Sequence[float],
     f_min: the optimal value ``f*``.
     eps: added to the squared norm.
     scaling: the scale ``s`` of the gradient.
+    plus: whether the gap is floored at zero.
 
   Returns:
     The updates of the steps.
@@ -606,37 +609,51 @@ def polyak_sgd(grads: Arrays, values: Sequence[float],
   for g, f in zip(map(_f64, grads), values):
     sg = scaling * g
     denom = _norm(sg) ** 2 + eps
-    step = min((f - f_min) / denom, max_lr) if denom > 0 else max_lr
+    gap = max(f - f_min, 0.0) if plus else f - f_min
+    step = min(gap / denom, max_lr) if denom > 0 else max_lr
     out.append(-step * sg)
   return out
 
 
 def sm3(grads: Arrays, lr: float = 1.0, momentum: float = 0.9,
-        eps: float = 1e-8) -> list[np.ndarray]:
-  """SM3-II (Anil et al. 2019, Algorithm 2) for a vector, with momentum.
+        eps: float = 1e-8, b2: float = 1.0) -> list[np.ndarray]:
+  """SM3-II (Anil et al. 2019, Algorithm 2) with momentum, any rank.
 
-  A vector has one cover set per entry, so ``nu_t = nu_{t-1} + g^2``; the
-  step is ``-lr (momentum u' + (1 - momentum) g / sqrt(nu_t + eps))``, with
-  ``u'`` the previous (unscaled) step and the direction 0 where ``nu_t`` is
-  0. ``eps`` is ``scale_by_sm3``'s (its docstring's maths; the paper has
-  none, and ``optax.sm3``'s docstring omits it).
+  The cover sets of an array are its slices along each axis (the rows and
+  the columns of a matrix; each entry alone for a vector), one accumulator
+  ``mu(S)`` each. Entry by entry, ``a_t(i) = c g_t(i)^2 + b2 min_{S ni i}
+  mu_{t-1}(S)`` with ``c = 1 - b2`` (1 when ``b2 = 1``, the paper's rule),
+  then ``mu_t(S) = max_{j in S} a_t(j)``; the step is ``-lr (momentum u' +
+  (1 - momentum) g / sqrt(a_t + eps))``, with ``u'`` the previous
+  (unscaled) step and the direction 0 where ``a_t`` is 0. ``b2`` and ``eps``
+  are ``scale_by_sm3``'s (its docstring's maths; the paper has neither).
 
   Args:
     grads: the gradients of the steps.
     lr: the learning rate.
     momentum: the momentum.
     eps: added inside the root.
+    b2: the decay of the accumulators.
 
   Returns:
     The updates of the steps.
   """
   out = []
-  nu = 0.0
+  covers = None
   prev = 0.0
+  c = 1.0 if b2 == 1 else 1 - b2
   for g in map(_f64, grads):
-    nu = nu + g * g
-    safe = np.where(nu > 0, nu, 1.0)
-    direction = np.where(nu > 0, g / np.sqrt(safe + eps), 0.0)
+    if covers is None:
+      covers = [np.zeros(n) for n in g.shape] or [np.zeros(())]
+    a = np.empty_like(g)
+    for i in np.ndindex(*g.shape):
+      low = min(float(cover[k]) for cover, k in zip(covers, i or ((),)))
+      a[i] = c * g[i] ** 2 + b2 * low
+    covers = [np.array([np.max(np.take(a, k, axis=axis))
+                        for k in range(n)])
+              for axis, n in enumerate(g.shape)] or [a]
+    safe = np.where(a > 0, a, 1.0)
+    direction = np.where(a > 0, g / np.sqrt(safe + eps), 0.0)
     prev = momentum * prev + (1 - momentum) * direction
     out.append(-lr * prev)
   return out
@@ -804,4 +821,188 @@ def acprop(grads: Arrays, b1: float = 0.9, b2: float = 0.999,
       out.append(g / (np.sqrt(s / (1 - b2 ** (t - 1))) + eps))
     m = b1 * m + (1 - b1) * g
     s = b2 * s + (1 - b2) * (g - m) ** 2 + eps_root
+  return out
+
+
+def _rms(x: np.ndarray) -> float:
+  return float(np.sqrt(np.mean(np.square(x))))
+
+
+def adafactor(grads: Arrays, params: Arrays,
+              lr: Optional[Callable[[int], float]] = None,
+              decay_rate: float = 0.8, decay_offset: int = 0,
+              factored: bool = True, eps: float = 1e-30,
+              clipping_threshold: Optional[float] = 1.0,
+              param_scale: bool = True, momentum: Optional[float] = None,
+              weight_decay: Optional[float] = None) -> list[np.ndarray]:
+  """Adafactor (Shazeer and Stern 2018, Algorithms 4 and 5), one leaf.
+
+  ``beta_t = 1 - s^(-decay_rate)`` with ``s = max(t - 1 - offset, 0) + 1``
+  (the paper's ``1 - t^-0.8``, restarted at the offset). A matrix (when
+  ``factored``) keeps the paper's row and column sums, ``R_t = beta R +
+  (1 - beta) (G^2 + eps) 1_m``, ``C_t = beta C + (1 - beta) 1_n^T (G^2 +
+  eps)``, and ``V_t = R_t C_t / (1_n^T R_t)`` (Algorithm 4); a vector keeps
+  ``V_t = beta V + (1 - beta) (g^2 + eps)`` (Algorithm 5). Then ``U = G /
+  sqrt(V)``, clipped ``U / max(1, RMS(U) / d)``, times ``lr(t)`` and
+  ``max(RMS(theta), 1e-3)`` (the paper's ``epsilon_2``), an EMA of that
+  (``momentum``, not debiased, from 0), plus ``weight_decay theta``; the
+  update is minus the result (the docstring's order of the optional parts).
+
+  Args:
+    grads: the gradients of the steps (vectors or matrices).
+    params: the params at each step.
+    lr: the step size at step ``t`` (from 1), or None for none.
+    decay_rate: the exponent of the decay of the second moment.
+    decay_offset: the step from which the decay schedule starts.
+    factored: whether a matrix keeps factored statistics.
+    eps: added to the squared gradient (the paper's ``epsilon_1``).
+    clipping_threshold: the threshold ``d``, or None for no clipping.
+    param_scale: whether to scale by the parameter's RMS.
+    momentum: the decay of the EMA of the updates, or None.
+    weight_decay: the weight decay, or None.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  row = col = full = m = 0.0  # The paper's R_0, C_0 and V_0 are 0.
+  for t, (g, p) in enumerate(zip(map(_f64, grads), map(_f64, params)),
+                             start=1):
+    s = max(t - 1 - decay_offset, 0) + 1
+    beta = 1 - s ** (-decay_rate)
+    sq = g * g + eps
+    if factored and g.ndim == 2:
+      row = beta * row + (1 - beta) * sq.sum(axis=1)
+      col = beta * col + (1 - beta) * sq.sum(axis=0)
+      v = np.outer(row, col) / row.sum()
+    else:
+      full = beta * full + (1 - beta) * sq
+      v = full
+    u = g / np.sqrt(v)
+    if clipping_threshold is not None:
+      u = u / max(1.0, _rms(u) / clipping_threshold)
+    if lr is not None:
+      u = lr(t) * u
+    if param_scale:
+      u = max(_rms(p), 1e-3) * u
+    if momentum is not None:
+      m = momentum * m + (1 - momentum) * u
+      u = m
+    if weight_decay is not None:
+      u = u + weight_decay * p
+    out.append(-u)
+  return out
+
+
+def adan(grads: Arrays, lr: float = 1.0, b1: float = 0.98,
+         b2: float = 0.92, b3: float = 0.99, eps: float = 1e-8,
+         eps_root: float = 0.0, weight_decay: float = 0.0,
+         params: Optional[Arrays] = None) -> list[np.ndarray]:
+  """Adan (Xie et al. 2022, Algorithm 1), the docstring's decay rates.
+
+  The docstring's ``b_i`` are the paper's ``1 - beta_i``. With ``d_t =
+  g_t - g_{t-1}`` (0 at the first step): ``m = b1 m + (1 - b1) g``, ``v =
+  b2 v + (1 - b2) d``, ``n = b3 n + (1 - b3) (g + b2 d)^2``, each debiased
+  by ``1 - b^t``; the step is ``-lr ((m_hat + b2 v_hat) / (sqrt(n_hat +
+  eps_root) + eps) + wd theta)``. The paper's Algorithm 1 starts from
+  ``m_0 = g_0`` without debiasing and decays the weights proximally,
+  ``(1 + lr wd)^-1``; the docstring (the authors' code with its
+  ``no_prox`` option) debiases zero-started moments and decays decoupled.
+
+  Args:
+    grads: the gradients of the steps.
+    lr: the learning rate.
+    b1: decay of the gradient's EMA.
+    b2: decay of the gradient difference's EMA (and its weight).
+    b3: decay of the squared look-ahead gradient's EMA.
+    eps: added outside the root.
+    eps_root: added inside the root.
+    weight_decay: decoupled weight decay.
+    params: the params at each step (needed with weight decay).
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  m = v = n = 0.0
+  prev = None
+  for t, g in enumerate(map(_f64, grads), start=1):
+    d = np.zeros_like(g) if prev is None else g - prev
+    prev = g
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * d
+    n = b3 * n + (1 - b3) * (g + b2 * d) ** 2
+    step = ((m / (1 - b1 ** t) + b2 * v / (1 - b2 ** t))
+            / (np.sqrt(n / (1 - b3 ** t) + eps_root) + eps))
+    if weight_decay:
+      step = step + weight_decay * _f64(params[t - 1])
+    out.append(-lr * step)
+  return out
+
+
+def lars(grads: Arrays, params: Arrays, lr: float = 1.0,
+         weight_decay: float = 0.0, trust_coefficient: float = 0.001,
+         eps: float = 0.0, momentum: float = 0.9, nesterov: bool = False,
+         decay: bool = True, trust: bool = True) -> list[np.ndarray]:
+  """LARS (You et al. 2017, Algorithm 1), the docstring's trust ratio.
+
+  ``r = g + wd theta``; the local rate is ``c ||theta|| / (||r|| + eps)``
+  (1 where either norm is 0); the step ``-lr rate r`` goes through heavy-ball
+  (or Nesterov) momentum, ``sgd``'s trace. The paper's Algorithm 1 divides
+  by ``||g|| + wd ||theta||`` instead of ``||g + wd theta||`` (the same
+  when ``g`` is a non-negative multiple of ``theta``); the docstring, the
+  first source, decides.
+
+  Args:
+    grads: the gradients of the steps.
+    params: the params at each step.
+    lr: the learning rate.
+    weight_decay: the weight decay.
+    trust_coefficient: the trust coefficient ``c``.
+    eps: added to the norm of ``r``.
+    momentum: the momentum.
+    nesterov: Nesterov's momentum.
+    decay: whether this leaf is decayed (the weight-decay mask).
+    trust: whether this leaf is scaled by its trust ratio (the mask).
+
+  Returns:
+    The updates of the steps.
+  """
+  steps = []
+  for g, p in zip(map(_f64, grads), map(_f64, params)):
+    r = g + weight_decay * p if decay else g
+    pn, rn = _norm(p), _norm(r)
+    rate = trust_coefficient * pn / (rn + eps) if pn > 0 and rn > 0 else 1.0
+    steps.append(-lr * (rate if trust else 1.0) * r)
+  return sgd(steps, -1.0, momentum, nesterov)
+
+
+def distance_over_gradients(grads: Arrays, params: Arrays,
+                            reps_rel: float = 1e-6, eps: float = 1e-8,
+                            global_scale: float = 1.0) -> list[np.ndarray]:
+  """Layer-wise DoG (Ivgi et al. 2023, eqs. (1) and (3)), one layer.
+
+  ``r_bar_t = max(r_eps, max_{i <= t} ||x_i - x_0||)`` with ``r_eps =
+  reps_rel (1 + ||x_0||)``, ``G_t = sum_{i <= t} ||g_i||^2``; the update is
+  ``global_scale r_bar_t / sqrt(G_t + eps) g_t`` (a step size, not a
+  descent step: the docstring's sign; ``eps`` is the docstring's).
+
+  Args:
+    grads: the gradients of the steps.
+    params: the params at each step (the first are ``x_0``).
+    reps_rel: the relative initial movement.
+    eps: added to the sum of squared norms.
+    global_scale: the factor of every step size.
+
+  Returns:
+    The updates of the steps.
+  """
+  out = []
+  x0 = _f64(params[0])
+  r_bar = reps_rel * (1 + _norm(x0))
+  total = 0.0
+  for g, x in zip(map(_f64, grads), map(_f64, params)):
+    r_bar = max(r_bar, _norm(x - x0))
+    total += _norm(g) ** 2
+    out.append(global_scale * r_bar / np.sqrt(total + eps) * g)
   return out
