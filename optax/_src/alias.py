@@ -1593,7 +1593,7 @@ def radam(
     \rho_\infty = \frac{2}{1 - \beta_2} - 1 \\
     u_t &= -\eta_t \begin{cases}
       r_t \, \hat{m}_t / (\sqrt{\hat{v}_t + \epsilon_{root}} + \epsilon) &
-      \rho_t > \tau \\
+      \rho_t \geq \tau \\
       \hat{m}_t & \text{otherwise}
     \end{cases}, \quad
     r_t = \sqrt{\frac{(\rho_t - 4)(\rho_t - 2) \rho_\infty}
@@ -1951,7 +1951,11 @@ def sm3(
     \nu_t(i) &= \min_{r \ni i} \mu_{t-1}(r) + g_t(i)^2, \quad
     \mu_t(r) = \max_{i \in r} \nu_t(i) \\
     u_t &= -\eta \left(\beta u'_{t-1} + (1 - \beta)
-      \frac{g_t}{\sqrt{\nu_t}}\right)
+      \frac{g_t}{\sqrt{\nu_t + \epsilon}}\right)
+
+  with :math:`\epsilon = 10^{-8}` (the default ``eps`` of
+  :func:`optax.scale_by_sm3`) and the quotient taken as 0 where
+  :math:`\nu_t = 0`.
 
   Examples:
     >>> import jax.numpy as jnp
