@@ -69,12 +69,24 @@ def _step_size(nom, sq_norm, lr):
   return jnp.minimum(lr, ratio)
 
 
-def _lower_bound(state_lb, h, lower_bound, adapt):
-  """The lower bound of the loss used at this step."""
+def _lower_bound(state_lb, level, lower_bound, adapt):
+  """The lower bound of the loss used at this step.
+
+  Args:
+    state_lb: the current estimate.
+    level: what the estimate is compared with, ``fbar - gamma + <d, x> /
+      (1 + lr wd)`` (``h`` when there is no weight decay).
+    lower_bound: the floor of the estimate (the user's ``lower_bound``).
+    adapt: whether the bound is estimated online.
+
+  Returns:
+    The bound to use.
+  """
   if not adapt:
     return lower_bound
   # An estimate above the model value is reset (to at least half of it).
-  return jnp.where(state_lb > h, jnp.maximum(lower_bound, h / 2), state_lb)
+  return jnp.where(state_lb > level, jnp.maximum(lower_bound, level / 2),
+                   state_lb)
 
 
 class MomoState(NamedTuple):
@@ -131,10 +143,12 @@ def momo(
 
   With ``adapt_lower_bound=True``, :math:`f_*` is estimated online, starting
   from ``lower_bound``: with :math:`h_k = \bar f_k + \langle d_k, x_k
-  \rangle - \gamma_k`, an estimate above :math:`h_k` is first reset to
-  :math:`\max(` ``lower_bound`` :math:`, h_k / 2)`, and after the step the
-  estimate becomes :math:`\max(` ``lower_bound`` :math:`, h_k - \tfrac12
-  \tau_k \|d_k\|^2)`.
+  \rangle - \gamma_k` and :math:`\ell_k = \bar f_k - \gamma_k + \langle d_k,
+  x_k \rangle / (1 + \alpha_k \lambda)` (:math:`h_k` when :math:`\lambda =
+  0`), an estimate above :math:`\ell_k` is first reset to :math:`\max(`
+  ``lower_bound`` :math:`, \ell_k / 2)`, and after the step the estimate
+  becomes :math:`\max(` ``lower_bound`` :math:`, h_k - \tfrac12 \tau_k
+  \|d_k\|^2)`.
 
   ``update`` needs the loss at the current params:
   ``update(grads, state, params, value=loss)``.
@@ -211,8 +225,9 @@ def momo(
     dot = _vdot(exp_avg, params, hp)
     sq_norm = _vdot(exp_avg, exp_avg, hp)
     h = barf + dot - gamma
-    lb = _lower_bound(state.lb.astype(hp), h, floor, adapt_lower_bound)
     shrink = 1 + lr * decay
+    lb = _lower_bound(state.lb.astype(hp), barf - gamma + dot / shrink, floor,
+                      adapt_lower_bound)
     nom = dot + shrink * (barf - gamma - lb)
     tau = _step_size(nom, sq_norm, lr)
 
@@ -295,7 +310,8 @@ def momo_adam(
   with :math:`\alpha_k` the learning rate and :math:`\lambda` the weight
   decay. ``adapt_lower_bound`` estimates :math:`f_*` online as in
   :func:`momo`, with :math:`h_k = \hat{\bar f}_k + \langle \hat m_k, x_k
-  \rangle - \hat\gamma_k`.
+  \rangle - \hat\gamma_k` and :math:`\ell_k = \hat{\bar f}_k - \hat\gamma_k
+  + \langle \hat m_k, x_k \rangle / (1 + \alpha_k \lambda)`.
 
   ``update`` needs the loss at the current params:
   ``update(grads, state, params, value=loss)``.
@@ -401,8 +417,10 @@ def momo_adam(
     barf_hat = barf / correction1
     gamma_hat = gamma / correction1
     h = barf_hat + dot - gamma_hat
-    lb = _lower_bound(state.lb.astype(hp), h, floor, adapt_lower_bound)
     shrink = 1 + lr * decay
+    lb = _lower_bound(state.lb.astype(hp),
+                      barf_hat - gamma_hat + dot / shrink, floor,
+                      adapt_lower_bound)
     nom = dot + shrink * (barf_hat - gamma_hat - lb)
     tau = _step_size(nom, sq_norm, lr)
 
