@@ -27,12 +27,12 @@ from optax.transforms import _adding
 class AddNoiseIntegerLeafErrorTest(parameterized.TestCase):
 
   def test_integer_leaf_names_key_path(self):
-    updates = {'layer': {'w': jnp.ones(3), 'count': jnp.array(2, jnp.int32)}}
+    updates = {"layer": {"w": jnp.ones(3), "count": jnp.array(2, jnp.int32)}}
     tx = _adding.add_noise(0.1, 0.55, 0)
     state = tx.init(updates)
     with self.assertRaisesRegex(TypeError, r"\['layer'\]\['count'\].*int32"):
       tx.update(updates, state)
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
   absltest.main()

@@ -33,9 +33,9 @@ from optax.transforms import _clipping
 
 class ClipByGlobalNormTest(parameterized.TestCase):
 
-  @parameterized.named_parameters(('nojit', False), ('jit', True))
+  @parameterized.named_parameters(("nojit", False), ("jit", True))
   def test_clip_by_global_norm_zero_updates_zero_max_norm(self, use_jit):
-    zeros = {'w': jnp.zeros(3), 'b': jnp.zeros((2, 2))}
+    zeros = {"w": jnp.zeros(3), "b": jnp.zeros((2, 2))}
     for max_norm in (0.0, 0):
       tx = _clipping.clip_by_global_norm(max_norm)
       update = jax.jit(tx.update) if use_jit else tx.update
@@ -43,24 +43,24 @@ class ClipByGlobalNormTest(parameterized.TestCase):
       for key, zero in zeros.items():
         np.testing.assert_array_equal(updates[key], zero)
 
-  @parameterized.named_parameters(('nojit', False), ('jit', True))
+  @parameterized.named_parameters(("nojit", False), ("jit", True))
   def test_clip_by_global_norm_at_max_norm_unchanged(self, use_jit):
     # (12, 35) has norm 37 exactly. Under max_norm 37 it is returned as
     # given: rescaling it by 37 / 37 would give float32(12 / 37) * 37 =
     # 11.999999 for its first entry.
-    grads = {'w': jnp.array([12.0]), 'b': jnp.array([[35.0]])}
+    grads = {"w": jnp.array([12.0]), "b": jnp.array([[35.0]])}
     tx = _clipping.clip_by_global_norm(37.0)
     update = jax.jit(tx.update) if use_jit else tx.update
     updates, _ = update(grads, tx.init(grads))
-    np.testing.assert_array_equal(updates['w'], [12.0])
-    np.testing.assert_array_equal(updates['b'], [[35.0]])
+    np.testing.assert_array_equal(updates["w"], [12.0])
+    np.testing.assert_array_equal(updates["b"], [[35.0]])
     # Nonzero updates under max_norm 0 are clipped to zero.
     tx = _clipping.clip_by_global_norm(0.0)
     update = jax.jit(tx.update) if use_jit else tx.update
     updates, _ = update(grads, tx.init(grads))
-    np.testing.assert_array_equal(updates['w'], [0.0])
-    np.testing.assert_array_equal(updates['b'], [[0.0]])
+    np.testing.assert_array_equal(updates["w"], [0.0])
+    np.testing.assert_array_equal(updates["b"], [[0.0]])
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
   absltest.main()

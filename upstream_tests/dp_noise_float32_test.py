@@ -34,11 +34,11 @@ class DpNoiseFloat32Test(parameterized.TestCase):
     # One example of zero gradients: the update is the noise itself.
     def noise(dtype):
       tx = contrib.differentially_private_aggregate(1.0, 1.0, 0)
-      params = {'w': jnp.zeros(64, dtype)}
+      params = {"w": jnp.zeros(64, dtype)}
       updates, _ = tx.update(
-          {'w': jnp.zeros((1, 64), dtype)}, tx.init(params), params
+          {"w": jnp.zeros((1, 64), dtype)}, tx.init(params), params
       )
-      return updates['w']
+      return updates["w"]
 
     wide = noise(jnp.float32)
     narrow = noise(jnp.bfloat16)
@@ -49,5 +49,5 @@ class DpNoiseFloat32Test(parameterized.TestCase):
     )
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
   absltest.main()

@@ -39,13 +39,13 @@ class DpsgdKeyInInitTest(parameterized.TestCase):
 
     with jax.checking_leaks():
       build(jnp.zeros([]))
-    params = {'w': jnp.ones(3)}
+    params = {"w": jnp.ones(3)}
     tx = built[0]
     state = tx.init(params)
-    updates, _ = jax.jit(tx.update)({'w': jnp.ones((2, 3))}, state, params)
-    self.assertEqual(updates['w'].shape, (3,))
-    self.assertTrue(bool(jnp.all(jnp.isfinite(updates['w']))))
+    updates, _ = jax.jit(tx.update)({"w": jnp.ones((2, 3))}, state, params)
+    self.assertEqual(updates["w"].shape, (3,))
+    self.assertTrue(bool(jnp.all(jnp.isfinite(updates["w"]))))
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
   absltest.main()

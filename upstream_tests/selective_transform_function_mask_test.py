@@ -29,15 +29,15 @@ from optax.transforms import _freezing
 class SelectiveTransformFunctionMaskTest(parameterized.TestCase):
 
   def test_freeze_mask_function(self):
-    params = {'a': jnp.ones(2), 'b': jnp.ones(2)}
+    params = {"a": jnp.ones(2), "b": jnp.ones(2)}
     tx = _freezing.selective_transform(
-        alias.sgd(1.0), freeze_mask=lambda p: {'a': True, 'b': False}
+        alias.sgd(1.0), freeze_mask=lambda p: {"a": True, "b": False}
     )
-    grads = {'a': jnp.full(2, 0.5), 'b': jnp.full(2, 0.5)}
+    grads = {"a": jnp.full(2, 0.5), "b": jnp.full(2, 0.5)}
     updates, _ = tx.update(grads, tx.init(params), params)
-    np.testing.assert_array_equal(updates['a'], [0.0, 0.0])
-    np.testing.assert_array_equal(updates['b'], [-0.5, -0.5])
+    np.testing.assert_array_equal(updates["a"], [0.0, 0.0])
+    np.testing.assert_array_equal(updates["b"], [-0.5, -0.5])
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
   absltest.main()
