@@ -135,7 +135,7 @@ def momo(
     \tau_k &= \min\left(\alpha_k, \frac{\left(\langle d_k, x_k \rangle +
       (1 + \alpha_k \lambda)(\bar f_k - \gamma_k - f_*)\right)_+}
       {\|d_k\|^2}\right), \\
-    x_{k+1} &= \frac{x_k}{1 + \alpha_k \lambda} - \tau_k d_k,
+    x_{k+1} &= \frac{x_k - \tau_k d_k}{1 + \alpha_k \lambda},
 
   with :math:`\alpha_k` the learning rate and :math:`\lambda` the weight
   decay. The first step uses :math:`d_0 = g_0`, :math:`\bar f_0 = f(x_0)`,
@@ -234,7 +234,10 @@ def momo(
     def leaf_update(g, p, d):
       dtype = dtypes.promote_dtypes(p.dtype, d.dtype, hp)
       p32 = p.astype(dtype)
-      new_p = p32 / shrink.astype(dtype) - tau.astype(dtype) * d.astype(dtype)
+      # The proximal step of the weight decay divides the whole step (Lemma
+      # 3.1, eq. (16) of the paper), which tau was derived for.
+      new_p = (p32 - tau.astype(dtype) * d.astype(dtype)) / shrink.astype(
+          dtype)
       return (new_p - p32).astype(g.dtype)
 
     new_updates = jax.tree.map(leaf_update, updates, params, exp_avg)
@@ -305,7 +308,7 @@ def momo_adam(
     \tau_k &= \min\left(\alpha_k, \frac{\left(\langle \hat m_k, x_k \rangle
       + (1 + \alpha_k \lambda)(\hat{\bar f}_k - \hat\gamma_k - f_*)
       \right)_+}{\langle \hat m_k, D_k^{-1} \hat m_k \rangle}\right), \\
-    x_{k+1} &= \frac{x_k}{1 + \alpha_k \lambda} - \tau_k D_k^{-1} \hat m_k,
+    x_{k+1} &= \frac{x_k - \tau_k D_k^{-1} \hat m_k}{1 + \alpha_k \lambda},
 
   with :math:`\alpha_k` the learning rate and :math:`\lambda` the weight
   decay. ``adapt_lower_bound`` estimates :math:`f_*` online as in
@@ -427,8 +430,8 @@ def momo_adam(
     def leaf_update(g, p, m, dg):
       dtype = dtypes.promote_dtypes(p.dtype, m.dtype, hp)
       p32 = p.astype(dtype)
-      new_p = p32 / shrink.astype(dtype) - tau.astype(dtype) * (
-          m.astype(dtype) / dg.astype(dtype))
+      new_p = (p32 - tau.astype(dtype) * (
+          m.astype(dtype) / dg.astype(dtype))) / shrink.astype(dtype)
       return (new_p - p32).astype(g.dtype)
 
     new_updates = jax.tree.map(leaf_update, updates, params, m_hat, diag)
