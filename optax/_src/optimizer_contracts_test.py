@@ -358,6 +358,8 @@ class AdafactorTest(parameterized.TestCase):
       ('vector', (6,), {}, {}),
       ('matrix_factored', (3, 4), {'min_dim_size_to_factor': 3}, {}),
       ('wide_matrix_factored', (4, 2), {'min_dim_size_to_factor': 2}, {}),
+      # Rows and columns on axes 0 and 2, a batch of two along axis 1.
+      ('tensor_factored', (3, 2, 4), {'min_dim_size_to_factor': 3}, {}),
       ('matrix_below_min_dim', (3, 4), {}, {'factored': False}),
       ('matrix_not_factored',
        (3, 4), {'min_dim_size_to_factor': 2, 'factored': False},

@@ -43,6 +43,31 @@ def _norm(x: np.ndarray) -> float:
   return float(np.sqrt(np.sum(np.square(x))))
 
 
+def _emas(grads: Arrays, decay: float,
+          square: bool = False) -> list[np.ndarray]:
+  """The moving averages ``a_t = decay a_{t-1} + (1 - decay) x_t``, ``a_0 = 0``.
+
+  Args:
+    grads: the inputs of the steps.
+    decay: the decay.
+    square: whether ``x_t`` is the input's square rather than the input.
+
+  Returns:
+    The averages after each step.
+  """
+  out = []
+  avg = 0.0
+  for g in map(_f64, grads):
+    avg = decay * avg + ((1 - decay) * g * g if square else (1 - decay) * g)
+    out.append(avg)
+  return out
+
+
+def _debiased(avgs: Arrays, decay: float) -> list[np.ndarray]:
+  """The averages divided by ``1 - decay^t``, ``t`` counted from 1."""
+  return [a / (1 - decay ** t) for t, a in enumerate(avgs, start=1)]
+
+
 def sgd(grads: Arrays, lr: float, momentum: Optional[float] = None,
         nesterov: bool = False) -> list[np.ndarray]:
   """SGD with heavy-ball or Nesterov momentum (Sutskever et al. 2013).
@@ -96,15 +121,13 @@ def adam(grads: Arrays, lr: float = 1.0, b1: float = 0.9, b2: float = 0.999,
     The updates of the steps.
   """
   out = []
-  m = v = 0.0
-  for t, g in enumerate(map(_f64, grads), start=1):
-    m = b1 * m + (1 - b1) * g
-    v = b2 * v + (1 - b2) * g * g
+  moments = zip(map(_f64, grads), _emas(grads, b1),
+                _debiased(_emas(grads, b2, square=True), b2))
+  for t, (g, m, v_hat) in enumerate(moments, start=1):
     if nesterov:
       m_hat = (b1 * m / (1 - b1 ** (t + 1)) + (1 - b1) * g / (1 - b1 ** t))
     else:
       m_hat = m / (1 - b1 ** t)
-    v_hat = v / (1 - b2 ** t)
     u = m_hat / (np.sqrt(v_hat + eps_root) + eps)
     if weight_decay:
       u = u + weight_decay * _f64(params[t - 1])
@@ -133,11 +156,11 @@ def adamax(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
     The updates of the steps.
   """
   out = []
-  m = u = 0.0
-  for t, g in enumerate(map(_f64, grads), start=1):
-    m = b1 * m + (1 - b1) * g
+  u = 0.0
+  for t, (g, m_hat) in enumerate(
+      zip(map(_f64, grads), _debiased(_emas(grads, b1), b1)), start=1):
     u = np.maximum(b2 * u, np.abs(g) + eps)
-    step = m / (1 - b1 ** t) / u
+    step = m_hat / u
     if weight_decay:
       step = step + weight_decay * _f64(params[t - 1])
     out.append(-lr * step)
@@ -164,12 +187,11 @@ def amsgrad(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
     The updates of the steps.
   """
   out = []
-  m = v = v_max = 0.0
-  for t, g in enumerate(map(_f64, grads), start=1):
-    m = b1 * m + (1 - b1) * g
-    v = b2 * v + (1 - b2) * g * g
-    v_max = np.maximum(v_max, v / (1 - b2 ** t))
-    out.append(-lr * (m / (1 - b1 ** t)) / (np.sqrt(v_max + eps_root) + eps))
+  v_max = 0.0
+  for m_hat, v_hat in zip(_debiased(_emas(grads, b1), b1),
+                          _debiased(_emas(grads, b2, square=True), b2)):
+    v_max = np.maximum(v_max, v_hat)
+    out.append(-lr * m_hat / (np.sqrt(v_max + eps_root) + eps))
   return out
 
 
@@ -266,9 +288,9 @@ def adabelief(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
     The updates of the steps.
   """
   out = []
-  m = s = 0.0
-  for t, g in enumerate(map(_f64, grads), start=1):
-    m = b1 * m + (1 - b1) * g
+  s = 0.0
+  for t, (g, m) in enumerate(zip(map(_f64, grads), _emas(grads, b1)),
+                             start=1):
     s = b2 * s + (1 - b2) * (g - m) ** 2 + eps_root
     out.append(-lr * (m / (1 - b1 ** t))
                / (np.sqrt(s / (1 - b2 ** t)) + eps))
@@ -351,15 +373,8 @@ def signum(grads: Arrays, lr: float = 1.0,
   Returns:
     The updates of the steps.
   """
-  out = []
-  m = 0.0
-  for g in map(_f64, grads):
-    if beta is None:
-      out.append(-lr * np.sign(g))
-      continue
-    m = beta * m + (1 - beta) * g
-    out.append(-lr * np.sign(m))
-  return out
+  directions = map(_f64, grads) if beta is None else _emas(grads, beta)
+  return [-lr * np.sign(d) for d in directions]
 
 
 def adadelta(grads: Arrays, lr: float = 1.0, rho: float = 0.9,
@@ -411,13 +426,10 @@ def radam(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
     The updates of the steps.
   """
   out = []
-  m = v = 0.0
   rho_inf = 2 / (1 - b2) - 1
-  for t, g in enumerate(map(_f64, grads), start=1):
-    m = b1 * m + (1 - b1) * g
-    v = b2 * v + (1 - b2) * g * g
-    m_hat = m / (1 - b1 ** t)
-    v_hat = v / (1 - b2 ** t)
+  moments = zip(_debiased(_emas(grads, b1), b1),
+                _debiased(_emas(grads, b2, square=True), b2))
+  for t, (m_hat, v_hat) in enumerate(moments, start=1):
     rho = rho_inf - 2 * t * b2 ** t / (1 - b2 ** t)
     if rho >= threshold:
       r = np.sqrt((rho - 4) * (rho - 2) * rho_inf
@@ -718,15 +730,10 @@ def ademamix(grads: Arrays, b1: float = 0.9, b2: float = 0.999,
   Returns:
     The directions of the steps.
   """
-  out = []
-  m1 = m2 = nu = 0.0
-  for t, g in enumerate(map(_f64, grads), start=1):
-    m1 = b1 * m1 + (1 - b1) * g
-    m2 = b3 * m2 + (1 - b3) * g
-    nu = b2 * nu + (1 - b2) * g * g
-    out.append((m1 / (1 - b1 ** t) + alpha * m2)
-               / (np.sqrt(nu / (1 - b2 ** t) + eps_root) + eps))
-  return out
+  return [(m1 + alpha * m2) / (np.sqrt(nu + eps_root) + eps)
+          for m1, m2, nu in zip(
+              _debiased(_emas(grads, b1), b1), _emas(grads, b3),
+              _debiased(_emas(grads, b2, square=True), b2))]
 
 
 def simplified_ademamix(grads: Arrays, b1: float = 0.99, b2: float = 0.95,
@@ -750,12 +757,11 @@ def simplified_ademamix(grads: Arrays, b1: float = 0.99, b2: float = 0.95,
     The directions of the steps.
   """
   out = []
-  m = n = 0.0
-  for t, g in enumerate(map(_f64, grads), start=1):
+  m = 0.0
+  for g, n_hat in zip(map(_f64, grads),
+                      _debiased(_emas(grads, b2, square=True), b2)):
     m = b1 * m + g
-    n = b2 * n + (1 - b2) * g * g
-    out.append((alpha * g + m)
-               / (np.sqrt(n / (1 - b2 ** t) + eps_root) + eps))
+    out.append((alpha * g + m) / (np.sqrt(n_hat + eps_root) + eps))
   return out
 
 
@@ -813,13 +819,13 @@ def acprop(grads: Arrays, b1: float = 0.9, b2: float = 0.999,
     The directions of the steps.
   """
   out = []
-  m = s = 0.0
-  for t, g in enumerate(map(_f64, grads), start=1):
+  s = 0.0
+  for t, (g, m) in enumerate(zip(map(_f64, grads), _emas(grads, b1)),
+                             start=1):
     if t == 1:
       out.append(g / (1 + eps))
     else:
       out.append(g / (np.sqrt(s / (1 - b2 ** (t - 1))) + eps))
-    m = b1 * m + (1 - b1) * g
     s = b2 * s + (1 - b2) * (g - m) ** 2 + eps_root
   return out
 
@@ -839,7 +845,8 @@ def adafactor(grads: Arrays, params: Arrays,
 
   ``beta_t = 1 - s^(-decay_rate)`` with ``s = max(t - 1 - offset, 0) + 1``
   (the paper's ``1 - t^-0.8``, restarted at the offset). A matrix (when
-  ``factored``) keeps the paper's row and column sums, ``R_t = beta R +
+  ``factored``; its two largest axes, the others a batch of matrices)
+  keeps the paper's row and column sums, ``R_t = beta R +
   (1 - beta) (G^2 + eps) 1_m``, ``C_t = beta C + (1 - beta) 1_n^T (G^2 +
   eps)``, and ``V_t = R_t C_t / (1_n^T R_t)`` (Algorithm 4); a vector keeps
   ``V_t = beta V + (1 - beta) (g^2 + eps)`` (Algorithm 5). Then ``U = G /
@@ -871,10 +878,18 @@ def adafactor(grads: Arrays, params: Arrays,
     s = max(t - 1 - decay_offset, 0) + 1
     beta = 1 - s ** (-decay_rate)
     sq = g * g + eps
-    if factored and g.ndim == 2:
-      row = beta * row + (1 - beta) * sq.sum(axis=1)
-      col = beta * col + (1 - beta) * sq.sum(axis=0)
-      v = np.outer(row, col) / row.sum()
+    if factored and g.ndim >= 2:
+      # Rows and columns: the second largest and the largest axis, the
+      # other axes index a batch of matrices, each factored on its own.
+      sizes = sorted(g.shape)
+      assert sizes[-3:-2] != sizes[-2:-1] != sizes[-1:], g.shape  # No ties.
+      axes = (g.shape.index(sizes[-2]), g.shape.index(sizes[-1]))
+      sq = np.moveaxis(sq, axes, (-2, -1))
+      row = beta * row + (1 - beta) * sq.sum(axis=-1)
+      col = beta * col + (1 - beta) * sq.sum(axis=-2)
+      v = (row[..., :, None] * col[..., None, :]
+           / row.sum(axis=-1)[..., None, None])
+      v = np.moveaxis(v, (-2, -1), axes)
     else:
       full = beta * full + (1 - beta) * sq
       v = full
@@ -923,19 +938,18 @@ def adan(grads: Arrays, lr: float = 1.0, b1: float = 0.98,
   Returns:
     The updates of the steps.
   """
+  grads = [_f64(g) for g in grads]
+  diffs = [np.zeros_like(grads[0])] + [
+      g - prev for prev, g in zip(grads, grads[1:])]
+  lookaheads = [g + b2 * d for g, d in zip(grads, diffs)]
   out = []
-  m = v = n = 0.0
-  prev = None
-  for t, g in enumerate(map(_f64, grads), start=1):
-    d = np.zeros_like(g) if prev is None else g - prev
-    prev = g
-    m = b1 * m + (1 - b1) * g
-    v = b2 * v + (1 - b2) * d
-    n = b3 * n + (1 - b3) * (g + b2 * d) ** 2
-    step = ((m / (1 - b1 ** t) + b2 * v / (1 - b2 ** t))
-            / (np.sqrt(n / (1 - b3 ** t) + eps_root) + eps))
+  moments = zip(_debiased(_emas(grads, b1), b1),
+                _debiased(_emas(diffs, b2), b2),
+                _debiased(_emas(lookaheads, b3, square=True), b3))
+  for t, (m_hat, v_hat, n_hat) in enumerate(moments):
+    step = (m_hat + b2 * v_hat) / (np.sqrt(n_hat + eps_root) + eps)
     if weight_decay:
-      step = step + weight_decay * _f64(params[t - 1])
+      step = step + weight_decay * _f64(params[t])
     out.append(-lr * step)
   return out
 
