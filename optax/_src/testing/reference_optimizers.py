@@ -63,6 +63,27 @@ def _emas(grads: Arrays, decay: float,
   return out
 
 
+def _beliefs(grads: Arrays, b1: float, b2: float,
+             eps_root: float) -> list[np.ndarray]:
+  """AdaBelief's ``s_t = b2 s + (1 - b2) (g - m_t)^2 + eps_root``, ``s_0 = 0``.
+
+  Args:
+    grads: the gradients of the steps.
+    b1: the decay of the first moment ``m``.
+    b2: the decay of ``s``.
+    eps_root: added at each step.
+
+  Returns:
+    ``s_t`` after each step.
+  """
+  out = []
+  s = 0.0
+  for g, m in zip(map(_f64, grads), _emas(grads, b1)):
+    s = b2 * s + (1 - b2) * (g - m) ** 2 + eps_root
+    out.append(s)
+  return out
+
+
 def _debiased(avgs: Arrays, decay: float) -> list[np.ndarray]:
   """The averages divided by ``1 - decay^t``, ``t`` counted from 1."""
   return [a / (1 - decay ** t) for t, a in enumerate(avgs, start=1)]
@@ -287,14 +308,9 @@ def adabelief(grads: Arrays, lr: float = 1.0, b1: float = 0.9,
   Returns:
     The updates of the steps.
   """
-  out = []
-  s = 0.0
-  for t, (g, m) in enumerate(zip(map(_f64, grads), _emas(grads, b1)),
-                             start=1):
-    s = b2 * s + (1 - b2) * (g - m) ** 2 + eps_root
-    out.append(-lr * (m / (1 - b1 ** t))
-               / (np.sqrt(s / (1 - b2 ** t)) + eps))
-  return out
+  beliefs = _beliefs(grads, b1, b2, eps_root)
+  return [-lr * m_hat / (np.sqrt(s_hat) + eps) for m_hat, s_hat in zip(
+      _debiased(_emas(grads, b1), b1), _debiased(beliefs, b2))]
 
 
 def yogi(grads: Arrays, lr: float = 1.0, b1: float = 0.9, b2: float = 0.999,
@@ -818,16 +834,11 @@ def acprop(grads: Arrays, b1: float = 0.9, b2: float = 0.999,
   Returns:
     The directions of the steps.
   """
-  out = []
-  s = 0.0
-  for t, (g, m) in enumerate(zip(map(_f64, grads), _emas(grads, b1)),
-                             start=1):
-    if t == 1:
-      out.append(g / (1 + eps))
-    else:
-      out.append(g / (np.sqrt(s / (1 - b2 ** (t - 1))) + eps))
-    s = b2 * s + (1 - b2) * (g - m) ** 2 + eps_root
-  return out
+  # The first step divides by 1 + eps, then by the previous step's belief.
+  grads = [_f64(g) for g in grads]
+  previous = [1.0] + [np.sqrt(s_hat) for s_hat in _debiased(
+      _beliefs(grads, b1, b2, eps_root), b2)]
+  return [g / (d + eps) for g, d in zip(grads, previous)]
 
 
 def _rms(x: np.ndarray) -> float:
