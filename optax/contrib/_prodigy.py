@@ -123,7 +123,7 @@ def prodigy(
     m_k &= \beta_1 m_{k-1} + (1 - \beta_1) d_k g_k, \\
     v_k &= \beta_2 v_{k-1} + (1 - \beta_2) d_k^2 g_k^2, \\
     d_{k+1} &= \max\left(d_k, c\, \frac{r_k}{\|s_k\|_1}\right), \\
-    u_k &= -\lambda_k \left(\frac{m_k}{\sqrt{v_k} + d_k \epsilon}
+    u_k &= -\lambda_k \left(\frac{m_k}{\sqrt{v_k} + d_{k+1} \epsilon}
       + w\, x_k\right),
 
   with :math:`\mu_k = \lambda_k` (or :math:`d_k` with
@@ -139,7 +139,7 @@ def prodigy(
     betas: the decay rates :math:`(\beta_1, \beta_2)` of the moments.
     beta3: the decay rate of :math:`r` and :math:`s`; ``None`` uses
       :math:`\sqrt{\beta_2}`.
-    eps: term added to the denominator (multiplied by :math:`d_k`).
+    eps: term added to the denominator (multiplied by :math:`d_{k+1}`).
     estim_lr0: the initial distance estimate :math:`d_0`, small and positive.
     estim_lr_coef: the coefficient :math:`c` of the distance estimate.
     weight_decay: the coefficient :math:`w` of the decoupled weight decay.
