@@ -19,8 +19,10 @@ four steps beside their float64 NumPy references
 (``optax._src.testing.reference_step_size_free``, written from the papers'
 algorithms, the authors' code and the docstrings), on a tree of two leaves
 whose params follow the updates: in float64 (x64, restored afterwards) on
-random gradients, zeros, sign flips with ties and zero entries, and tiny
-and huge magnitudes; in float32 on random gradients. Every documented
+random gradients, a steady drift (along which the distance estimates of
+D-Adaptation, Prodigy, DoG and DoWG grow), zeros, sign flips with ties and
+zero entries, and tiny and huge magnitudes; in float32 on random gradients
+and the drift. Every documented
 option has a case of its own.
 """
 
@@ -39,7 +41,7 @@ from optax._src.testing import reference_step_size_free as ref
 
 _STEPS = 4
 _X0 = np.array([0.5, -1.0, 0.25, 2.0, -0.75, 1.5])
-_KINDS = ('random', 'zeros', 'flips', 'tiny', 'huge')
+_KINDS = ('random', 'drift', 'zeros', 'flips', 'tiny', 'huge')
 
 
 def _to_tree(flat, dtype):
@@ -60,6 +62,8 @@ def _grads(kind):
   if kind == 'flips':
     base = np.array([1.0, -1.0, 0.0, 1.0, -1.0, 0.0])
     return [base * (-1.0) ** t for t in range(_STEPS)]
+  if kind == 'drift':  # A steady descent direction: the estimates grow.
+    return [normal[0] + 0.1 * g for g in normal]
   if kind == 'tiny':
     return [1e-30 * g for g in normal]
   if kind == 'huge':
@@ -156,21 +160,21 @@ CASES = {
     'dadapt_adamw_options': (
         lambda: contrib.dadapt_adamw(learning_rate=_halving,
                                      betas=(0.5, 0.8), eps=0.01,
-                                     estim_lr0=0.1, weight_decay=0.1),
+                                     estim_lr0=1e-3, weight_decay=0.1),
         lambda g, f, x: ref.dadapt_adamw(g, x, lr=_halving, betas=(0.5, 0.8),
-                                         eps=0.01, d0=0.1,
+                                         eps=0.01, d0=1e-3,
                                          weight_decay=0.1), False),
     'prodigy': (
         lambda: contrib.prodigy(),
         lambda g, f, x: ref.prodigy(g, x), False),
     'prodigy_options': (
         lambda: contrib.prodigy(learning_rate=_halving, betas=(0.5, 0.8),
-                                beta3=0.7, eps=0.05, estim_lr0=0.1,
-                                estim_lr_coef=2.0, weight_decay=0.1,
+                                beta3=0.7, eps=0.05, estim_lr0=1e-3,
+                                estim_lr_coef=10.0, weight_decay=0.1,
                                 safeguard_warmup=True,
                                 weight_decay_mask={'a': False, 'b': True}),
         lambda g, f, x: ref.prodigy(g, x, lr=_halving, betas=(0.5, 0.8),
-                                    beta3=0.7, eps=0.05, d0=0.1, coef=2.0,
+                                    beta3=0.7, eps=0.05, d0=1e-3, coef=10.0,
                                     weight_decay=0.1, safeguard_warmup=True,
                                     decay_mask=np.arange(6) >= 2), False),
     'mechanize': (
@@ -250,7 +254,8 @@ class StepSizeFreeOracleTest(parameterized.TestCase):
   def test_float32(self, name):
     # From zero params: a float32 displacement from nonzero params loses the
     # digits that the distance-based rules (DoG, Mechanic's Delta) divide by.
-    _check(name, ('random',), jnp.float32, rtol=2e-5, x0=np.zeros_like(_X0))
+    _check(name, ('random', 'drift'), jnp.float32, rtol=2e-5,
+           x0=np.zeros_like(_X0))
 
 
 if __name__ == '__main__':
