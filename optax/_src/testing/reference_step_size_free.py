@@ -242,9 +242,9 @@ def prodigy(grads: Arrays, x0: np.ndarray, lr: Rate = 1.0,
   - b2) d^2 g^2``, ``d' = max(d, coef r / |s|_1)`` (kept while ``|s|_1 =
   0``), the update ``-lam (m / (sqrt(v) + d' eps) + wd x)``. The estimate
   next to ``eps`` is the new one, ``d'``, as in the authors' code (their
-  ``denom`` is formed after ``d`` is updated); Algorithm 3 and the
-  docstring's formula write ``d_k``: the two agree but where ``eps`` is
-  comparable with ``sqrt(v)``.
+  ``denom`` is formed after ``d`` is updated) and the docstring's formula;
+  Algorithm 3 writes ``d_k``: the two agree but where ``eps`` is comparable
+  with ``sqrt(v)``.
 
   Args:
     grads: the gradients of the steps.
