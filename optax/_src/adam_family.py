@@ -547,6 +547,37 @@ def scale_by_adan(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
+def _belief_step_floor(e: jax.Array, s: jax.Array, b2: jax.Array,
+                       eps_root: jax.Array) -> jax.Array:
+  """``s_t`` read as at least what the step adds to it.
+
+  AdaBelief's :math:`s_t \\geq (1 - \\beta_2) |g_t - m_t|^2 +
+  \\epsilon_{\\text{root}} > 0`. A leaf whose dtype has a narrower exponent
+  range than its arithmetic (float16: ``eps_root = 1e-16`` and every term
+  under 6e-8 round to 0 there) may store ``s_t = 0``, and the ratio would
+  overflow; the bound, taken in the arithmetic's dtype, gives it back. Other
+  leaves (bfloat16, float32, float64) are returned as they are.
+
+  Args:
+    e: the residual :math:`g_t - m_t`.
+    s: the stored :math:`s_t`.
+    b2: :math:`\\beta_2`.
+    eps_root: :math:`\\epsilon_{\\text{root}}`.
+
+  Returns:
+    ``s``, or for a float16 leaf ``max(s, (1 - b2) e ** 2 + eps_root)`` in
+    the arithmetic's dtype.
+  """
+  wide = dtypes.promote_dtypes(s.dtype, b2.dtype, eps_root.dtype)
+  if (not jnp.issubdtype(s.dtype, jnp.floating)
+      or jnp.finfo(s.dtype).minexp <= jnp.finfo(wide).minexp):
+    return s
+  one_minus_b2 = hyperparameters.hyperparameter_and_complement(b2)[1]
+  one_minus_b2, eps_root, e = dtypes.lift(one_minus_b2, eps_root, e)
+  added = one_minus_b2 * jnp.square(e) + eps_root
+  return jnp.maximum(dtypes.cast(s, wide), added)
+
+
 class ScaleByBeliefState(NamedTuple):
   """State of :func:`scale_by_belief`.
 
@@ -649,7 +680,9 @@ def scale_by_belief(
       mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)
     else:
       mu_hat = otu.tree_bias_correction(mu, beta1, count)
-    nu_hat = otu.tree_bias_correction(nu, beta2, count)
+    nu_read = jax.tree.map(
+        lambda e, v: _belief_step_floor(e, v, beta2, epsilon_root), error, nu)
+    nu_hat = otu.tree_bias_correction(nu_read, beta2, count)
     updates = moments.tree_adam_ratio(updates, mu_hat, nu_hat, None, epsilon)
     return updates, ScaleByBeliefState(count=count, mu=mu, nu=nu)
 
