@@ -367,8 +367,11 @@ def sophia(
   validation.check_non_negative(fn, 'eps', eps)
   validation.check_non_negative(fn, 'gamma', gamma)
   validation.check_non_negative(fn, 'clip_threshold', clip_threshold)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, gamma=gamma, clip_threshold=clip_threshold)
+  validation.check_scalars_or_schedules(fn, b1=b1, b2=b2, eps=eps,
+                                       gamma=gamma)
+  # None is documented: no clipping.
+  validation.check_scalar_or_schedule(
+      fn, 'clip_threshold', clip_threshold, allow_none=True)
   validation.check_positive_int(fn, 'update_interval', update_interval)
   validation.check_non_negative_int(
       fn, 'print_win_rate_every_n_steps', print_win_rate_every_n_steps)
