@@ -36,6 +36,12 @@ the ledger says why it is not (``not_offered``). Against an upstream tree
    that passes on the pristine tree may fail, and every reproducer passes
    (``--no-suite`` runs only the reproducers and the touched files there).
 
+``--reproducers-only`` leaves out the test files that reach a changed name
+(2.) and the suite (3.): each reproducer runs without and with its patch,
+then all of them with every patch applied, beside upstream's CI; on a
+loaded machine this checks every patch in minutes where the touched files
+take hours.
+
 A patch whose edits no longer apply is reported as stale, by id; it fails
 the lane unless the ledger records it (``patch_stale`` lists the upstream
 labels where the patch is known not to apply), and a recorded one that
@@ -48,8 +54,9 @@ is checked to have imported ``optax`` from the copy it tests. Exit status:
 Usage::
 
   python -m tools.patch_lane --upstream-tree PATH [--upstream-label L]
-      [--only FIX ...] [--no-suite] [--no-ci] [--lint-python PATH]
-      [--merge-only] [--jobs N] [--workers N] [--keep DIR] [--json FILE]
+      [--only FIX ...] [--no-suite | --reproducers-only] [--no-ci]
+      [--lint-python PATH] [--merge-only] [--jobs N] [--workers N]
+      [--keep DIR] [--json FILE]
 """
 
 from __future__ import annotations
@@ -720,7 +727,8 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
                 tree: pathlib.Path, python: str, work: pathlib.Path,
                 pristine_runs: Optional[PristineRuns] = None,
                 processes: int = 0, ci: bool = True,
-                lint_python: str = sys.executable) -> PatchResult:
+                lint_python: str = sys.executable,
+                touched: bool = True) -> PatchResult:
   """Applies one patch alone and checks it.
 
   The reproducer runs on the tree with it placed but without the fix (it
@@ -743,6 +751,9 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
     ci: whether to run upstream's linters and docstring examples.
     lint_python: the interpreter that has the linters (pylint, ruff,
       flake8, pyink); a linter it lacks is named in ``ci['missing']``.
+    touched: whether to run the test files the patch reaches; without,
+      only the reproducer's tests run with the patch (``files`` names their
+      file, and nothing is compared with the pristine tree).
 
   Returns:
     The result; ``problems`` is empty when it holds.
@@ -766,14 +777,18 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
     result.problems.append('the patch places no reproducer ([test])')
   deps = [patches[d] for d in patch_lib.order(patches, [fix])]
   reached = reaching_names(after.tree, changed_names(deps))
-  files = sorted(set(touched_test_files(after.tree, deps))
-                 | set(exercising_test_files(after.tree, reached)))
+  selected = [t.split('::')[-1] for t in placed]
+  if touched:
+    files = sorted(set(touched_test_files(after.tree, deps))
+                   | set(exercising_test_files(after.tree, reached)))
+  else:
+    files = sorted({t.split('::')[0] for t in placed})
   result.files = files
   result.new_files = [f for f in files if not (tree / f).exists()]
   if placed:
     rec_before = run_pytest(
         before.tree, sorted({t.split('::')[0] for t in placed}), python,
-        work, 'before', select=[t.split('::')[-1] for t in placed])
+        work, 'before', select=selected)
     result.before = _reproducer_outcomes(rec_before, placed)
     result.failure_before = _first_failure(rec_before, placed).replace(
         str(before.tree) + '/', '')
@@ -784,9 +799,14 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
                       for k, v in result.before.items()))
   pristine_runs = pristine_runs or PristineRuns(tree, python,
                                                 work / 'pristine')
-  pristine = pristine_runs.get(files)
-  rec_after = run_pytest(after.tree, files, python, work, 'after',
-                         processes)
+  if touched:
+    pristine = pristine_runs.get(files)
+    rec_after = run_pytest(after.tree, files, python, work, 'after',
+                           processes)
+  else:
+    pristine = Record({}, {}, {}, '')
+    rec_after = run_pytest(after.tree, files, python, work, 'after',
+                           select=selected) if files else pristine
   result.after = _reproducer_outcomes(rec_after, placed)
   bad = {k: v for k, v in result.after.items() if v != 'passed'}
   if bad:
@@ -802,7 +822,8 @@ def check_patch(fix: str, patches: dict[str, patch_lib.Patch],
       v['outcome'] == 'passed' for t in placed
       for v in rec_after.matching(t).values())
   result.counts['placed'] = sum(len(rec_after.matching(t)) for t in placed)
-  result.regressions = regressions(pristine, rec_after, files, placed)
+  if touched:
+    result.regressions = regressions(pristine, rec_after, files, placed)
   if result.regressions:
     result.problems.append(f'{len(result.regressions)} upstream test(s) that '
                            'pass without the patch fail with it')
@@ -1027,6 +1048,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   parser.add_argument('--no-suite', action='store_true',
                       help='skip upstream\'s whole suite (all patches '
                       'together: only the reproducers and touched files)')
+  parser.add_argument('--reproducers-only', action='store_true',
+                      help='run only the reproducers (without and with each '
+                      'patch, then all together), not the test files that '
+                      'reach the changed names nor the suite')
   parser.add_argument('--jobs', type=int, default=2,
                       help='patches checked at once')
   parser.add_argument('--workers', type=int, default=0,
@@ -1118,7 +1143,7 @@ def _run_patches(selected: Sequence[str], patches: dict[str, Any],
     futures = {fix: pool.submit(check_patch, fix, patches, tree,
                                 args.python, work / fix, args.pristine,
                                 args.workers, not args.no_ci,
-                                args.lint_python)
+                                args.lint_python, not args.reproducers_only)
                for fix in selected}
     results = []
     for fix in selected:
@@ -1142,18 +1167,24 @@ def _run_together(fixes: Sequence[str], patches: dict[str, Any],
   placed = [t for ids in applied.tests.values() for t in ids]
   compared: Optional[list[str]] = None
   targets = ['optax']
-  if args.no_suite:
+  if args.reproducers_only:
+    targets = compared = sorted({t.split('::')[0] for t in placed})
+  elif args.no_suite:
     compared = touched_test_files(applied.tree, [patches[f] for f in fixes])
     targets = compared
   processes = max(args.workers, args.jobs if args.jobs > 1 else 0)
-  if args.no_suite:
+  select: list[str] = []
+  if args.reproducers_only:
+    pristine = Record({}, {}, {}, '')
+    select = [t.split('::')[-1] for t in placed]
+  elif args.no_suite:
     pristine = args.pristine.get(targets)
   else:
     base = patch_lib.copy_tree(tree, work / 'pristine')
     pristine = run_pytest(base, targets, args.python, work,
                           'suite_pristine', processes)
   patched = run_pytest(applied.tree, targets, args.python, work,
-                       'suite_together', processes)
+                       'suite_together', processes, select=select)
   lost = regressions(pristine, patched, compared, placed)
   outcomes = _reproducer_outcomes(patched, placed)
   # A test file that sets up jax's devices when imported (upstream's sharding
@@ -1164,7 +1195,7 @@ def _run_together(fixes: Sequence[str], patches: dict[str, Any],
                           if v == 'skipped'})
   for i, test_file in enumerate(skipped_files):
     alone = run_pytest(applied.tree, [test_file], args.python, work,
-                       f'reproducers_alone_{i}')
+                       f'reproducers_alone_{i}', select=select)
     ids = [t for t in placed if t.split('::')[0] == test_file]
     outcomes.update(_reproducer_outcomes(alone, ids))
   failing = {k: v for k, v in outcomes.items() if v != 'passed'}

@@ -550,3 +550,42 @@ def test_a_lane_result_is_reused_only_for_the_same_patch(tmp_path,
       result(digest=digest, ci={}).as_json()]}))
   with pytest.raises(SystemExit, match='without all of upstream'):
     upstream_pr.lane_result(path, 'scale-doubles', patches, 'main@2edbcbe2')
+
+
+def test_reproducers_only_runs_the_placed_tests_and_no_other(tmp_path,
+                                                             monkeypatch):
+  tree = fixtures.make_tree(tmp_path / 'up')
+  repo = fixtures.make_repo(tmp_path / 'repo')
+  monkeypatch.setattr(up, 'REPO', repo)
+  # The module's test file has a test that fails on either tree, and another
+  # file reaches scale() and fails too: neither runs without touched files.
+  (tree / TEST).write_text((tree / TEST).read_text().replace(
+      'from pkg import', 'from optax import').replace(
+          '    self.assertEqual(module.other(), 1)\n',
+          '    self.assertEqual(module.other(), 1)\n\n'
+          '  def test_broken(self):\n    self.fail()\n'))
+  (tree / 'optax' / 'reach_test.py').write_text(textwrap.dedent('''\
+      from absl.testing import absltest
+      from optax import module
+
+
+      class ReachTest(absltest.TestCase):
+
+        def test_scale(self):
+          self.assertEqual(module.scale(1.0)(3.0, None)[0], -1.0)
+      '''))
+  # Doubled by the patch: 2 * 2 = 4 with it, 2 without.
+  (repo / 'upstream_tests' / 'scale_doubles_test.py').write_text(
+      fixtures.REPRODUCER.replace('from pkg import', 'from optax import')
+      .replace('[0], 2.0)', '[0], 4.0)'))
+  patches = {'scale-doubles': up.parse(fixtures.patch_table())}
+  got = lane.check_patch('scale-doubles', patches, tree, sys.executable,
+                         tmp_path / 'work', ci=False, touched=False)
+  assert got.problems == []
+  assert got.files == [TEST]
+  assert got.before == {PLACED: 'failed'}
+  assert got.after == {PLACED: 'passed'}
+  assert got.counts['after_passed'] == 1
+  assert got.counts['after_failed'] == 0
+  assert 'before_passed' in got.counts and got.counts['before_passed'] == 0
+  assert got.regressions == []
