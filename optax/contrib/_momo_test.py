@@ -51,10 +51,11 @@ def _numpy_momo(steps, lr, beta, floor, wd, adapt):
     barf = rho * barf + (1 - rho) * f
     gamma = rho * gamma + (1 - rho) * np.dot(g, x)
     h = barf + np.dot(d, x) - gamma
-    lb_k = _lower_bound(lb, h, floor, adapt)
+    lb_k = _lower_bound(lb, barf - gamma + np.dot(d, x) / (1 + lr * wd),
+                        floor, adapt)
     nom = np.dot(d, x) + (1 + lr * wd) * (barf - gamma - lb_k)
     tau = min(lr, max(nom, 0.0) / np.dot(d, d))
-    new_x = x / (1 + lr * wd) - tau * d
+    new_x = (x - tau * d) / (1 + lr * wd)  # The proximal step.
     if adapt:
       lb = max(floor, h - 0.5 * tau * np.dot(d, d))
     out.append(new_x - x)
@@ -79,11 +80,13 @@ def _numpy_momo_adam(steps, lr, b1, b2, eps, floor, wd, adapt):
     diag = eps + np.sqrt(v / c2)
     m_hat = m / c1
     h = barf / c1 + np.dot(m_hat, x) - gamma / c1
-    lb_k = _lower_bound(lb, h, floor, adapt)
+    lb_k = _lower_bound(
+        lb, (barf - gamma) / c1 + np.dot(m_hat, x) / (1 + lr * wd), floor,
+        adapt)
     nom = np.dot(m_hat, x) + (1 + lr * wd) * (barf / c1 - gamma / c1 - lb_k)
     sq_norm = np.sum(m_hat ** 2 / diag)
     tau = min(lr, max(nom, 0.0) / sq_norm)
-    new_x = x / (1 + lr * wd) - tau * m_hat / diag
+    new_x = (x - tau * m_hat / diag) / (1 + lr * wd)  # The proximal step.
     if adapt:
       lb = max(floor, h - 0.5 * tau * sq_norm)
     out.append(new_x - x)
