@@ -59,6 +59,16 @@ def _masked_log_probs(
   return jnp.where(ignore, 0.0, log_probs)
 
 
+def _labelled(
+    labels: jax.Array, where: Optional[jax.Array]
+) -> jax.Array:
+  """The entries whose label is nonzero (and that ``where`` keeps)."""
+  keep = labels != 0
+  if where is not None:
+    keep = keep & where
+  return keep
+
+
 @jax.custom_jvp
 def _weighted_log_probs(
     log_probs: jax.Array,
@@ -68,17 +78,19 @@ def _weighted_log_probs(
   """``labels * log_probs`` where classes with zero label contribute 0.
 
   A zero label times a ``-inf`` (or NaN, for a row of ``-inf`` logits)
-  log-probability would give NaN; those entries are replaced by zero before
-  the product, so they contribute nothing. Entries masked out by ``where``
-  are zeroed as well.
+  log-probability would give NaN; the product is selected only where the
+  label is nonzero, so those entries contribute 0. Entries masked out by
+  ``where`` are zeroed as well. The select costs what upstream's
+  ``safe_softmax_cross_entropy`` pays: a comparison with 0 and a select.
 
-  The derivative is the product rule with the replaced log-probabilities:
-  the tangent of the labels is weighted by them (0 on the replaced
-  entries), the tangent of the log-probabilities by the labels, and a class
-  with a zero label contributes 0 (not ``0 * nan`` where the tangent of its
-  log-probability is not finite). That mask is computed from the labels
-  alone, so reverse mode does not recompute the log-probabilities: the
-  cotangent of the logits costs what upstream's plain product costs.
+  The derivative is the product rule with the log-probabilities replaced
+  by 0 where a zero label meets a non-finite one: the tangent of the labels
+  is weighted by them, the tangent of the log-probabilities by the labels,
+  and a class with a zero label contributes 0 (not ``0 * nan`` where the
+  tangent of its log-probability is not finite). The mask of the second
+  term is computed from the labels alone, so reverse mode does not
+  recompute the log-probabilities: the cotangent of the logits costs what
+  upstream's plain product costs.
 
   Args:
     log_probs: log-probabilities.
@@ -88,18 +100,18 @@ def _weighted_log_probs(
   Returns:
     The elementwise product, with the broadcast shape.
   """
-  return labels * _masked_log_probs(log_probs, labels, where)
+  return labels * jnp.where(_labelled(labels, where), log_probs, 0.0)
 
 
 def _weighted_log_probs_jvp(primals, tangents):
   """The product rule of ``_weighted_log_probs``, zero tangents skipped."""
   log_probs, labels, where = primals
   log_probs_dot, labels_dot, _ = tangents
-  masked = _masked_log_probs(log_probs, labels, where)
-  out = labels * masked
+  keep = _labelled(labels, where)
+  out = labels * jnp.where(keep, log_probs, 0.0)
   terms = []
   if not isinstance(labels_dot, SymbolicZero):
-    terms.append(labels_dot * masked)
+    terms.append(labels_dot * _masked_log_probs(log_probs, labels, where))
   if not isinstance(log_probs_dot, SymbolicZero):
     terms.append(labels * jnp.where(labels == 0, 0.0, log_probs_dot))
   if not terms:

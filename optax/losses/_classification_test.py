@@ -310,6 +310,21 @@ class ProgramSizeTest(parameterized.TestCase):
         self._grad_instructions(_classification.poly_loss_cross_entropy),
         self._grad_instructions(textbook_poly) + 2)
 
+  @parameterized.named_parameters(
+      ('softmax', _classification.softmax_cross_entropy),
+      ('safe', _classification.safe_softmax_cross_entropy),
+  )
+  def test_forward_guard_is_one_compare_and_select(self, loss_fn):
+    # The guard adds a zero constant, a comparison of the labels with it and
+    # a select, fused into the pass of the product: three instructions (41
+    # against 38 for (4, 5) logits, upstream's safe_softmax_cross_entropy
+    # 41). A test of finiteness of the log-probabilities made it six.
+    # XLA fuses (64, 100) logits differently (45 against 38).
+    logits, labels = self.logits[:4, :5], self.labels[:4, :5]
+    self.assertLessEqual(
+        _instructions(loss_fn, logits, labels),
+        _instructions(_textbook_softmax_ce, logits, labels) + 3)
+
   def test_backward_pass_reads_no_log_probabilities(self):
     # The backward pass of the guarded loss has no logarithm and no test of
     # finiteness: only the forward value needs them.
