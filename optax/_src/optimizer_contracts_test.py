@@ -583,6 +583,26 @@ class LayerwiseTest(parameterized.TestCase):
       paper = c * t_norm / (g_norm + wd * t_norm)
       np.testing.assert_allclose(u, -paper * (g + wd * theta), rtol=1e-12)
 
+  @parameterized.named_parameters(
+      ('adan', lambda mask: alias.adan(_LR, weight_decay=0.3, mask=mask),
+       lambda g, p, wd: ref.adan(g, _LR, eps_root=1e-8, weight_decay=wd,
+                                 params=p)),
+      ('adafactor', lambda mask: _jitted(alias.adafactor(
+          _LR, weight_decay_rate=0.3, weight_decay_mask=mask)),
+       lambda g, p, wd: ref.adafactor(g, p, lambda t: _LR,
+                                      weight_decay=wd)))
+  def test_weight_decay_mask_float64(self, make, oracle):
+    # Leaf 'a' is decayed, leaf 'b' is not.
+    grads = [{'a': g, 'b': h} for g, h in zip(
+        _grads('random'), _grads('random', seed=5))]
+    params = [{'a': p, 'b': q} for p, q in zip(_params(), _params(seed=6))]
+    with utils.x64_precision(True):
+      got = _tree_run(make({'a': True, 'b': False}), grads, params,
+                      jnp.float64)
+    for leaf, wd in (('a', 0.3), ('b', 0.0)):
+      want = oracle([g[leaf] for g in grads], [p[leaf] for p in params], wd)
+      _assert_close([u[leaf] for u in got], want, rtol=1e-9)
+
   def test_novograd_second_moment_per_leaf_float64(self):
     # Two layers of different scales: each is normalized by its own norm.
     grads = [{'a': g, 'b': 1e3 * h} for g, h in zip(
