@@ -14,7 +14,8 @@
 # ==============================================================================
 """Oracle tests of the optimizers and ``scale_by_*`` transforms (issue 41).
 
-Each case runs four steps of an optimizer and of its float64 NumPy reference
+Each case runs four steps (six to twelve where a state needs longer to
+reach its bounds) of an optimizer and of its float64 NumPy reference
 (``optax._src.testing.reference_optimizers``, written from the paper or the
 docstring's maths, never from an implementation) on the same gradients and
 params, and compares the updates:

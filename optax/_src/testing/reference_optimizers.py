@@ -1005,7 +1005,7 @@ def lars(grads: Arrays, params: Arrays, lr: float = 1.0,
 def distance_over_gradients(grads: Arrays, params: Arrays,
                             reps_rel: float = 1e-6, eps: float = 1e-8,
                             global_scale: float = 1.0) -> list[np.ndarray]:
-  """Layer-wise DoG (Ivgi et al. 2023, eqs. (1) and (3)), one layer.
+  """Layer-wise DoG, L-DoG (Ivgi et al. 2023), one layer.
 
   ``r_bar_t = max(r_eps, max_{i <= t} ||x_i - x_0||)`` with ``r_eps =
   reps_rel (1 + ||x_0||)``, ``G_t = sum_{i <= t} ||g_i||^2``; the update is
