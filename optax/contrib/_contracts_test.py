@@ -338,6 +338,20 @@ class MuonTest(parameterized.TestCase):
           self.assertEqual(u.dtype, jnp.dtype(dtype))
           _close(u, want[step], rtol, f'{dtype} step {step}')
 
+  def test_batch_of_matrices(self):
+    # Axis 1 is a batch axis: each (4, 6) slice is its own matrix.
+    grads = _matrices((4, 2, 6), seed=13)
+    per_slice = [ref_contrib.scale_by_muon(
+        [g[:, j, :] for g in grads], coeffs=(3.4445, -4.775, 2.0315))
+                 for j in range(2)]
+    tx = contrib.scale_by_muon(
+        weight_dimension_numbers=contrib.MuonDimensionNumbers(0, 2))
+    state, update = tx.init(jnp.zeros((4, 2, 6))), jax.jit(tx.update)
+    for step, g in enumerate(grads):
+      u, state = update(jnp.asarray(g, jnp.float32), state)
+      want = np.stack([per_slice[j][step] for j in range(2)], axis=1)
+      _close(u, want, 2e-5, f'step {step}')
+
   def test_zero_gradient_gives_zero_update(self):
     tx = contrib.scale_by_muon()
     u, _ = jax.jit(tx.update)(jnp.zeros((3, 4)), tx.init(jnp.zeros((3, 4))))
@@ -567,6 +581,28 @@ class SophiaTest(parameterized.TestCase):
       params = params + u
 
 
+  def test_custom_hessian_estimator(self):
+    # A stateless estimator returning theta^2 + 1 (a positive, Gauss-Newton
+    # like diagonal), refreshed every second step.
+    estimator = optax.GradientTransformationExtraArgs(
+        lambda params: optax.EmptyState(),
+        lambda updates, state, params=None, **extra: (
+            jax.tree.map(lambda x: x ** 2 + 1.0, params), state))
+    grads = _matrices((3,), steps=5, seed=14)
+    theta0 = np.array([0.5, -2.0, 0.0])
+    kwargs = {'update_interval': 2, 'gamma': 0.5, 'clip_threshold': 0.5}
+    want = ref_contrib.sophia(grads, theta0, lambda x: x ** 2 + 1.0, 0.1,
+                              **kwargs)
+    tx = contrib.sophia(0.1, hessian_diagonal_fn=estimator, **kwargs)
+    params = jnp.asarray(theta0, jnp.float32)
+    state = tx.init(params)
+    update = jax.jit(functools.partial(tx.update, obj_fn=jnp.sum))
+    for step, g in enumerate(grads):
+      u, state = update(jnp.asarray(g, jnp.float32), state, params)
+      _close(u, want[step], 2e-5, f'step {step}')
+      params = params + u
+
+
 class GaloreTest(parameterized.TestCase):
   """Zhao et al. 2024, Algorithm 2, as the docstring of scale_by_galore."""
 
@@ -606,6 +642,25 @@ class GaloreTest(parameterized.TestCase):
     want = ref.adam([g['b'] for g in grads], lr=-1.0)  # Not scaled.
     for step in range(5):
       _close(got[step]['b'], want[step], 2e-5, f'b step {step}')
+
+  def test_tensor_viewed_as_a_matrix(self):
+    # Axes (0, 1) are the rows: a (2, 3, 5) leaf is a (6, 5) matrix, whose
+    # rows (the larger dimension) are projected.
+    rng = np.random.default_rng(15)
+    grads = [{'t': rng.normal(size=(2, 3, 5)).astype(np.float32)}
+             for _ in range(4)]
+    dims = contrib.GaLoreDimensionNumbers(reduction_axis=(0, 1),
+                                          output_axis=2)
+    got, projectors = self._run(
+        contrib.scale_by_galore(rank=2, update_proj_gap=3,
+                                weight_dimension_numbers={'t': dims}),
+        grads)
+    want = ref_contrib.galore_matrix(
+        [g['t'].reshape(6, 5) for g in grads], 2, 3,
+        align_to=[p['t'] for p in projectors])
+    for step in range(4):
+      _close(got[step]['t'], want[step].reshape(2, 3, 5), 2e-5,
+             f'step {step}')
 
   def test_galore_alias(self):
     shapes = {'w': (4, 6), 'b': (3,)}
