@@ -284,6 +284,31 @@ class LbfgsTest(parameterized.TestCase):
       np.testing.assert_allclose(states[k].grad, grad_fn(xs[k + 1]),
                                  rtol=1e-10, atol=1e-12)
 
+  def test_default_linesearch_float32(self):
+    # The same identities on float32 params, to float32 rounding: float32
+    # updates, alpha (-H g) for the float64 two-loop of the history walked,
+    # strong Wolfe in float64 at the float32 step.
+    fun, grad_fn, x0 = _PROBLEMS['quadratic']
+    tx = alias.lbfgs()
+    update = _jitted_update(tx, fun)
+    params = jnp.asarray(x0, jnp.float32)
+    state = tx.init(params)
+    xs, gs = [np.asarray(params, np.float64)], []
+    for k in range(3):
+      value, grad = jax.value_and_grad(fun)(params)
+      gs.append(np.asarray(grad, np.float64))
+      u, state = update(grad, state, params, value, grad)
+      self.assertEqual(u.dtype, jnp.float32)
+      params = params + u
+      xs.append(np.asarray(params, np.float64))
+      d = -ref.scale_by_lbfgs(gs, xs[:-1], 10)[k]
+      alpha = float(state[2].learning_rate)
+      np.testing.assert_allclose(u, alpha * d, rtol=1e-4,
+                                 atol=1e-4 * np.abs(d).max(),
+                                 err_msg=f'step {k + 1}')
+      _assert_wolfe(self, fun, grad_fn, xs[k], d, alpha, 1e-4, 0.9,
+                    rtol=1e-5)
+
   def test_quadratic_ends_in_n_steps_with_exact_linesearch(self):
     # BFGS with exact line searches on a strictly convex quadratic has the
     # hereditary property H_k y_j = s_j for j < k whatever the scale of H_0
