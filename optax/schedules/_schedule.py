@@ -136,11 +136,14 @@ def polynomial_schedule(
     transition_begin = 0
 
   def schedule(count: base.Numeric) -> base.Numeric:
-    elapsed = jnp.clip(count - transition_begin, 0, transition_steps)
-    # Under jit, XLA may turn the division into a product by the reciprocal,
-    # leaving a tiny negative fraction at the end of the transition; a
-    # fractional power of it would be NaN (upstream Optax returns NaN there).
-    remaining = jnp.maximum(1 - elapsed / transition_steps, 0)
+    # The fraction done is clipped to [0, 1] after the division, not the
+    # steps before it: under jit, XLA may turn the division into a product
+    # by the reciprocal, and T * (1 / T) can exceed 1, leaving a tiny
+    # negative remainder whose fractional power is NaN (upstream Optax
+    # returns NaN there). As many operations as clipping the steps to
+    # [0, T], and the same bits where the division is exact (eagerly).
+    elapsed = jnp.asarray(count) - transition_begin
+    remaining = 1 - jnp.clip(elapsed / transition_steps, 0, 1)
     return (init_value - end_value) * (remaining ** power) + end_value
 
   return schedule

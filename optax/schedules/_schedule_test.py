@@ -150,6 +150,20 @@ class PolynomialScheduleTest(parameterized.TestCase):
     np.testing.assert_allclose(
         evaluate(schedule, range(7), 'python'), expected, rtol=1e-6)
 
+  @parameterized.parameters(3, 7, 13, 333, 1000)
+  def test_fractional_power_under_jit_ends_at_end_value(self, steps):
+    # Under jit the division by transition_steps may become a product by
+    # its reciprocal, and steps * (1 / steps) rounds above 1 for these
+    # step counts: a remaining fraction clipped before the division went
+    # slightly negative and 0.5 ** that was NaN.
+    schedule = _schedule.polynomial_schedule(1.0, 0.1, 0.5, steps, 5)
+    counts = jnp.arange(steps + 20, dtype=jnp.int32)
+    values = np.asarray(jax.jit(jax.vmap(schedule))(counts))
+    expected = 0.9 * np.sqrt(
+        1.0 - np.clip((np.arange(steps + 20) - 5) / steps, 0.0, 1.0)) + 0.1
+    np.testing.assert_allclose(values, expected, rtol=1e-5)
+    np.testing.assert_array_equal(values[steps + 5:], np.float32(0.1))
+
   def test_negative_power_raises(self):
     with self.assertRaisesRegex(ValueError, 'polynomial_schedule: power'):
       _schedule.polynomial_schedule(1.0, 0.0, -1.0, 10)
