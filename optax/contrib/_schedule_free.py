@@ -288,6 +288,24 @@ def _warmup(learning_rate: Any, warmup_steps: Optional[int]) -> Any:
   return _schedule.warmup_constant_schedule(0.0, learning_rate, warmup_steps)
 
 
+def _from_step_one(learning_rate: Any) -> Any:
+  r"""The base optimizer's rate: its count starts at 0, the step's at 1.
+
+  :func:`schedule_free` weighs step :math:`t` (``step_count``, from 1) with
+  :math:`\gamma_t`; the base optimizer's own counter starts at 0, so it
+  reads the schedule one step ahead to take the same :math:`\gamma_t`.
+
+  Args:
+    learning_rate: a float or a schedule of the step.
+
+  Returns:
+    The float, or the schedule evaluated at its count plus one.
+  """
+  if not callable(learning_rate):
+    return learning_rate
+  return lambda count: learning_rate(numerics.safe_increment(count))
+
+
 def schedule_free_sgd(
     learning_rate: float = 1.0,
     warmup_steps: Optional[int] = None,
@@ -299,8 +317,10 @@ def schedule_free_sgd(
   r"""Schedule-free SGD.
 
   :func:`schedule_free` around SGD: :math:`z_{t+1} = z_t - \gamma_t
-  (\nabla f(y_t) + \lambda y_t)`, with an optional linear warmup of
-  :math:`\gamma` from zero over ``warmup_steps`` steps.
+  (\nabla f(y_t) + \lambda y_t)`, with an optional linear warmup
+  :math:`\gamma_t = \gamma \min(1, t / T)` over :math:`T` =
+  ``warmup_steps`` steps (:math:`t` from 1, the rate that also weighs the
+  step in the average).
 
   Args:
     learning_rate: the learning rate :math:`\gamma` (after warmup).
@@ -341,7 +361,7 @@ def schedule_free_sgd(
     validation.check_non_negative(fn, 'weight_decay', weight_decay)
   validation.check_scalar_or_schedule(fn, 'weight_decay', weight_decay)
   learning_rate = _warmup(learning_rate, warmup_steps)
-  optimizer = alias.sgd(learning_rate)
+  optimizer = alias.sgd(_from_step_one(learning_rate))
   if weight_decay is not None:
     optimizer = _combining.chain(
         _adding.add_decayed_weights(weight_decay), optimizer)
@@ -372,8 +392,9 @@ def schedule_free_adamw(
       + \epsilon} + \lambda y_t\right),
 
   the momentum being replaced by the schedule-free averaging, with an
-  optional linear warmup of :math:`\gamma` from zero over ``warmup_steps``
-  steps.
+  optional linear warmup :math:`\gamma_t = \gamma \min(1, t / T)` over
+  :math:`T` = ``warmup_steps`` steps (:math:`t` from 1, the rate that also
+  weighs the step in the average).
 
   Args:
     learning_rate: the learning rate :math:`\gamma` (after warmup).
@@ -417,7 +438,7 @@ def schedule_free_adamw(
       transform.scale_by_rms(decay=b2, eps=eps, eps_in_sqrt=False,
                              bias_correction=True),
       _adding.add_decayed_weights(weight_decay),
-      transform.scale_by_learning_rate(learning_rate),
+      transform.scale_by_learning_rate(_from_step_one(learning_rate)),
   )
   return schedule_free(optimizer, learning_rate=learning_rate, b1=b1,
                        weight_lr_power=weight_lr_power,

@@ -65,8 +65,8 @@ def _np_schedule_free(y0, grads, *, lr, b1, power, direction):
 
 
 def _sgd_direction(lr, wd):
-  # The base optimizer's own schedule counts from zero.
-  return lambda g, y, t: -lr(t - 1) * (g + wd * y)
+  # Step t (from 1) moves z with the rate of step t, which also weighs it.
+  return lambda g, y, t: -lr(t) * (g + wd * y)
 
 
 def _adamw_direction(lr, b2, eps, wd):
@@ -74,7 +74,7 @@ def _adamw_direction(lr, b2, eps, wd):
 
   def direction(g, y, t):
     v[0] = b2 * v[0] + (1 - b2) * g * g
-    return -lr(t - 1) * (g / (np.sqrt(v[0] / (1 - b2**t)) + eps) + wd * y)
+    return -lr(t) * (g / (np.sqrt(v[0] / (1 - b2**t)) + eps) + wd * y)
 
   return direction
 
