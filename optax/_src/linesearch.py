@@ -240,7 +240,6 @@ class _BacktrackingCarry(NamedTuple):
   count: jax.Array
   stepsize: jax.Array
   value: jax.Array
-  grad: Optional[base.Updates]
   decrease_error: jax.Array
   accepted: jax.Array
 
@@ -392,22 +391,17 @@ def scale_by_backtracking_linesearch(
     # The target of the decrease condition, up to the term of the slope.
     target = value_init + r_tol * value_init
 
-    def evaluate(stepsize):
-      new_params = _moved(params, _scaled(updates, stepsize))
-      if store_grad:
-        new_value, new_grad = jax.value_and_grad(value_fn)(
-            new_params, **fn_kwargs)
-        new_grad = otu.tree_cast_like(new_grad, state.grad)
-      else:
-        new_value, new_grad = value_fn(new_params, **fn_kwargs), None
-      return _as_scalar(new_value, dtype), new_grad
+    def moved(stepsize):
+      return _moved(params, _scaled(updates, stepsize))
 
     def cond_fn(carry: _BacktrackingCarry) -> jax.Array:
       return (~carry.accepted) & (carry.count <= max_backtracking_steps)
 
     def body_fn(carry: _BacktrackingCarry) -> _BacktrackingCarry:
       stepsize = jnp.where(carry.count == 0, guess, beta * carry.stepsize)
-      new_value, new_grad = evaluate(stepsize)
+      # Only the value is needed to test a step size: the gradient is
+      # computed once, at the accepted one, below.
+      new_value = _as_scalar(value_fn(moved(stepsize), **fn_kwargs), dtype)
       error = jnp.maximum(new_value - target - c * stepsize * slope_init, 0.0)
       # A NaN value fails the condition.
       error = jnp.where(jnp.isnan(error), jnp.inf, error)
@@ -415,7 +409,6 @@ def scale_by_backtracking_linesearch(
           count=numerics.safe_increment(carry.count),
           stepsize=stepsize,
           value=new_value,
-          grad=new_grad,
           decrease_error=error,
           accepted=error <= a_tol)
 
@@ -423,7 +416,6 @@ def scale_by_backtracking_linesearch(
         count=jnp.zeros([], jnp.int32),
         stepsize=jnp.zeros([], dtype),
         value=value_init,
-        grad=grad_init,
         decrease_error=jnp.full([], jnp.inf, dtype),
         accepted=jnp.zeros([], bool))
     carry = jax.lax.while_loop(cond_fn, body_fn, carry)
@@ -433,8 +425,11 @@ def scale_by_backtracking_linesearch(
     stepsize = jnp.where(stuck, jnp.zeros([], dtype), carry.stepsize)
     new_value = jnp.where(stuck, value_init, carry.value)
     if store_grad:
-      new_grad = jax.tree.map(lambda g0, g: jnp.where(stuck, g0, g),
-                              grad_init, carry.grad)
+      # The gradient at the last step size tried, computed once.
+      last_grad = jax.grad(value_fn)(moved(carry.stepsize), **fn_kwargs)
+      new_grad = jax.tree.map(
+          lambda g0, g: jnp.where(stuck, g0, g), grad_init,
+          otu.tree_cast_like(last_grad, state.grad))
     else:
       new_grad = None
 

@@ -25,6 +25,7 @@ checked against SciPy's L-BFGS-B on convex problems.
 import contextlib
 import functools
 import io
+import re
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -586,6 +587,32 @@ class BacktrackingLinesearchTest(parameterized.TestCase):
     updates, state = _search(tx, fun, np.ones(3), np.zeros(3))
     np.testing.assert_array_equal(updates, np.zeros(3))
     test_utils.assert_tree_all_finite(state)
+
+  def test_gradient_is_computed_once_outside_the_search_loop(self):
+    # The derivative of sin is cos: a cos in the program is a gradient.
+    fun = lambda x: jnp.sum(jnp.sin(x))
+    tx = linesearch.scale_by_backtracking_linesearch(
+        max_backtracking_steps=10, store_grad=True)
+    x = jnp.linspace(0.0, 1.0, 4)
+    value, grad = jax.value_and_grad(fun)(x)
+
+    def update(x, state):
+      return tx.update(-grad, state, x, value=value, grad=grad,
+                       value_fn=fun)
+
+    jaxpr = jax.make_jaxpr(update)(x, tx.init(x)).jaxpr
+
+    def count(name, jaxpr):  # Equations of this primitive, nested ones too.
+      return len(re.findall(rf'= {name} ', str(jaxpr)))
+
+    (loop,) = [e for e in jaxpr.eqns if e.primitive.name == 'while']
+    self.assertEqual(count('sin', loop.params['body_jaxpr']), 1)
+    self.assertEqual(count('cos', loop.params['body_jaxpr']), 0)
+    self.assertEqual(count('cos', jaxpr), 1)
+    _, state = jax.jit(update)(x, tx.init(x))
+    x_new = x + state.learning_rate * -grad
+    np.testing.assert_allclose(state.grad, jnp.cos(x_new), rtol=1e-6)
+    np.testing.assert_allclose(state.value, fun(x_new), rtol=1e-6)
 
   def test_grad_is_stored_only_on_request(self):
     params = {'w': jnp.ones(3), 'b': jnp.ones([], jnp.bfloat16)}
