@@ -53,6 +53,9 @@ def abs_sq(x: Union[jax.Array, np.ndarray]) -> jax.Array:
   if not isinstance(x, (np.ndarray, jax.Array)):
     raise ValueError(
         f'abs_sq: x must be a jax or numpy array, got {type(x).__name__}')
+  if not jnp.iscomplexobj(x):
+    # The same values as x * x, and a gradient of one product per entry.
+    return jnp.square(x) if isinstance(x, jax.Array) else np.square(x)
   return (x.conj() * x).real
 
 

@@ -38,7 +38,20 @@ class AbsSqTest(parameterized.TestCase):
       np.testing.assert_allclose(result, expected, rtol=1e-6)
       self.assertEqual(result.dtype, jnp.float32)
 
+  @parameterized.parameters(np.float32, jnp.bfloat16, np.float16)
+  def test_real_gradient_is_one_product_per_entry(self, dtype):
+    x = jnp.asarray([3.0, -1.5, 2.0, 0.0, 1e-3], dtype)
+    grad_fn = jax.grad(lambda x: jnp.sum(numerics.abs_sq(x)))
+    # d|x|^2/dx = 2 x, exact in binary floating point.
+    np.testing.assert_array_equal(
+        np.asarray(grad_fn(x), np.float64), 2 * np.asarray(x, np.float64))
+    # The backward pass multiplies once per entry (x * g + g * x would
+    # multiply twice and add).
+    jaxpr = str(jax.make_jaxpr(grad_fn)(x))
+    self.assertNotIn('add_any', jaxpr)
+
   def test_numpy_input(self):
+    self.assertIsInstance(numerics.abs_sq(np.array([-3.0])), np.ndarray)
     np.testing.assert_allclose(numerics.abs_sq(np.array([-3.0])), [9.0])
 
   def test_rejects_non_arrays(self):
