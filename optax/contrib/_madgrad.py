@@ -136,10 +136,9 @@ def scale_by_madgrad(
           dtype)
       new_s = s.astype(dtype) + lam_ * g32
       new_nu = nu.astype(dtype) + lam_ * g32 * g32
-      # The real cube root: new_nu is negative with a negative learning
-      # rate, where a fractional power would be NaN.
-      root = jnp.power(jnp.abs(new_nu), 1 / 3)
-      root = jnp.where(new_nu < 0, -root, root)
+      # The real cube root (cbrt): new_nu is negative with a negative
+      # learning rate, where a fractional power would be NaN.
+      root = jnp.cbrt(new_nu)
       z = x0.astype(dtype) - new_s / (root + eps_)
       new_p = (1 - ck_) * p32 + ck_ * z
       return ((new_p - p32).astype(g.dtype), new_nu.astype(nu.dtype),
