@@ -86,14 +86,21 @@ def ntxent(
   same = labels[:, None] == labels[None, :]
   positives = same & ~jnp.eye(n, dtype=bool)
   negatives = ~same
-  # log-sum-exp over the negatives of each anchor; an anchor without
-  # negatives gets -inf (computed over all entries first, so that its
-  # gradient stays finite).
+  # log-sum-exp over the negatives of each anchor, shifted by their largest
+  # similarity; an anchor without negatives gets -inf (computed over all
+  # entries first, so that its gradient stays finite).
   has_negative = jnp.any(negatives, axis=1, keepdims=True)
-  negative_lse = jax.nn.logsumexp(
-      similarity, axis=1, keepdims=True, where=negatives | ~has_negative)
+  terms = negatives | ~has_negative
+  shift = jax.lax.stop_gradient(
+      jnp.max(jnp.where(terms, similarity, -jnp.inf), axis=1, keepdims=True))
+  # The other entries are masked before the exponential (which could
+  # overflow there and give 0 * inf = NaN in the gradient), not after.
+  negative_lse = shift + jnp.log(jnp.sum(
+      jnp.exp(jnp.where(terms, similarity - shift, -jnp.inf)), axis=1,
+      keepdims=True))
   negative_lse = jnp.where(has_negative, negative_lse, -jnp.inf)
-  pair_losses = jnp.logaddexp(similarity, negative_lse) - similarity
+  # l_ij = log(e^{s_ij} + e^{lse_i}) - s_ij = softplus(lse_i - s_ij).
+  pair_losses = jax.nn.softplus(negative_lse - similarity)
   total = jnp.sum(jnp.where(positives, pair_losses, 0.0))
   return total / jnp.sum(positives).astype(total.dtype)
 
