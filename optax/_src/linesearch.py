@@ -623,7 +623,7 @@ def scale_by_zoom_linesearch(
     increase_factor: float = 2.0,
     slope_rtol: float = 0.0001,
     curv_rtol: float = 0.9,
-    approx_dec_rtol: float = 1e-06,
+    approx_dec_rtol: Optional[float] = 1e-06,
     stepsize_precision: float = 1e-05,
     initial_guess_strategy: str = 'keep',
     verbose: bool = False,
@@ -692,7 +692,8 @@ def scale_by_zoom_linesearch(
     slope_rtol: the constant :math:`c_1` of the sufficient decrease.
     curv_rtol: the constant :math:`c_2` of the curvature condition.
     approx_dec_rtol: the relative tolerance :math:`\epsilon` on values of
-      the approximate sufficient decrease.
+      the approximate sufficient decrease, or None to use only the exact
+      one.
     stepsize_precision: the length below which the interval is not reduced
       further when a step size satisfying the sufficient decrease is known.
     initial_guess_strategy: ``'keep'`` to start from the previous step size,
@@ -733,8 +734,9 @@ def scale_by_zoom_linesearch(
   validation.check_scalars_or_schedules(
       fn, max_linesearch_steps=max_linesearch_steps, tol=tol,
       increase_factor=increase_factor, slope_rtol=slope_rtol,
-      curv_rtol=curv_rtol, approx_dec_rtol=approx_dec_rtol,
-      stepsize_precision=stepsize_precision)
+      curv_rtol=curv_rtol, stepsize_precision=stepsize_precision)
+  validation.check_scalar_or_schedule(fn, 'approx_dec_rtol', approx_dec_rtol,
+                                      allow_none=True)
   if initial_guess_strategy not in _STRATEGIES:
     raise ValueError(
         f'{fn}: initial_guess_strategy must be one of {_STRATEGIES}, got '
@@ -772,7 +774,10 @@ def scale_by_zoom_linesearch(
     dtype = _scalar_dtype()
     c1 = hyperparameters.as_hyperparameter(slope_rtol)
     c2 = hyperparameters.as_hyperparameter(curv_rtol)
-    eps = hyperparameters.as_hyperparameter(approx_dec_rtol)
+    if approx_dec_rtol is None:
+      eps = None
+    else:
+      eps = hyperparameters.as_hyperparameter(approx_dec_rtol)
     tolerance = hyperparameters.as_hyperparameter(tol)
     gamma = hyperparameters.as_hyperparameter(increase_factor)
     precision = hyperparameters.as_hyperparameter(stepsize_precision)
@@ -804,10 +809,13 @@ def scale_by_zoom_linesearch(
       # A point where the value or the slope is NaN fails both conditions
       # (errors of inf).
       exact = new_value - value_init - c1 * stepsize * slope_init
-      approx = new_slope - (2.0 * c1 - 1.0) * slope_init
-      approx_ok = new_value <= value_init + eps * jnp.abs(value_init)
-      decrease = jnp.maximum(
-          jnp.where(approx_ok, jnp.minimum(exact, approx), exact), 0.0)
+      if eps is None:
+        decrease = jnp.maximum(exact, 0.0)
+      else:
+        approx = new_slope - (2.0 * c1 - 1.0) * slope_init
+        approx_ok = new_value <= value_init + eps * jnp.abs(value_init)
+        decrease = jnp.maximum(
+            jnp.where(approx_ok, jnp.minimum(exact, approx), exact), 0.0)
       curvature = jnp.maximum(
           jnp.abs(new_slope) - c2 * jnp.abs(slope_init), 0.0)
       slope_nan = jnp.isnan(new_slope)

@@ -532,10 +532,13 @@ class ZoomTest(parameterized.TestCase):
       ('slope_rtol', 'quadratic', {'slope_rtol': 0.3}),
       ('increase_factor', 'quadratic', {'increase_factor': 5.0,
                                         'curv_rtol': 0.05}),
+      # None: only the exact sufficient decrease counts.
+      ('exact_decrease_only', 'rosenbrock', {'approx_dec_rtol': None}),
   )
   def test_accepted_step_meets_strong_wolfe_float64(self, problem, opts):
     fun, grad_fn, x0 = _PROBLEMS[problem]
     c1, c2 = opts.get('slope_rtol', 1e-4), opts.get('curv_rtol', 0.9)
+    eps = opts.get('approx_dec_rtol', 1e-6)
     with utils.x64_precision(True):
       tx = linesearch.scale_by_zoom_linesearch(30, **opts)
       update = _jitted_update(tx, fun)
@@ -553,7 +556,8 @@ class ZoomTest(parameterized.TestCase):
         self.assertEqual(float(state.info.decrease_error), 0.0, msg)
         self.assertEqual(float(state.info.curvature_error), 0.0, msg)
         self.assertLessEqual(int(state.info.num_linesearch_steps), 30)
-        _assert_wolfe(self, fun, grad_fn, x, -grad_fn(x), alpha, c1, c2)
+        _assert_wolfe(self, fun, grad_fn, x, -grad_fn(x), alpha, c1, c2,
+                      approx_dec_rtol=eps)
         params = params + new_u
         np.testing.assert_allclose(float(state.value),
                                    _np_value(fun, params), rtol=1e-12)

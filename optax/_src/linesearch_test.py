@@ -376,6 +376,31 @@ class ZoomLinesearchTest(parameterized.TestCase):
       self.assertGreater(approx_error, 0.0)
       self.assertLess(approx_error, exact_error)
 
+  def test_approx_dec_rtol_none_uses_only_the_exact_decrease(self):
+    # The first problem of the test above (d = 1.99986), where only the
+    # approximate condition holds at eta = 1. With approx_dec_rtol=None the
+    # error is the exact one, (d - 1)^4 - 1 + 4e-4 d. The numbers are those
+    # upstream optax 0.2.8 gives for the same calls.
+    fun = lambda x: jnp.sum((x - 1.0) ** 4)
+    d = np.array([1.99986])
+    tx = linesearch.scale_by_zoom_linesearch(
+        max_linesearch_steps=1, approx_dec_rtol=None)
+    updates, state = _search(tx, fun, np.zeros(1), d)
+    np.testing.assert_allclose(updates, d.astype(np.float32))
+    np.testing.assert_allclose(state.info.decrease_error,
+                               0.00024021552235353738, rtol=1e-5)
+    np.testing.assert_allclose(state.info.decrease_error,
+                               (d[0] - 1) ** 4 - 1 + 4e-4 * d[0], rtol=5e-3)
+    tx = linesearch.scale_by_zoom_linesearch(
+        max_linesearch_steps=10, approx_dec_rtol=None)
+    updates, state = _search(tx, fun, np.zeros(1), d)
+    np.testing.assert_allclose(state.learning_rate, 0.5000349879264832,
+                               rtol=1e-6)
+    np.testing.assert_allclose(updates, [1.0], rtol=1e-6)
+    self.assertEqual(float(state.info.decrease_error), 0.0)
+    self.assertEqual(float(state.info.curvature_error), 0.0)
+    self.assertEqual(int(state.info.num_linesearch_steps), 2)
+
   def test_tolerance_accepts_small_errors(self):
     # phi(eta) = (d eta - 1)^2 with d = 0.05: at eta = 1 the decrease
     # condition holds and the curvature condition fails by
