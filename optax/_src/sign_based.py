@@ -307,7 +307,11 @@ def scale_by_rprop(
     low, high = _hp(min_step_size), _hp(max_step_size)
 
     def leaf(g, step, prev):
-      s = jnp.sign(g * prev.astype(g.dtype))
+      # The product in at least the hyperparameters' float32: two float16
+      # entries of a small gradient and an ordinary step (2e-6 * 0.05) have
+      # a product that rounds to 0 there, which would read as no sign change.
+      g_, prev_, _ = dtypes.lift(g, prev, up)
+      s = jnp.sign(g_ * prev_)
       step_, up_, down_, low_, high_ = dtypes.lift(step, up, down, low, high)
       grown = jnp.clip(step_ * up_, low_, high_)
       shrunk = jnp.clip(step_ * down_, low_, high_)
