@@ -387,8 +387,9 @@ class ZoomLinesearchTest(parameterized.TestCase):
         max_linesearch_steps=1, approx_dec_rtol=None)
     updates, state = _search(tx, fun, np.zeros(1), d)
     np.testing.assert_allclose(updates, d.astype(np.float32))
+    # A float32 difference of values near 1 (an ulp of 1 is 5e-4 of it).
     np.testing.assert_allclose(state.info.decrease_error,
-                               0.00024021552235353738, rtol=1e-5)
+                               0.00024021552235353738, rtol=1e-3)
     np.testing.assert_allclose(state.info.decrease_error,
                                (d[0] - 1) ** 4 - 1 + 4e-4 * d[0], rtol=5e-3)
     tx = linesearch.scale_by_zoom_linesearch(
