@@ -519,9 +519,11 @@ class _ZoomCarry(NamedTuple):
   ``low`` is the best step size found so far that satisfies the decrease
   condition (0 before one is found), ``high`` the other end of the interval
   searched in the zoom phase and ``ref`` the previous end point replaced, used
-  as third point of the cubic interpolation. ``safe`` is the step size
-  returned if the search fails: the last one that met the decrease condition
-  while enlarging the step size, or the last ``low`` of the zoom phase.
+  as third point of the cubic interpolation. ``low`` (with ``value_low`` and
+  ``grad_low``) is also the step size returned if the search fails (Nocedal
+  and Wright's :math:`\alpha_{lo}`, the lowest value among the trials with
+  sufficient decrease), both while enlarging the step size and in the zoom
+  phase.
   """
   count: jax.Array
   stepsize: jax.Array
@@ -541,9 +543,7 @@ class _ZoomCarry(NamedTuple):
   value_high: jax.Array
   ref: jax.Array
   value_ref: jax.Array
-  safe: jax.Array
-  value_safe: jax.Array
-  grad_safe: base.Updates
+  grad_low: base.Updates
 
 
 def _nonzero(x: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -876,11 +876,12 @@ def scale_by_zoom_linesearch(
       def pick_low(new, old):
         return jnp.where(new_low, new, old)
 
+      # The new point replaces the low end when it has sufficient decrease
+      # and a lower value (or meets both conditions): the low end is the best
+      # step size known, returned if the search ends without success, also
+      # while enlarging the step size (a larger step with sufficient decrease
+      # but a higher value does not replace it).
       low = pick_low(stepsize, carry.low)
-      new_safe = jnp.where(carry.interval_found, new_low, decrease_ok)
-
-      def pick_safe(new, old):
-        return jnp.where(new_safe, new, old)
 
       # Stop when no interval is found below the largest step size, or when
       # the interval was too short and a safe step size is known.
@@ -909,9 +910,7 @@ def scale_by_zoom_linesearch(
           value_high=value_high,
           ref=ref,
           value_ref=value_ref,
-          safe=pick_safe(stepsize, carry.safe),
-          value_safe=pick_safe(new_value, carry.value_safe),
-          grad_safe=jax.tree.map(pick_safe, new_grad, carry.grad_safe))
+          grad_low=jax.tree.map(pick_low, new_grad, carry.grad_low))
 
     zero = jnp.zeros([], dtype)
     inf = jnp.full([], jnp.inf, dtype)
@@ -935,15 +934,13 @@ def scale_by_zoom_linesearch(
         value_high=value_init,
         ref=zero,
         value_ref=value_init,
-        safe=zero,
-        value_safe=value_init,
-        grad_safe=grad_init)
+        grad_low=grad_init)
     carry = jax.lax.while_loop(cond_fn, body_fn, carry)
 
     # The accepted step size, else the best one with sufficient decrease,
     # else the last one tried, unless the value or slope is not finite
     # there: then no step at all.
-    safe = carry.safe > 0
+    safe = carry.low > 0
     use_safe = carry.done | safe
     stuck = ~use_safe & ~(jnp.isfinite(carry.value)
                           & jnp.isfinite(carry.slope))
@@ -951,9 +948,9 @@ def scale_by_zoom_linesearch(
     def pick(at_safe, last, start):
       return jnp.where(use_safe, at_safe, jnp.where(stuck, start, last))
 
-    stepsize = pick(carry.safe, carry.stepsize, jnp.zeros([], dtype))
-    new_value = pick(carry.value_safe, carry.value, value_init)
-    new_grad = jax.tree.map(pick, carry.grad_safe, carry.grad, grad_init)
+    stepsize = pick(carry.low, carry.stepsize, jnp.zeros([], dtype))
+    new_value = pick(carry.value_low, carry.value, value_init)
+    new_grad = jax.tree.map(pick, carry.grad_low, carry.grad, grad_init)
 
     if verbose:
       interval_length = jnp.abs(carry.high - carry.low)
@@ -1001,7 +998,7 @@ def scale_by_zoom_linesearch(
               decrease_error=carry.decrease_error,
               curvature_error=carry.curvature_error, too_short=too_short,
               interval_length=interval_length, no_interval=no_interval,
-              safe=safe, low=carry.safe, stuck=stuck)
+              safe=safe, low=carry.low, stuck=stuck)
 
     # When stuck, the next search starts again from the previous guess.
     kept_rate = jnp.where(stuck, state.learning_rate.astype(dtype), stepsize)

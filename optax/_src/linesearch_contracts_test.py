@@ -607,6 +607,53 @@ class ZoomTest(parameterized.TestCase):
     self.assertEqual(int(state.info.num_linesearch_steps), want.evaluations)
     self.assertEqual(float(state.info.curvature_error) == 0.0, want.accepted)
 
+  # phi(a) = -a + 6 max(a - k, 0)^2 from x = 0 along u = 1, first trial 1:
+  # the values decrease up to about k, then rise. k = 1.5: trials 1, 2
+  # (higher), then zoom; k = 3.2: trials 1, 2, 4 (higher), then zoom. The
+  # bracketing cases end on a trial with sufficient decrease that is not
+  # the best one.
+  @parameterized.named_parameters(
+      ('bracketing_two', 1.5, 2, True),
+      ('zoom_three', 1.5, 3, False),
+      ('bracketing_three', 3.2, 3, True),
+      ('zoom_four', 3.2, 4, False),
+  )
+  def test_out_of_trials_returns_the_best_sufficient_decrease(
+      self, kink, max_steps, last_is_worse):
+    # When the trials run out before a strong Wolfe point, Algorithms 3.5
+    # and 3.6 hold alpha_lo, the lowest value among the trials with
+    # sufficient decrease: the docstring's "best step size satisfying the
+    # sufficient decrease", which the search returns.
+    trials = []
+
+    def fun(x, xp=jnp):
+      return xp.sum(-x + 6.0 * xp.maximum(x - kink, 0.0) ** 2)
+
+    def recorded(x):
+      jax.debug.callback(lambda a: trials.append(float(a)), x[0])
+      return fun(x)
+
+    with utils.x64_precision(True):
+      tx = linesearch.scale_by_zoom_linesearch(
+          max_steps, initial_guess_strategy='one')
+      params = jnp.zeros(1)
+      value, grad = jax.value_and_grad(fun)(params)
+      new_u, state = tx.update(jnp.ones(1), tx.init(params), params,
+                               value=value, grad=grad, value_fn=recorded)
+    self.assertLen(trials, max_steps)
+    self.assertGreater(float(state.info.curvature_error), 0.0)
+    phi = lambda a: -a + 6.0 * max(a - kink, 0.0) ** 2
+    decreasing = [a for a in trials
+                  if ref.armijo_holds(phi(a), 0.0, -1.0, a, 1e-4)]
+    best = min(decreasing, key=phi)
+    self.assertEqual(phi(best) < phi(trials[-1]), last_is_worse)
+    self.assertIn(trials[-1], decreasing)
+    self.assertEqual(float(new_u[0]), best)
+    self.assertEqual(float(state.learning_rate), best)
+    self.assertEqual(float(state.value), phi(best))
+    self.assertEqual(float(state.grad[0]),
+                     -1.0 + 12.0 * max(best - kink, 0.0))
+
   def test_keep_starts_from_the_previous_step_size(self):
     # 'keep': the second search starts at the first one's step size, and
     # is accepted there when it meets the conditions (one trial).
