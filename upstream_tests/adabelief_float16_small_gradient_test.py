@@ -37,8 +37,8 @@ from optax._src import test_utils
 class AdabeliefFloat16Test(parameterized.TestCase):
 
   @parameterized.product(
-      use_jit=(True, False),
-      name=('scale_by_belief', 'adabelief'))
+      use_jit=(True, False), name=('scale_by_belief', 'adabelief')
+  )
   def test_adabelief_float16_small_gradients_are_finite(self, use_jit, name):
     if name == 'scale_by_belief':
       tx, sign = optax.scale_by_belief(), 1.0
@@ -49,14 +49,15 @@ class AdabeliefFloat16Test(parameterized.TestCase):
     state = tx.init(params)
     grads = jnp.array([1e-3, -1e-3, 2e-6, 0.0], jnp.float16)
     g = np.asarray(grads, np.float64)
-    first = g / (np.sqrt(0.81 * g ** 2 + 1e-16 / 1e-3) + 1e-16)
+    first = g / (np.sqrt(0.81 * g**2 + 1e-16 / 1e-3) + 1e-16)
     for step in range(3):
       updates, state = update_fn(grads, state, params)
       self.assertEqual(updates.dtype, jnp.float16)
       test_utils.assert_tree_all_finite(updates)
       if step == 0:
         np.testing.assert_allclose(
-            np.asarray(updates[:2], np.float64), sign * first[:2], rtol=1e-2)
+            np.asarray(updates[:2], np.float64), sign * first[:2], rtol=1e-2
+        )
         self.assertEqual(float(updates[3]), 0.0)
 
 
