@@ -168,10 +168,12 @@ class NormalizeTest(parameterized.TestCase):
   """``u / ||u||`` over the whole tree (the docstring); zeros stay zero."""
 
   @parameterized.named_parameters(
-      ('random', 1.0), ('small', 1e-15), ('large', 1e15))
+      ('random', 1.0), ('small', 1e-15), ('large', 1e15), ('tiny', 1e-25),
+      ('huge', 1e25), ('near_max', 1e37))
   def test_matches_the_global_norm(self, magnitude):
-    # Magnitudes whose squares stay normal float32 numbers: the docstring
-    # computes the norm in (at least) float32.
+    # From 1e-25 up, the squares of float32 entries under- or overflow; the
+    # unit vector u / ||u|| is still representable, and the float64 oracle
+    # gives it.
     rng = np.random.default_rng(1)
     tree = {'a': magnitude * rng.normal(size=(3, 2)),
             'b': magnitude * rng.normal(size=4)}

@@ -51,6 +51,25 @@ class SAMState(NamedTuple):
   cache: Optional[base.Params]
 
 
+def _unit(wide: Any, norm: jax.Array, largest: jax.Array) -> Any:
+  """``u / ||u||``, zero where the norm is zero."""
+  del largest
+  inverse = jnp.where(norm > 0, 1 / jnp.where(norm > 0, norm, 1), 0)
+  return jax.tree.map(lambda g: g * inverse.astype(g.dtype), wide)
+
+
+def _unit_after_scaling(wide: Any, norm: jax.Array,
+                        largest: jax.Array) -> Any:
+  """``(u / m) / ||u / m||`` with ``m`` the largest ``|u|``: the same unit."""
+  del norm
+  scaled = jax.tree.map(lambda g: g / largest.astype(g.dtype), wide)
+  # Kept apart from the division below: one factor 1 / (m ||u / m||) would
+  # overflow (or flush to zero) for m near the dtype's largest value.
+  scaled = lax.optimization_barrier(scaled)
+  scaled_norm = otu.tree_norm(scaled)
+  return jax.tree.map(lambda g: g / scaled_norm.astype(g.dtype), scaled)
+
+
 def normalize() -> base.GradientTransformation:
   r"""Divides the updates by their global norm.
 
@@ -59,7 +78,10 @@ def normalize() -> base.GradientTransformation:
     u \leftarrow u / \|u\|_2
 
   (the norm over all leaves, computed in at least float32). All-zero
-  updates stay zero.
+  updates stay zero; where the squares of the entries under- or overflow
+  (entries below about 1e-19 or above 1e19 in float32), the updates are
+  first divided by their largest absolute entry, which leaves the unit
+  vector unchanged.
 
   Returns:
     A stateless ``GradientTransformation``.
@@ -76,13 +98,19 @@ def normalize() -> base.GradientTransformation:
 
   def update_fn(updates, state, params=None):
     del params
+    if not jax.tree.leaves(updates):
+      return updates, state
     dtype = hyperparameters.hyperparameter_dtype()
-    norm = otu.tree_norm(jax.tree.map(
-        lambda g: g.astype(jnp.promote_types(g.dtype, dtype)), updates))
-    inverse = jnp.where(norm > 0, 1 / jnp.where(norm > 0, norm, 1), 0)
-    updates = jax.tree.map(
-        lambda g: (g * inverse.astype(jnp.promote_types(g.dtype, dtype))
-                   ).astype(g.dtype), updates)
+    wide = jax.tree.map(
+        lambda g: g.astype(jnp.promote_types(g.dtype, dtype)), updates)
+    norm = otu.tree_norm(wide)
+    largest = otu.tree_max(jax.tree.map(jnp.abs, wide))
+    # The squares under- or overflow (entries below about 1e-19 or above
+    # 1e19 in float32) although the largest entry is positive and finite.
+    lost = (((norm == 0) | jnp.isinf(norm))
+            & (largest > 0) & jnp.isfinite(largest))
+    units = lax.cond(lost, _unit_after_scaling, _unit, wide, norm, largest)
+    updates = jax.tree.map(lambda u, g: u.astype(g.dtype), units, updates)
     return updates, state
 
   return prepared_inputs.with_prepared_inputs(
