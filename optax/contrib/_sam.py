@@ -51,23 +51,37 @@ class SAMState(NamedTuple):
   cache: Optional[base.Params]
 
 
-def _unit(wide: Any, norm: jax.Array, largest: jax.Array) -> Any:
+def _unit(wide: Any, norm: jax.Array) -> Any:
   """``u / ||u||``, zero where the norm is zero."""
-  del largest
   inverse = jnp.where(norm > 0, 1 / jnp.where(norm > 0, norm, 1), 0)
   return jax.tree.map(lambda g: g * inverse.astype(g.dtype), wide)
 
 
-def _unit_after_scaling(wide: Any, norm: jax.Array,
-                        largest: jax.Array) -> Any:
-  """``(u / m) / ||u / m||`` with ``m`` the largest ``|u|``: the same unit."""
-  del norm
-  scaled = jax.tree.map(lambda g: g / largest.astype(g.dtype), wide)
+def _unit_after_scaling(wide: Any, norm: jax.Array) -> Any:
+  """``(u / m) / ||u / m||`` with ``m`` the largest ``|u|``: the same unit.
+
+  For a norm of 0 or inf: the squares under- or overflowed, unless every
+  entry is 0 (then :func:`_unit`'s zeros) or one is inf or NaN.
+
+  Args:
+    wide: the updates, in at least float32.
+    norm: their norm, 0 or inf.
+
+  Returns:
+    The unit vector of ``wide``, or :func:`_unit`'s result where ``m`` is 0
+    or not finite.
+  """
+  largest = otu.tree_max(jax.tree.map(jnp.abs, wide))
+  usable = (largest > 0) & jnp.isfinite(largest)
+  scale = jnp.where(usable, largest, 1)
+  scaled = jax.tree.map(lambda g: g / scale.astype(g.dtype), wide)
   # Kept apart from the division below: one factor 1 / (m ||u / m||) would
   # overflow (or flush to zero) for m near the dtype's largest value.
   scaled = lax.optimization_barrier(scaled)
   scaled_norm = otu.tree_norm(scaled)
-  return jax.tree.map(lambda g: g / scaled_norm.astype(g.dtype), scaled)
+  return jax.tree.map(
+      lambda g, u: jnp.where(usable, g / scaled_norm.astype(g.dtype), u),
+      scaled, _unit(wide, norm))
 
 
 def normalize() -> base.GradientTransformation:
@@ -104,12 +118,10 @@ def normalize() -> base.GradientTransformation:
     wide = jax.tree.map(
         lambda g: g.astype(jnp.promote_types(g.dtype, dtype)), updates)
     norm = otu.tree_norm(wide)
-    largest = otu.tree_max(jax.tree.map(jnp.abs, wide))
-    # The squares under- or overflow (entries below about 1e-19 or above
-    # 1e19 in float32) although the largest entry is positive and finite.
-    lost = (((norm == 0) | jnp.isinf(norm))
-            & (largest > 0) & jnp.isfinite(largest))
-    units = lax.cond(lost, _unit_after_scaling, _unit, wide, norm, largest)
+    # A norm of 0 or inf where the squares of entries below about 1e-19 or
+    # above 1e19 (float32) under- or overflow: the rare branch rescales.
+    units = lax.cond((norm == 0) | jnp.isinf(norm), _unit_after_scaling,
+                     _unit, wide, norm)
     updates = jax.tree.map(lambda u, g: u.astype(g.dtype), units, updates)
     return updates, state
 
