@@ -48,15 +48,17 @@ class LinesearchNonFiniteTest(parameterized.TestCase):
       return jnp.sum((x - 30.0) ** 2)
 
     params = jnp.zeros(1)
-    state = tx.init(params)
-    results = []
-    for fn in (finite_at_zero_only, parabola):
+
+    def search(fn, state):
       value, grad = jax.value_and_grad(fn)(params)
       updates, state = tx.update(
           jnp.ones(1), state, params, value=value, grad=grad, value_fn=fn
       )
-      results.append((float(updates[0]), state))
-    return results
+      return float(updates[0]), state
+
+    first = search(finite_at_zero_only, tx.init(params))
+    second = search(parabola, first[1])
+    return first, second
 
   def test_backtracking_linesearch_keeps_step_size_without_finite_value(self):
     tx = _linesearch.scale_by_backtracking_linesearch(
