@@ -34,9 +34,11 @@ import numpy as np
 from optax._src import base
 
 
-def is_number(x: Any, *, allow_complex: bool = False) -> bool:
+def is_number(x: Any, *, allow_complex: bool = False,
+              integral: bool = False) -> bool:
   """Whether ``x`` is a Python or NumPy number (bools excluded).
 
+  The one rule of this library for "this value is a number of this kind".
   Such hyperparameters are known when an optimizer is built, so they can be
   validated then (an order check needs a real number); arrays and schedules
   are checked, if at all, when used. ``inject_hyperparams`` also sorts
@@ -46,10 +48,14 @@ def is_number(x: Any, *, allow_complex: bool = False) -> bool:
     x: any value.
     allow_complex: whether complex numbers (``1j``, ``np.complex64(1)``)
       count; by default only real numbers do.
+    integral: whether only integers (``3``, ``np.int32(3)``) count: a
+      count, a size or a period, where ``2.5`` is not a number of the right
+      kind.
 
   Returns:
     True for ``3``, ``0.5``, ``np.float32(0.5)`` (and, with
-    ``allow_complex``, ``1j``); False for ``True``, arrays and callables.
+    ``allow_complex``, ``1j``; with ``integral``, only ``3`` and NumPy
+    integers); False for ``True``, arrays and callables.
 
   Examples:
     >>> from optax._src import hyperparameters
@@ -57,8 +63,13 @@ def is_number(x: Any, *, allow_complex: bool = False) -> bool:
     (True, False)
     >>> hyperparameters.is_number(1j, allow_complex=True)
     True
+    >>> hyperparameters.is_number(2.5, integral=True)
+    False
   """
-  kind = numbers.Number if allow_complex else numbers.Real
+  if integral:
+    kind = numbers.Integral
+  else:
+    kind = numbers.Number if allow_complex else numbers.Real
   return isinstance(x, kind) and not isinstance(x, (bool, np.bool_))
 
 

@@ -43,6 +43,13 @@ class IsNumberTest(parameterized.TestCase):
                   expected)
 
   @parameterized.parameters(
+      (3, True), (0, True), (np.int32(-2), True), (np.uint8(1), True),
+      (2.5, False), (2.0, False), (np.float32(1), False), (True, False),
+      (np.bool_(True), False), (jnp.asarray(3), False), ('3', False))
+  def test_is_number_integral(self, value, expected):
+    self.assertIs(hyperparameters.is_number(value, integral=True), expected)
+
+  @parameterized.parameters(
       (True, True), (3, True), (0.5, True), (1j, True),
       (np.float32(0.5), False), (np.bool_(True), False), (None, False),
       (jnp.asarray(1.0), False), ('1', False))

@@ -28,8 +28,14 @@ raise TypeError, bad values ValueError.
 
 The messages follow one pattern, ``'<function>: <argument> must be <what>,
 got <value>'``, so that a user sees which call and which argument to fix.
+The function named is the public call being built, when there is one (see
+:func:`public_call` and :func:`optax._src.arguments.declare`): a check run
+by ``scale_by_adam`` while ``adamw`` builds it names ``adamw``.
 """
 
+from collections.abc import Iterator
+import contextlib
+import contextvars
 import numbers
 from typing import Any
 
@@ -44,8 +50,49 @@ from optax._src import hyperparameters
 _SCALAR_ARGUMENTS = frozenset({'learning_rate', 'max_learning_rate'})
 
 
+# The public function being built (the outermost declared call), if any.
+_PUBLIC_CALL: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    'optax_public_call', default=None)
+
+
+@contextlib.contextmanager
+def public_call(fn: str) -> Iterator[str]:
+  """Makes ``fn`` the public call named by errors, unless one is already set.
+
+  Args:
+    fn: the public function being built.
+
+  Yields:
+    The name errors raised inside use: the outermost public call's.
+
+  Examples:
+    >>> from optax._src import validation
+    >>> with validation.public_call('adamw'):
+    ...   try:
+    ...     validation.check_decay('scale_by_adam', 'b1', 1.5)
+    ...   except ValueError as e:
+    ...     print(e)
+    adamw: b1 must be in [0, 1), got 1.5
+  """
+  outer = _PUBLIC_CALL.get()
+  if outer is not None:
+    yield outer
+    return
+  token = _PUBLIC_CALL.set(fn)
+  try:
+    yield fn
+  finally:
+    _PUBLIC_CALL.reset(token)
+
+
+def called(fn: str) -> str:
+  """The function an error names: the public call being built, else ``fn``."""
+  outer = _PUBLIC_CALL.get()
+  return fn if outer is None else outer
+
+
 def _fail(fn: str, name: str, expected: str, value: Any) -> None:
-  raise ValueError(f'{fn}: {name} must be {expected}, got {value!r}')
+  raise ValueError(f'{called(fn)}: {name} must be {expected}, got {value!r}')
 
 
 def _describe(value: Any) -> str:
@@ -95,8 +142,8 @@ def check_scalar_or_schedule(fn: str, name: str, value: Any, *,
   elif not isinstance(value, (str, bytes)) and getattr(
       value, 'shape', None) == ():
     return
-  raise TypeError(f'{fn}: {name} must be a scalar number or a schedule, got'
-                  f' {_describe(value)}')
+  raise TypeError(f'{called(fn)}: {name} must be a scalar number or a'
+                  f' schedule, got {_describe(value)}')
 
 
 def check_scalars_or_schedules(fn: str, /, *, allow_none: bool = False,
@@ -137,7 +184,8 @@ def _check_type(fn: str, name: str, value: Any) -> None:
   if name in _SCALAR_ARGUMENTS:
     check_scalar_or_schedule(fn, name, value)
   elif isinstance(value, (str, bytes)):
-    raise TypeError(f'{fn}: {name} must be a number, got {_describe(value)}')
+    raise TypeError(
+        f'{called(fn)}: {name} must be a number, got {_describe(value)}')
 
 
 def check_learning_rate(fn: str, value: Any, *,
@@ -284,8 +332,7 @@ def check_non_negative_int(fn: str, name: str, value: Any) -> None:
   Raises:
     ValueError: for a negative integer or a value that is not an integer.
   """
-  if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
-      or value < 0):
+  if not hyperparameters.is_number(value, integral=True) or value < 0:
     _fail(fn, name, 'a non-negative integer', value)
 
 
@@ -335,7 +382,7 @@ def check_in_interval(fn: str, name: str, value: Any, low: float,
               f"{']' if include_high else ')'}")
   reason = f'; {hint}' if hint else ''
   raise ValueError(
-      f'{fn}: {name} must be in {interval}, got {value!r}{reason}')
+      f'{called(fn)}: {name} must be in {interval}, got {value!r}{reason}')
 
 
 def check_positive_int(fn: str, name: str, value: Any) -> None:
@@ -353,8 +400,7 @@ def check_positive_int(fn: str, name: str, value: Any) -> None:
   Raises:
     ValueError: for an integer below 1 or a value that is not an integer.
   """
-  if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
-      or value < 1):
+  if not hyperparameters.is_number(value, integral=True) or value < 1:
     _fail(fn, name, 'a positive integer', value)
 
 

@@ -1,0 +1,233 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""The arguments of public functions: their rules, declared once per function.
+
+A public factory states the rule of each hyperparameter in one decorator,
+:func:`declare`; the rules are checked when the factory is called (build
+time), before its body runs::
+
+  @arguments.declare(learning_rate=arguments.learning_rate,
+                     weight_decay=arguments.finite)
+  def adamw(learning_rate, b1=0.9, ..., weight_decay=1e-4, ...):
+    return chain(scale_by_adam(b1=b1, ...),  # checks b1, b2, eps, eps_root
+                 add_decayed_weights(weight_decay, mask),
+                 scale_by_learning_rate(learning_rate))
+
+Every error names the function the user called. While a declared function
+is being built, it is the *public call*; declared functions and checks of
+:mod:`optax._src.validation` run inside it name it instead of themselves,
+so ``optax.adamw(b1=1.5)`` says ``adamw: b1 must be in [0, 1), got 1.5``
+although ``scale_by_adam`` checks ``b1``. An alias therefore declares only
+the arguments that no transformation it builds checks, and no rule is
+checked twice for one call.
+
+A rule is a function ``rule(fn, name, value)`` that raises for a bad value
+(see :mod:`optax._src.validation` for what each checks: Python and NumPy
+numbers their value, arrays, tracers and schedules only their type). A
+tuple of rules checks each in turn.
+"""
+
+from collections.abc import Callable
+import functools
+import inspect
+from typing import Any, TypeVar, Union
+
+from optax._src import validation
+
+
+Rule = Callable[[str, str, Any], None]
+_F = TypeVar('_F', bound=Callable[..., Any])
+
+
+def scalar_or_schedule(fn: str, name: str, value: Any) -> None:
+  """A number, a 0-d array or a schedule (None rejected): TypeError."""
+  validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
+
+
+def scalar_schedule_or_none(fn: str, name: str, value: Any) -> None:
+  """A number, a 0-d array, a schedule or None: TypeError otherwise."""
+  validation.check_scalar_or_schedule(fn, name, value, allow_none=True)
+
+
+def learning_rate(fn: str, name: str, value: Any) -> None:
+  """A finite scalar, a schedule or None (no scaling)."""
+  validation.check_learning_rate(fn, value, name=name, allow_none=True)
+
+
+def required_learning_rate(fn: str, name: str, value: Any) -> None:
+  """A finite scalar or a schedule; None rejected."""
+  validation.check_learning_rate(fn, value, name=name, allow_none=False)
+
+
+def finite(fn: str, name: str, value: Any) -> None:
+  """Not NaN or infinite (for a number)."""
+  validation.check_finite(fn, name, value)
+
+
+def non_negative(fn: str, name: str, value: Any) -> None:
+  """``>= 0`` (for a number)."""
+  validation.check_non_negative(fn, name, value)
+
+
+def positive(fn: str, name: str, value: Any) -> None:
+  """``> 0`` (for a number)."""
+  validation.check_positive(fn, name, value)
+
+
+def decay(fn: str, name: str, value: Any) -> None:
+  """In ``[0, 1)`` (for a number)."""
+  validation.check_decay(fn, name, value)
+
+
+def closed_decay(fn: str, name: str, value: Any) -> None:
+  """In ``[0, 1]`` (for a number)."""
+  validation.check_decay(fn, name, value, closed=True)
+
+
+def positive_int(fn: str, name: str, value: Any) -> None:
+  """A Python or NumPy integer ``>= 1`` (bools rejected)."""
+  validation.check_positive_int(fn, name, value)
+
+
+def non_negative_int(fn: str, name: str, value: Any) -> None:
+  """A Python or NumPy integer ``>= 0`` (bools rejected)."""
+  validation.check_non_negative_int(fn, name, value)
+
+
+def in_interval(low: float, high: float, *, include_low: bool = True,
+                include_high: bool = True, hint: str = '') -> Rule:
+  """The rule "in this interval" (for a number).
+
+  Args:
+    low: the lower end.
+    high: the upper end.
+    include_low: whether ``low`` itself is accepted.
+    include_high: whether ``high`` itself is accepted.
+    hint: an explanation appended to the message.
+
+  Returns:
+    A rule for :func:`declare`.
+  """
+  return functools.partial(
+      _check_in_interval, low=low, high=high, include_low=include_low,
+      include_high=include_high, hint=hint)
+
+
+def _check_in_interval(fn: str, name: str, value: Any, *, low: float,
+                       high: float, include_low: bool, include_high: bool,
+                       hint: str) -> None:
+  validation.check_in_interval(fn, name, value, low, high,
+                               include_low=include_low,
+                               include_high=include_high, hint=hint)
+
+
+def _argument_getter(signature: inspect.Signature,
+                     name: str) -> Callable[[tuple[Any, ...], dict[str, Any]],
+                                            Any]:
+  """How to find argument ``name`` in a call's ``(args, kwargs)``."""
+  parameters = list(signature.parameters.values())
+  parameter = signature.parameters.get(name)
+  if parameter is None or parameter.kind in (parameter.VAR_POSITIONAL,
+                                             parameter.VAR_KEYWORD):
+    raise TypeError(f'declare: {name!r} is not a named argument of the'
+                    f' function (its signature is {signature})')
+  position = (parameters.index(parameter)
+              if parameter.kind != parameter.KEYWORD_ONLY else None)
+  default = parameter.default
+
+  def get(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if name in kwargs:
+      return kwargs[name]
+    if position is not None and position < len(args):
+      return args[position]
+    return default
+
+  return get
+
+
+def declare(*, name: str | None = None,
+            **rules: Union[Rule, tuple[Rule, ...]]) -> Callable[[_F], _F]:
+  """Declares a public function's arguments and the rule of each.
+
+  The decorated function, when called, becomes the public call (unless a
+  declared function is already being built: then that one is), checks each
+  declared argument's rules in the order given, naming the public call in
+  any error, and then runs. Its signature, docstring, name and module are
+  the function's own (``inspect.signature``, ``inject_hyperparams`` and
+  pickling see the function).
+
+  Args:
+    name: the public name used in errors; the function's ``__name__`` by
+      default.
+    **rules: for each argument to check, a rule (see the module docstring)
+      or a tuple of rules. Arguments that the transformations built by the
+      function check already are left out.
+
+  Returns:
+    The decorator.
+
+  Raises:
+    TypeError: at decoration, for a rule on an argument that the function
+      does not have.
+
+  Examples:
+    >>> from optax._src import arguments
+    >>> @arguments.declare(decay=arguments.decay,
+    ...                    eps=(arguments.scalar_or_schedule,
+    ...                         arguments.non_negative))
+    ... def scale_by_ema(decay=0.9, eps=1e-8):
+    ...   return decay, eps
+    >>> scale_by_ema(0.5)
+    (0.5, 1e-08)
+    >>> try:
+    ...   scale_by_ema(eps=-1.0)
+    ... except ValueError as e:
+    ...   print(e)
+    scale_by_ema: eps must be non-negative, got -1.0
+    >>> @arguments.declare()
+    ... def ema_alias(decay=0.9):
+    ...   return scale_by_ema(decay)  # scale_by_ema checks decay
+    >>> try:
+    ...   ema_alias(1.5)
+    ... except ValueError as e:
+    ...   print(e)
+    ema_alias: decay must be in [0, 1), got 1.5
+  """
+  for arg, rule in rules.items():
+    checks = rule if isinstance(rule, tuple) else (rule,)
+    if not checks or not all(callable(c) for c in checks):
+      raise TypeError(f'declare: the rule of {arg!r} must be a function or a'
+                      f' tuple of functions, got {rule!r}')
+
+  def decorator(f: _F) -> _F:
+    public_name = f.__name__ if name is None else name
+    signature = inspect.signature(f)
+    checks = tuple(
+        (arg, _argument_getter(signature, arg),
+         rule if isinstance(rule, tuple) else (rule,))
+        for arg, rule in rules.items())
+
+    @functools.wraps(f)
+    def declared(*args, **kwargs):
+      with validation.public_call(public_name):
+        for arg, get, arg_rules in checks:
+          value = get(args, kwargs)
+          for rule in arg_rules:
+            rule(public_name, arg, value)
+        return f(*args, **kwargs)
+
+    return declared  # pytype: disable=bad-return-type
+
+  return decorator

@@ -1,0 +1,158 @@
+# Copyright 2026 The optax fork authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Tests for `arguments.py`."""
+
+import inspect
+import pickle
+
+from absl.testing import absltest
+from absl.testing import parameterized
+import jax.numpy as jnp
+import numpy as np
+
+from optax._src import arguments
+from optax._src import validation
+
+
+@arguments.declare(decay=(arguments.scalar_or_schedule, arguments.decay),
+                   eps=arguments.non_negative)
+def _inner(decay=0.9, eps=1e-8, *, period=1):
+  """An inner builder that checks its own arguments."""
+  validation.check_positive_int('_inner', 'period', period)
+  return decay, eps, period
+
+
+@arguments.declare(learning_rate=arguments.learning_rate)
+def _outer(learning_rate, decay=0.9, *, period=1):
+  """An alias: it declares only what ``_inner`` does not check."""
+  return learning_rate, _inner(decay, period=period)
+
+
+@arguments.declare(name='public_name', rate=arguments.in_interval(
+    0, 1, include_low=False, hint='a rate of 0 never moves'))
+def _renamed(rate):
+  return rate
+
+
+class DeclareTest(parameterized.TestCase):
+
+  def test_valid_arguments_reach_the_function(self):
+    self.assertEqual(_inner(0.5, eps=0.0, period=3), (0.5, 0.0, 3))
+    self.assertEqual(_outer(0.1, 0.25), (0.1, (0.25, 1e-08, 1)))
+
+  @parameterized.named_parameters(
+      ('positional', (1.5,), {}),
+      ('keyword', (), {'decay': 1.5}),
+  )
+  def test_rules_see_positional_and_keyword_arguments(self, args, kwargs):
+    with self.assertRaisesRegex(
+        ValueError, r'^_inner: decay must be in \[0, 1\), got 1.5$'):
+      _inner(*args, **kwargs)
+
+  def test_defaults_are_checked_like_given_values(self):
+    # The default of eps passes; a bad default would be found on each call.
+    @arguments.declare(eps=arguments.non_negative)
+    def f(eps=-1.0):
+      return eps
+
+    with self.assertRaisesRegex(ValueError, '^f: eps must be non-negative'):
+      f()
+
+  def test_rules_of_a_tuple_run_in_order(self):
+    with self.assertRaisesRegex(
+        TypeError, '^_inner: decay must be a scalar number or a schedule, got'
+        ' an array of shape \\(2,\\)$'):
+      _inner(jnp.ones(2))
+
+  @parameterized.named_parameters(
+      ('declared_rule', {'decay': 1.5},
+       ValueError, r'^_outer: decay must be in \[0, 1\), got 1.5$'),
+      ('hand_check', {'period': 0},
+       ValueError, '^_outer: period must be a positive integer, got 0$'),
+      ('own_rule', {'learning_rate': '0.1'},
+       TypeError, '^_outer: learning_rate must be a scalar number or a'
+       " schedule, got str '0.1'$"),
+  )
+  def test_errors_name_the_outermost_public_call(self, kwargs, error,
+                                                 message):
+    kwargs = {'learning_rate': 0.1} | kwargs
+    with self.assertRaisesRegex(error, message):
+      _outer(**kwargs)
+
+  def test_inner_call_named_again_after_the_outer_one(self):
+    with self.assertRaises(ValueError):
+      _outer(0.1, 1.5)
+    with self.assertRaisesRegex(ValueError, '^_inner: decay'):
+      _inner(1.5)
+    with self.assertRaisesRegex(ValueError, '^f: x must be positive'):
+      validation.check_positive('f', 'x', 0.0)
+
+  def test_name_and_interval_rule(self):
+    self.assertEqual(_renamed(1.0), 1.0)
+    with self.assertRaisesRegex(
+        ValueError, r'^public_name: rate must be in \(0, 1\], got 0.0;'
+        ' a rate of 0 never moves$'):
+      _renamed(0.0)
+
+  def test_arrays_and_schedules_keep_only_their_type_checked(self):
+    self.assertEqual(_inner(jnp.asarray(2.0))[0], 2.0)
+    self.assertEqual(_outer(abs)[0], abs)
+    self.assertEqual(_outer(None)[0], None)
+
+  @parameterized.parameters(
+      (arguments.positive_int, 2.5, 'a positive integer'),
+      (arguments.positive_int, np.float32(2), 'a positive integer'),
+      (arguments.positive_int, True, 'a positive integer'),
+      (arguments.non_negative_int, -1, 'a non-negative integer'),
+      (arguments.non_negative_int, 1.0, 'a non-negative integer'),
+      (arguments.positive, 0.0, 'positive'),
+      (arguments.finite, float('nan'), 'finite'),
+      (arguments.closed_decay, 1.5, r'in \[0, 1\]'),
+      (arguments.required_learning_rate, float('inf'), 'finite'),
+  )
+  def test_rules(self, rule, value, expected):
+    with self.assertRaisesRegex(ValueError, f'^f: x must be {expected}, got'):
+      rule('f', 'x', value)
+
+  def test_none_learning_rate(self):
+    arguments.learning_rate('f', 'x', None)
+    arguments.scalar_schedule_or_none('f', 'x', None)
+    for rule in (arguments.required_learning_rate,
+                 arguments.scalar_or_schedule):
+      with self.assertRaisesRegex(TypeError, '^f: x must be a scalar number'):
+        rule('f', 'x', None)
+
+  def test_keeps_signature_name_and_pickles(self):
+    self.assertEqual(list(inspect.signature(_outer).parameters),
+                     ['learning_rate', 'decay', 'period'])
+    self.assertEqual(_outer.__name__, '_outer')
+    self.assertIn('declares only', _outer.__doc__)
+    self.assertIs(pickle.loads(pickle.dumps(_outer)), _outer)
+
+  def test_bad_declarations_raise_when_decorating(self):
+    with self.assertRaisesRegex(TypeError, "^declare: 'b1' is not a named"):
+      arguments.declare(b1=arguments.decay)(lambda b2: b2)
+    with self.assertRaisesRegex(TypeError, "^declare: 'kw' is not a named"):
+      arguments.declare(kw=arguments.decay)(lambda **kw: kw)
+    with self.assertRaisesRegex(TypeError, "^declare: the rule of 'b1'"):
+      arguments.declare(b1=0.9)
+
+  def test_python_signature_errors_are_left_to_python(self):
+    with self.assertRaisesRegex(TypeError, 'unexpected keyword argument'):
+      _inner(b3=0.5)  # pylint: disable=unexpected-keyword-arg
+
+
+if __name__ == '__main__':
+  absltest.main()
