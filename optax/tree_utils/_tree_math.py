@@ -30,8 +30,7 @@ import numpy as np
 
 from optax._src import base
 from optax._src import dtypes
-from optax._src import hyperparameters
-from optax._src import moments as moments_lib
+from optax._src import leaf_moments
 from optax._src import numerics
 from optax._src import tree_structure
 
@@ -693,13 +692,12 @@ def tree_update_moment(
   .. seealso:: :func:`tree_update_moment_per_elem_norm`,
     :func:`tree_bias_correction`.
   """
-  decay, one_minus_decay = hyperparameters.hyperparameter_and_complement(decay)
-  factors = dtypes.ScalarsByDtype(one_minus_decay, decay)
+  factors = leaf_moments.decay_factors(decay)
 
   def leaf_update(g, m):
     if g is None:
       return None
-    return moments_lib.update_moment_leaf(g, m, factors, order)
+    return leaf_moments.update_moment(g, m, factors, order)
 
   return _map_moments('tree_update_moment', leaf_update, updates, moments)
 
@@ -735,13 +733,12 @@ def tree_update_moment_per_elem_norm(
   Returns:
     The pytree of new moments.
   """
-  decay, one_minus_decay = hyperparameters.hyperparameter_and_complement(decay)
-  factors = dtypes.ScalarsByDtype(one_minus_decay, decay)
+  factors = leaf_moments.decay_factors(decay)
 
   def leaf_update(g, m):
     if g is None:
       return None
-    return moments_lib.update_moment_per_elem_norm_leaf(g, m, factors, order)
+    return leaf_moments.update_moment_per_elem_norm(g, m, factors, order)
 
   return _map_moments('tree_update_moment_per_elem_norm', leaf_update,
                       updates, moments)
@@ -779,18 +776,12 @@ def tree_update_infinity_moment(
     Kingma and Ba, `Adam: A Method for Stochastic Optimization
     <https://arxiv.org/abs/1412.6980>`_, 2014 (section 7.1, AdaMax).
   """
-  decay = hyperparameters.as_hyperparameter(decay)
-  eps = hyperparameters.as_hyperparameter(eps)
+  decay, eps = leaf_moments.infinity_factors(decay, eps)
 
   def leaf_update(g, m):
     if g is None:
       return None
-    g, m = jnp.asarray(g), jnp.asarray(m)
-    abs_g = jnp.abs(g.astype(dtypes.promote_dtypes(g.dtype, decay.dtype)))
-    dtype = dtypes.promote_dtypes(abs_g.dtype, m.dtype)
-    new_m = jnp.maximum(abs_g.astype(dtype) + eps.astype(dtype),
-                        decay.astype(dtype) * m.astype(dtype))
-    return new_m.astype(m.dtype)
+    return leaf_moments.update_infinity_moment(g, m, decay, eps)
 
   return _map_moments('tree_update_infinity_moment', leaf_update, updates,
                       moments)
@@ -828,8 +819,6 @@ def tree_bias_correction(
     Kingma and Ba, `Adam: A Method for Stochastic Optimization
     <https://arxiv.org/abs/1412.6980>`_, 2014 (section 3).
   """
-  decay = hyperparameters.as_hyperparameter(decay)
-  corrections = dtypes.ScalarsByDtype(
-      moments_lib.bias_correction(decay, jnp.asarray(count)))
+  corrections = leaf_moments.bias_corrections(decay, count)
   return jax.tree.map(
-      lambda m: moments_lib.bias_corrected_leaf(m, corrections), moment)
+      lambda m: leaf_moments.bias_corrected(m, corrections), moment)
