@@ -12,10 +12,19 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ==============================================================================
-"""Sharding helpers: the partition spec that is part of an array's type.
+"""The explicit-sharding rule: when a sharding is part of an array's type.
 
-Used where a transformation must keep a leaf sharded over an explicit mesh
-axis (``jax.sharding.AxisType.Explicit``) in its own sharding.
+Under a mesh with explicit axes (``jax.sharding.AxisType.Explicit``) an
+array's type carries its sharding, and an array is *sharded in its type*
+when its partition spec names one of those axes (:func:`explicit_spec`).
+Every place that must treat such arrays apart asks here:
+
+* elementwise arithmetic keeps a sharded leaf in its own sharding (a scalar
+  is not broadcast to it replicated: ``dtypes.ScalarsByDtype``,
+  ``transforms/_layouts.py``);
+* a reduction to a scalar asks for it replicated on the mesh, and a
+  computation that needs a whole matrix (Muon's and GaLore's) gathers it
+  replicated and shards the result back (:func:`replicated`).
 """
 
 from typing import Any, Optional
@@ -40,3 +49,23 @@ def explicit_spec(x: Any) -> Optional[jax.sharding.PartitionSpec]:
   if spec is None or all(axis is None for axis in spec):
     return None
   return spec
+
+
+def replicated(*xs: Any) -> Optional[jax.sharding.NamedSharding]:
+  """The replicated sharding on the mesh of the first ``x`` sharded in type.
+
+  The sharding a scalar reduced from such arrays (a contraction over their
+  sharded axes) is asked for, or a whole matrix gathered to; None when no
+  ``x`` is sharded in its type, where the result needs no sharding given.
+
+  Args:
+    *xs: arrays or tracers.
+
+  Returns:
+    ``NamedSharding(mesh, PartitionSpec())`` on that array's mesh, or None.
+  """
+  for x in xs:
+    if explicit_spec(x) is not None:
+      return jax.sharding.NamedSharding(jax.typeof(x).sharding.mesh,
+                                        jax.sharding.PartitionSpec())
+  return None

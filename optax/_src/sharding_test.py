@@ -41,5 +41,25 @@ class ExplicitSpecTest(absltest.TestCase):
     self.assertIsNone(sharding.explicit_spec(leaf))
 
 
+class ReplicatedTest(absltest.TestCase):
+
+  def test_replicated_on_the_mesh_of_the_first_sharded_array(self):
+    devices = jax.devices()
+    mesh = jax.make_mesh((len(devices),), ('x',), devices=devices)
+    leaf = jax.device_put(
+        jnp.ones((2 * len(devices), 3)),
+        jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec('x')))
+    result = sharding.replicated(jnp.ones(3), leaf)
+    self.assertEqual(result.spec, jax.sharding.PartitionSpec())
+    self.assertEqual(result.mesh, mesh.abstract_mesh)
+
+  def test_none_without_an_array_sharded_in_its_type(self):
+    self.assertIsNone(sharding.replicated())
+    self.assertIsNone(sharding.replicated(jnp.ones(3), jnp.ones((2, 2))))
+    seen = []
+    jax.jit(lambda x: seen.append(sharding.replicated(x)) or x)(jnp.ones(2))
+    self.assertEqual(seen, [None])  # A tracer of an unsharded leaf.
+
+
 if __name__ == '__main__':
   absltest.main()

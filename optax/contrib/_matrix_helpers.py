@@ -36,6 +36,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import sharding as sharding_lib
 from optax._src import tree_or_function
 
 
@@ -234,16 +235,14 @@ def gather(x: jax.Array) -> tuple[jax.Array, Any]:
     x: an array.
 
   Returns:
-    ``(x, None)`` when ``x`` has no explicit sharding, else ``x``
-    replicated and its original sharding (for :func:`scatter`).
+    ``(x, None)`` when ``x`` is not sharded in its type (see
+    :mod:`optax._src.sharding`), else ``x`` replicated and its original
+    sharding (for :func:`scatter`).
   """
-  sharding = jax.typeof(x).sharding
-  spec = getattr(sharding, 'spec', ())
-  if not any(s is not None for s in spec):
+  whole = sharding_lib.replicated(x)
+  if whole is None:
     return x, None
-  replicated = jax.sharding.NamedSharding(sharding.mesh,
-                                          jax.sharding.PartitionSpec())
-  return jax.sharding.reshard(x, replicated), sharding
+  return jax.sharding.reshard(x, whole), jax.typeof(x).sharding
 
 
 def scatter(x: jax.Array, sharding: Any) -> jax.Array:

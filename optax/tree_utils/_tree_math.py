@@ -32,6 +32,7 @@ from optax._src import base
 from optax._src import dtypes
 from optax._src import leaf_moments
 from optax._src import numerics
+from optax._src import sharding
 from optax._src import tree_structure
 
 
@@ -249,10 +250,11 @@ def leaf_vdot(a: Any, b: Any) -> jax.Array:
   layout: no reshape, hence no resharding of sharded leaves. It is jitted,
   as ``jnp.vdot`` is, so that the conjugation fuses into the contraction
   and the result rounds as ``jnp.vdot``'s does also outside ``jax.jit``.
-  Under explicit sharding the scalar result is asked for replicated (the
-  output sharding of a contraction over sharded axes is otherwise
-  ambiguous). ``HIGHEST`` precision keeps float32 products
-  out of reduced-precision (TF32, bfloat16 pass) matmul units.
+  When a leaf is sharded in its type, the scalar result is asked for
+  replicated (the output sharding of a contraction over sharded axes is
+  otherwise ambiguous; see :func:`optax._src.sharding.replicated`).
+  ``HIGHEST`` precision keeps float32 products out of reduced-precision
+  (TF32, bfloat16 pass) matmul units.
 
   Args:
     a: an array-like (conjugated).
@@ -265,12 +267,8 @@ def leaf_vdot(a: Any, b: Any) -> jax.Array:
   b = jnp.asarray(b)
   if jnp.issubdtype(a.dtype, jnp.complexfloating):
     a = jnp.conj(a)
-  mesh = jax.typeof(a).sharding.mesh
-  out_sharding = None
-  if not mesh.empty and mesh.explicit_axes:
-    out_sharding = jax.sharding.NamedSharding(mesh, jax.P())
   return jnp.tensordot(a, b, a.ndim, precision=jax.lax.Precision.HIGHEST,
-                       out_sharding=out_sharding)
+                       out_sharding=sharding.replicated(a, b))
 
 
 def tree_sum(
