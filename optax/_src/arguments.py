@@ -30,8 +30,10 @@ is being built, it is the *public call*; declared functions and checks of
 :mod:`optax._src.validation` run inside it name it instead of themselves,
 so ``optax.adamw(b1=1.5)`` says ``adamw: b1 must be in [0, 1), got 1.5``
 although ``scale_by_adam`` checks ``b1``. An alias therefore declares only
-the arguments that no transformation it builds checks, and no rule is
-checked twice for one call.
+the arguments that no transformation it builds checks, or that it passes on
+under another name (``signum``'s ``beta`` is ``ema``'s ``decay``: the error
+names ``beta``); a declared function built inside skips a rule already
+passed by the same value, so no rule is checked twice for one call.
 
 A rule is a function ``rule(fn, name, value)`` that raises for a bad value
 (see :mod:`optax._src.validation` for what each checks: Python and NumPy
@@ -40,15 +42,26 @@ tuple of rules checks each in turn.
 """
 
 from collections.abc import Callable
+import contextvars
 import functools
 import inspect
 from typing import Any, TypeVar, Union
 
+import jax
+
+from optax._src import hyperparameters
 from optax._src import validation
 
 
 Rule = Callable[[str, str, Any], None]
 _F = TypeVar('_F', bound=Callable[..., Any])
+
+# The (rule, id(value)) pairs that passed during the public call being built,
+# with their values: a declared function built inside it (``ema`` inside
+# ``signum``) skips a rule that its caller's declaration already applied to
+# the same object, so no rule is checked twice for one call.
+_PASSED: contextvars.ContextVar[dict[tuple[Any, int], Any] | None] = (
+    contextvars.ContextVar('optax_passed_rules', default=None))
 
 
 def scalar_or_schedule(fn: str, name: str, value: Any) -> None:
@@ -101,6 +114,24 @@ def positive_int(fn: str, name: str, value: Any) -> None:
   validation.check_positive_int(fn, name, value)
 
 
+def positive_int_or_array(fn: str, name: str, value: Any) -> None:
+  """A positive integer (as :func:`positive_int`), or a JAX array.
+
+  For a count that the update may also take as an array (``lookahead``'s
+  ``sync_period``): arrays and tracers pass; a Python or NumPy number must
+  be a positive integer (ValueError); anything else, a bool included, is a
+  TypeError.
+  """
+  if isinstance(value, jax.Array):
+    return
+  if hyperparameters.is_number(value):
+    validation.check_positive_int(fn, name, value)
+    return
+  got = 'None' if value is None else f'{type(value).__name__} {value!r}'
+  raise TypeError(
+      f'{validation.called(fn)}: {name} must be a positive integer, got {got}')
+
+
 def non_negative_int(fn: str, name: str, value: Any) -> None:
   """A Python or NumPy integer ``>= 0`` (bools rejected)."""
   validation.check_non_negative_int(fn, name, value)
@@ -123,6 +154,48 @@ def in_interval(low: float, high: float, *, include_low: bool = True,
   return functools.partial(
       _check_in_interval, low=low, high=high, include_low=include_low,
       include_high=include_high, hint=hint)
+
+
+def at_least(low: float) -> Rule:
+  """The rule "``>= low``" (for a number; NaN fails it).
+
+  Args:
+    low: the smallest value accepted.
+
+  Returns:
+    A rule for :func:`declare`.
+  """
+  return functools.partial(_check_at_least, low=low)
+
+
+def _check_at_least(fn: str, name: str, value: Any, *, low: float) -> None:
+  if hyperparameters.is_number(value) and not value >= low:
+    raise ValueError(
+        f'{validation.called(fn)}: {name} must be >= {low}, got {value!r}')
+
+
+def one_of(*choices: Any) -> Rule:
+  """The rule "one of these values" (compared with ``==``).
+
+  Args:
+    *choices: the values accepted.
+
+  Returns:
+    A rule for :func:`declare`.
+  """
+  return functools.partial(_check_one_of, choices=choices)
+
+
+def _check_one_of(fn: str, name: str, value: Any, *,
+                  choices: tuple[Any, ...]) -> None:
+  if any(value == choice for choice in choices):
+    return
+  if len(choices) == 2:
+    expected = f'{choices[0]!r} or {choices[1]!r}'
+  else:
+    expected = 'one of ' + ', '.join(repr(c) for c in choices)
+  raise ValueError(
+      f'{validation.called(fn)}: {name} must be {expected}, got {value!r}')
 
 
 def _check_in_interval(fn: str, name: str, value: Any, *, low: float,
@@ -164,9 +237,9 @@ def declare(*, name: str | None = None,
   The decorated function, when called, becomes the public call (unless a
   declared function is already being built: then that one is), checks each
   declared argument's rules in the order given, naming the public call in
-  any error, and then runs. Its signature, docstring, name and module are
-  the function's own (``inspect.signature``, ``inject_hyperparams`` and
-  pickling see the function).
+  any error, and then runs. Its signature, defaults, docstring, name and
+  module are the function's own (``inspect.signature``,
+  ``inject_hyperparams`` and pickling see the function).
 
   Args:
     name: the public name used in errors; the function's ``__name__`` by
@@ -221,13 +294,26 @@ def declare(*, name: str | None = None,
 
     @functools.wraps(f)
     def declared(*args, **kwargs):
-      with validation.public_call(public_name):
-        for arg, get, arg_rules in checks:
-          value = get(args, kwargs)
-          for rule in arg_rules:
-            rule(public_name, arg, value)
-        return f(*args, **kwargs)
+      passed = _PASSED.get()
+      token = _PASSED.set({}) if passed is None else None
+      try:
+        with validation.public_call(public_name) as caller:
+          passed = _PASSED.get()
+          for arg, get, arg_rules in checks:
+            value = get(args, kwargs)
+            for rule in arg_rules:
+              key = (rule, id(value))
+              if key not in passed:
+                rule(caller, arg, value)
+                passed[key] = value  # Kept alive: its id stays its own.
+          return f(*args, **kwargs)
+      finally:
+        if token is not None:
+          _PASSED.reset(token)
 
+    # As the function's, for code that reads them rather than the signature.
+    declared.__defaults__ = f.__defaults__
+    declared.__kwdefaults__ = f.__kwdefaults__
     return declared  # pytype: disable=bad-return-type
 
   return decorator

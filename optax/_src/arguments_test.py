@@ -126,6 +126,46 @@ class DeclareTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError, f'^f: x must be {expected}, got'):
       rule('f', 'x', value)
 
+  def test_at_least_one_of_and_positive_int_or_array(self):
+    arguments.at_least(1)('f', 'x', 1.0)
+    with self.assertRaisesRegex(ValueError, '^f: x must be >= 1, got nan$'):
+      arguments.at_least(1)('f', 'x', float('nan'))
+    arguments.one_of('a', 'b')('f', 'x', 'b')
+    with self.assertRaisesRegex(ValueError,
+                                "^f: x must be 'a' or 'b', got 'c'"):
+      arguments.one_of('a', 'b')('f', 'x', 'c')
+    with self.assertRaisesRegex(
+        ValueError, "^f: x must be one of 'a', 'b', 'c', got 'd'"):
+      arguments.one_of('a', 'b', 'c')('f', 'x', 'd')
+    arguments.positive_int_or_array('f', 'x', jnp.asarray(2.5))
+    arguments.positive_int_or_array('f', 'x', np.int64(2))
+    with self.assertRaisesRegex(ValueError, '^f: x must be a positive integer'):
+      arguments.positive_int_or_array('f', 'x', np.float32(2))
+    with self.assertRaisesRegex(
+        TypeError, "^f: x must be a positive integer, got str '2'$"):
+      arguments.positive_int_or_array('f', 'x', '2')
+
+  def test_a_rule_passed_in_the_public_call_is_not_checked_again(self):
+    calls = []
+
+    def counted(fn, name, value):
+      calls.append((fn, name, value))
+
+    @arguments.declare(decay=counted)
+    def inner(decay):
+      return decay
+
+    @arguments.declare(rate=counted)
+    def outer(rate, other):
+      return inner(rate), inner(other)
+
+    self.assertEqual(outer(0.5, 0.25), (0.5, 0.25))
+    # inner's rule skipped rate's value (the same object), not other's.
+    self.assertEqual(calls, [('outer', 'rate', 0.5), ('outer', 'decay', 0.25)])
+    calls.clear()
+    outer(0.5, 0.25)  # A new public call checks again.
+    self.assertLen(calls, 2)
+
   def test_none_learning_rate(self):
     arguments.learning_rate('f', 'x', None)
     arguments.scalar_schedule_or_none('f', 'x', None)
@@ -138,6 +178,8 @@ class DeclareTest(parameterized.TestCase):
     self.assertEqual(list(inspect.signature(_outer).parameters),
                      ['learning_rate', 'decay', 'period'])
     self.assertEqual(_outer.__name__, '_outer')
+    self.assertEqual(_outer.__defaults__, (0.9,))
+    self.assertEqual(_outer.__kwdefaults__, {'period': 1})
     self.assertIn('declares only', _outer.__doc__)
     self.assertIs(pickle.loads(pickle.dumps(_outer)), _outer)
 

@@ -180,12 +180,13 @@ def check_scalars_or_schedules(fn: str, /, *, allow_none: bool = False,
 
 
 def _check_type(fn: str, name: str, value: Any) -> None:
-  """The type check shared by the number checks (see the module docstring)."""
-  if name in _SCALAR_ARGUMENTS:
+  """The type check shared by the number checks (see the module docstring).
+
+  A string gets the message of :func:`check_scalar_or_schedule`, whichever
+  check of a function finds it first.
+  """
+  if name in _SCALAR_ARGUMENTS or isinstance(value, (str, bytes)):
     check_scalar_or_schedule(fn, name, value)
-  elif isinstance(value, (str, bytes)):
-    raise TypeError(
-        f'{called(fn)}: {name} must be a number, got {_describe(value)}')
 
 
 def check_learning_rate(fn: str, value: Any, *,

@@ -133,7 +133,8 @@ class TypeChecksTest(parameterized.TestCase):
     # if at all, deep inside the update.
     for value in ('0.9', b'0.9'):
       with self.assertRaisesRegex(
-          TypeError, r"^f: b1 must be a number, got (str|bytes) b?'0\.9'$"):
+          TypeError, r'^f: b1 must be a scalar number or a schedule, got'
+          r" (str|bytes) b?'0\.9'$"):
         check('f', 'b1', value)
 
   def test_scalar_or_schedule_accepts_scalars_and_schedules(self):
