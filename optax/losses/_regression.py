@@ -188,7 +188,7 @@ def log_cosh(
     >>> import jax.numpy as jnp
     >>> from optax import losses
     >>> losses.log_cosh(jnp.array([0.0, 1.0, 100.0]))
-    Array([ 0.       ,  0.4337808, 99.306854 ], dtype=float32)
+    Array([ 0.        ,  0.43378082, 99.306854  ], dtype=float32)
 
   References:
     Chen et al., `Log Hyperbolic Cosine Loss Improves Variational
@@ -199,19 +199,55 @@ def log_cosh(
   predictions = jnp.asarray(predictions)
   validation.check_floating_dtype('log_cosh', 'predictions', predictions)
   errors = predictions if targets is None else predictions - targets
+  return _log_cosh(errors)
+
+
+@jax.custom_jvp
+def _log_cosh(errors: jax.Array) -> jax.Array:
+  """``log(cosh(errors))``, elementwise; its derivative is ``tanh``."""
   abs_errors = jnp.abs(errors)
   small = abs_errors < 1.0
-  # Small errors: with u = expm1(|e|), cosh(e) - 1 = u^2 / (2 (1 + u)), so
-  # log(cosh(e)) = log1p(u^2 / (2 + 2u)) is free of cancellation.
-  e_small = jnp.where(small, abs_errors, 0.0)
-  u = jnp.expm1(e_small)
-  near = jnp.log1p(jnp.square(u) / (2.0 + 2.0 * u))
-  # Large errors: log(cosh(e)) = |e| + log1p(exp(-2|e|)) - log(2), which never
-  # overflows. Each branch sees only inputs of its own range, so neither
-  # produces an infinite gradient that the selection would turn into NaN.
-  e_large = jnp.where(small, 1.0, abs_errors)
-  far = e_large + jnp.log1p(jnp.exp(-2.0 * e_large)) - math.log(2.0)
-  return jnp.where(small, near, far)
+  # Both ranges share one exp and one log1p: log cosh e = log1p(x) with
+  # x = cosh(e) - 1 for |e| < 1 (its Taylor series in e^2, free of
+  # cancellation), and |e| - log 2 + log1p(x) with x = exp(-2|e|) above
+  # (never overflows). The series may overflow where it is not selected;
+  # no derivative passes through it (see the custom_jvp below).
+  near = _cosh_minus_one(jnp.square(errors))
+  log1p = jnp.log1p(jnp.where(small, near, jnp.exp(-2.0 * abs_errors)))
+  return jnp.where(small, log1p, abs_errors - math.log(2.0) + log1p)
+
+
+# d/de log cosh e = tanh e: one elementwise function, where the chain rule
+# through the two ranges would differentiate the series, exp and log1p.
+_log_cosh.defjvps(lambda errors_dot, _, errors: jnp.tanh(errors) * errors_dot)
+# Traced once per shape and dtype: a program calling log_cosh again traces
+# only the call.
+_log_cosh = jax.jit(_log_cosh)
+
+
+def _cosh_minus_one(z: jax.Array) -> jax.Array:
+  """``cosh(sqrt(z)) - 1`` for ``0 <= z < 1``, by its Taylor series.
+
+  ``sum_k z^k / (2k)!`` is truncated after the first term below an eighth
+  of the dtype's epsilon (4 terms in float16, 6 in float32, 10 in float64)
+  and evaluated by Horner's rule.
+
+  Args:
+    z: the squared argument, in ``[0, 1)`` where the result is used.
+
+  Returns:
+    ``cosh(sqrt(z)) - 1``, in the dtype of ``z``.
+  """
+  tolerance = float(jnp.finfo(z.dtype).eps) / 8
+  coefficients = []
+  k = 1
+  while not coefficients or coefficients[-1] >= tolerance:
+    coefficients.append(1.0 / math.factorial(2 * k))
+    k += 1
+  series = coefficients[-1]
+  for coefficient in reversed(coefficients[:-1]):
+    series = series * z + coefficient
+  return z * series
 
 
 def _unit_vectors(

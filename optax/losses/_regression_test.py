@@ -143,6 +143,18 @@ class LogCoshTest(parameterized.TestCase):
         errors)
     assert_allclose(grad, np.tanh(errors.astype(np.float64)), atol=1e-6)
 
+  def test_second_derivative_and_forward_mode(self):
+    errors = np.array([0.0, 0.5, -0.999, 1.0, 2.0, -30.0], np.float32)
+    curvature = jax.vmap(jax.grad(jax.grad(_regression.log_cosh)))(errors)
+    expected = 1.0 - np.tanh(errors.astype(np.float64)) ** 2
+    assert_allclose(curvature, expected, rtol=1e-6, atol=1e-7)
+    value, tangent = jax.jvp(
+        _regression.log_cosh, (errors,), (np.full(6, 2.0, np.float32),))
+    assert_allclose(value, np.log(np.cosh(errors.astype(np.float64))),
+                    rtol=2e-7, atol=0)
+    assert_allclose(tangent, 2.0 * np.tanh(errors.astype(np.float64)),
+                    rtol=1e-6, atol=1e-7)
+
   def test_with_targets(self):
     assert_allclose(
         _regression.log_cosh(np.array([1.0, 3.0], np.float32),
