@@ -24,6 +24,7 @@ from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
+from optax._src import scalar_statistics
 from optax._src import transform
 from optax._src import validation
 from optax.transforms import _adding
@@ -90,10 +91,7 @@ def _scale_by_dog(
   step_type, step_value = init_step
 
   def init_fn(params):
-    # Never narrower than float32: a bfloat16 sum stops growing.
-    dtype = dtypes.promote_dtypes(
-        dtypes.scalar_state_dtype(params, widest=True),
-        hyperparameters.hyperparameter_dtype())
+    dtype = scalar_statistics.statistics_dtype(params)
     value = hyperparameters.as_hyperparameter(step_value)
     hp = value.dtype
     if step_type == 'heuristic':
@@ -238,10 +236,7 @@ def _scale_by_dowg(
   """Multiplies updates by the DoWG step size (see :func:`dowg`)."""
 
   def init_fn(params):
-    # Never narrower than float32: a bfloat16 sum stops growing.
-    dtype = dtypes.promote_dtypes(
-        dtypes.scalar_state_dtype(params, widest=True),
-        hyperparameters.hyperparameter_dtype())
+    dtype = scalar_statistics.statistics_dtype(params)
     first = eps if init_estim_sq_dist is None else init_estim_sq_dist
     return DoWGState(
         init_params=jax.tree.map(lambda p: jnp.array(p, copy=True), params),

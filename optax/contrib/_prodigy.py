@@ -27,6 +27,7 @@ from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
+from optax._src import scalar_statistics
 from optax._src import tree_or_function
 from optax._src import tree_structure
 from optax._src import validation
@@ -199,10 +200,7 @@ def prodigy(
   validation.check_scalar_or_schedule(fn, 'beta3', beta3)  # None: sqrt(b2).
 
   def init_fn(params):
-    # Never narrower than float32: a bfloat16 sum stops growing.
-    dtype = dtypes.promote_dtypes(
-        dtypes.scalar_state_dtype(params, widest=True),
-        hyperparameters.hyperparameter_dtype())
+    dtype = scalar_statistics.statistics_dtype(params)
     return ProdigyState(
         exp_avg=otu.tree_zeros_like(params),
         exp_avg_sq=otu.tree_zeros_like(params),
