@@ -18,6 +18,10 @@ Each optimizer of this module is a :func:`optax.chain` of a preconditioner
 (``scale_by_adam``, ``scale_by_rms``, ...), optional decoupled weight decay
 and a final scaling by the (negated) learning rate. Learning rates may be
 numbers or schedules of the step count unless said otherwise.
+
+Each optimizer declares (:func:`optax._src.arguments.declare`) only the
+rules of the arguments that the transformations it builds do not check, or
+check under another name; every error names the optimizer called.
 """
 
 import functools
@@ -27,6 +31,7 @@ import warnings
 import jax
 import jax.numpy as jnp
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import factorized
 from optax._src import hyperparameters
@@ -55,6 +60,7 @@ def _maybe_momentum(
 # ------------------------------------------------------------------------------
 
 
+@arguments.declare(weight_decay=arguments.finite)
 def adabelief(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -121,17 +127,12 @@ def adabelief(
 
   .. seealso:: :func:`adam`, :func:`adamw`
   """
-  validation.check_scalars_or_schedules(
-      'adabelief', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-      weight_decay=weight_decay)
-  validation.check_learning_rate('adabelief', learning_rate, allow_none=True)
   belief = transform.scale_by_belief(
       b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov)
   if weight_decay is None:
     # Upstream 0.2.8's chain, so its checkpoints restore unchanged.
     return _combining.chain(
         belief, transform.scale_by_learning_rate(learning_rate))
-  validation.check_finite('adabelief', 'weight_decay', weight_decay)
   return _combining.chain(
       belief,
       _adding.add_decayed_weights(weight_decay, weight_decay_mask),
@@ -139,6 +140,7 @@ def adabelief(
   )
 
 
+@arguments.declare(weight_decay=arguments.finite)
 def adadelta(
     learning_rate: Optional[base.ScalarOrSchedule] = None,
     rho: float = 0.9,
@@ -189,10 +191,6 @@ def adadelta(
     Zeiler, `ADADELTA: an adaptive learning rate method
     <https://arxiv.org/abs/1212.5701>`_, 2012.
   """
-  validation.check_scalars_or_schedules(
-      'adadelta', allow_none=True, rho=rho, eps=eps, weight_decay=weight_decay)
-  validation.check_learning_rate('adadelta', learning_rate, allow_none=True)
-  validation.check_finite('adadelta', 'weight_decay', weight_decay)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask=weight_decay_mask),
       transform.scale_by_adadelta(rho=rho, eps=eps),
@@ -200,6 +198,17 @@ def adadelta(
   )
 
 
+# Declared here: the transformations built do not check these, or under
+# another name (epsilon, threshold, decay, weight_decay).
+@arguments.declare(
+    min_dim_size_to_factor=arguments.scalar_schedule_or_none,
+    decay_rate=arguments.non_negative,
+    decay_offset=arguments.scalar_schedule_or_none,
+    clipping_threshold=(arguments.scalar_schedule_or_none,
+                        arguments.non_negative),
+    momentum=(arguments.scalar_schedule_or_none, arguments.closed_decay),
+    weight_decay_rate=(arguments.scalar_schedule_or_none, arguments.finite),
+    eps=(arguments.scalar_schedule_or_none, arguments.non_negative))
 def adafactor(
     learning_rate: Optional[base.ScalarOrSchedule] = None,
     min_dim_size_to_factor: int = 128,
@@ -278,24 +287,6 @@ def adafactor(
     Shazeer and Stern, `Adafactor: adaptive learning rates with sublinear
     memory cost <https://arxiv.org/abs/1804.04235>`_, 2018.
   """
-  validation.check_scalars_or_schedules(
-      'adafactor', allow_none=True,
-      min_dim_size_to_factor=min_dim_size_to_factor, decay_rate=decay_rate,
-      decay_offset=decay_offset, clipping_threshold=clipping_threshold,
-      momentum=momentum, weight_decay_rate=weight_decay_rate, eps=eps)
-  fn = 'adafactor'
-  validation.check_learning_rate(fn, learning_rate, allow_none=True)
-  validation.check_non_negative(fn, 'decay_rate', decay_rate)
-  validation.check_non_negative(
-      fn, 'min_dim_size_to_factor', min_dim_size_to_factor)
-  validation.check_non_negative(fn, 'eps', eps)
-  if clipping_threshold is not None:
-    validation.check_non_negative(fn, 'clipping_threshold', clipping_threshold)
-  if momentum is not None:
-    validation.check_decay(fn, 'momentum', momentum, closed=True)
-  if weight_decay_rate is not None:
-    validation.check_finite(fn, 'weight_decay_rate', weight_decay_rate)
-
   parts = [
       factorized.scale_by_factored_rms(
           factored=factored,
@@ -325,6 +316,7 @@ def adafactor(
   return _combining.chain(*parts)
 
 
+@arguments.declare()
 def adagrad(
     learning_rate: base.ScalarOrSchedule,
     initial_accumulator_value: float = 0.1,
@@ -365,10 +357,6 @@ def adagrad(
     stochastic optimization
     <https://jmlr.org/papers/v12/duchi11a.html>`_, 2011.
   """
-  validation.check_scalars_or_schedules(
-      'adagrad', allow_none=True,
-      initial_accumulator_value=initial_accumulator_value, eps=eps)
-  validation.check_learning_rate('adagrad', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_rss(
           initial_accumulator_value=initial_accumulator_value, eps=eps),
@@ -376,6 +364,7 @@ def adagrad(
   )
 
 
+@arguments.declare()
 def adam(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -433,9 +422,6 @@ def adam(
 
   .. seealso:: :func:`adamw`, :func:`nadam`
   """
-  validation.check_scalars_or_schedules(
-      'adam', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
-  validation.check_learning_rate('adam', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_adam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -467,6 +453,7 @@ nadam.__doc__ = r"""The NAdam optimizer: :func:`adam` with ``nesterov=True``.
 """
 
 
+@arguments.declare(weight_decay=arguments.finite)
 def adamw(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -524,11 +511,6 @@ def adamw(
 
   .. seealso:: :func:`adam`, :func:`nadamw`
   """
-  validation.check_scalars_or_schedules(
-      'adamw', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-      weight_decay=weight_decay)
-  validation.check_learning_rate('adamw', learning_rate, allow_none=True)
-  validation.check_finite('adamw', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -563,6 +545,7 @@ nadamw.__doc__ = r"""NAdam with decoupled weight decay: :func:`adamw` with
 """
 
 
+@arguments.declare()
 def adamax(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -602,15 +585,13 @@ def adamax(
 
   .. seealso:: :func:`adamaxw`
   """
-  validation.check_scalars_or_schedules(
-      'adamax', allow_none=True, b1=b1, b2=b2, eps=eps)
-  validation.check_learning_rate('adamax', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_adamax(b1=b1, b2=b2, eps=eps),
       transform.scale_by_learning_rate(learning_rate),
   )
 
 
+@arguments.declare(weight_decay=arguments.finite)
 def adamaxw(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -655,11 +636,6 @@ def adamaxw(
     Loshchilov and Hutter, `Decoupled weight decay regularization
     <https://arxiv.org/abs/1711.05101>`_, 2019.
   """
-  validation.check_scalars_or_schedules(
-      'adamaxw', allow_none=True, b1=b1, b2=b2, eps=eps,
-      weight_decay=weight_decay)
-  validation.check_learning_rate('adamaxw', learning_rate, allow_none=True)
-  validation.check_finite('adamaxw', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adamax(b1=b1, b2=b2, eps=eps),
       _adding.add_decayed_weights(weight_decay, mask),
@@ -667,6 +643,7 @@ def adamaxw(
   )
 
 
+@arguments.declare(weight_decay=arguments.finite)
 def adan(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.98,
@@ -725,11 +702,6 @@ def adan(
     Xie et al., `Adan: adaptive Nesterov momentum algorithm for faster
     optimizing deep models <https://arxiv.org/abs/2208.06677>`_, 2022.
   """
-  validation.check_scalars_or_schedules(
-      'adan', allow_none=True, b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root,
-      weight_decay=weight_decay)
-  validation.check_learning_rate('adan', learning_rate, allow_none=True)
-  validation.check_finite('adan', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adan(
           b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root),
@@ -738,6 +710,7 @@ def adan(
   )
 
 
+@arguments.declare()
 def amsgrad(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -786,9 +759,6 @@ def amsgrad(
     Reddi et al., `On the convergence of Adam and beyond
     <https://openreview.net/forum?id=ryQu7f-RZ>`_, 2018.
   """
-  validation.check_scalars_or_schedules(
-      'amsgrad', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
-  validation.check_learning_rate('amsgrad', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_amsgrad(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -835,6 +805,7 @@ def _fromage_shrink(learning_rate: Any) -> base.GradientTransformation:
   return base.GradientTransformation(base.init_empty_state, update_fn)
 
 
+@arguments.declare(learning_rate=arguments.learning_rate)
 def fromage(
     learning_rate: base.ScalarOrSchedule,
     min_norm: float = 1e-6,
@@ -871,10 +842,6 @@ def fromage(
     Bernstein et al., `On the distance between two neural networks and the
     stability of learning <https://arxiv.org/abs/2002.03432>`_, 2020.
   """
-  validation.check_scalars_or_schedules(
-      'fromage', allow_none=True, min_norm=min_norm)
-  validation.check_learning_rate('fromage', learning_rate, allow_none=True)
-  validation.check_non_negative('fromage', 'min_norm', min_norm)
   if callable(learning_rate):
     schedule = learning_rate
 
@@ -900,6 +867,7 @@ def fromage(
   )
 
 
+@arguments.declare(weight_decay=arguments.finite)
 def lamb(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -948,11 +916,6 @@ def lamb(
     You et al., `Large batch optimization for deep learning: training BERT
     in 76 minutes <https://arxiv.org/abs/1904.00962>`_, 2020.
   """
-  validation.check_scalars_or_schedules(
-      'lamb', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-      weight_decay=weight_decay)
-  validation.check_learning_rate('lamb', learning_rate, allow_none=True)
-  validation.check_finite('lamb', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_adam(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
       _adding.add_decayed_weights(weight_decay=weight_decay, mask=mask),
@@ -961,6 +924,9 @@ def lamb(
   )
 
 
+@arguments.declare(weight_decay=arguments.finite,
+                   momentum=(arguments.scalar_schedule_or_none,
+                             arguments.closed_decay))
 def lars(
     learning_rate: base.ScalarOrSchedule,
     weight_decay: float = 0.0,
@@ -1013,12 +979,6 @@ def lars(
     You et al., `Large batch training of convolutional networks
     <https://arxiv.org/abs/1708.03888>`_, 2017.
   """
-  validation.check_scalars_or_schedules(
-      'lars', allow_none=True, weight_decay=weight_decay,
-      trust_coefficient=trust_coefficient, eps=eps, momentum=momentum)
-  validation.check_learning_rate('lars', learning_rate, allow_none=True)
-  validation.check_finite('lars', 'weight_decay', weight_decay)
-  validation.check_decay('lars', 'momentum', momentum, closed=True)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask=weight_decay_mask),
       _masking.masked(
@@ -1053,6 +1013,7 @@ _DEFAULT_LINESEARCH = base.GradientTransformationExtraArgs(
     _lazy_default_linesearch_init, _lazy_default_linesearch_update)
 
 
+@arguments.declare(memory_size=arguments.positive_int)
 def lbfgs(
     learning_rate: Optional[base.ScalarOrSchedule] = None,
     memory_size: int = 10,
@@ -1120,8 +1081,6 @@ def lbfgs(
     Liu and Nocedal, `On the limited memory BFGS method for large scale
     optimization <https://doi.org/10.1007/BF01589116>`_, 1989.
   """
-  validation.check_learning_rate('lbfgs', learning_rate, allow_none=True)
-  validation.check_positive_int('lbfgs', 'memory_size', memory_size)
   if learning_rate is None:
     base_scaling = transform.scale(-1.0)
   else:
@@ -1138,6 +1097,7 @@ def lbfgs(
   )
 
 
+@arguments.declare(weight_decay=arguments.finite)
 def lion(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -1184,10 +1144,6 @@ def lion(
     Chen et al., `Symbolic discovery of optimization algorithms
     <https://arxiv.org/abs/2302.06675>`_, 2023.
   """
-  validation.check_scalars_or_schedules(
-      'lion', allow_none=True, b1=b1, b2=b2, weight_decay=weight_decay)
-  validation.check_learning_rate('lion', learning_rate, allow_none=True)
-  validation.check_finite('lion', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_lion(b1=b1, b2=b2, mu_dtype=mu_dtype),
       _adding.add_decayed_weights(weight_decay, mask),
@@ -1195,6 +1151,9 @@ def lion(
   )
 
 
+@arguments.declare(
+    eta=(arguments.scalar_schedule_or_none, arguments.non_negative),
+    gamma=arguments.scalar_schedule_or_none)
 def noisy_sgd(
     learning_rate: base.ScalarOrSchedule,
     eta: float = 0.01,
@@ -1238,16 +1197,13 @@ def noisy_sgd(
     Neelakantan et al., `Adding gradient noise improves learning for very
     deep networks <https://arxiv.org/abs/1511.06807>`_, 2015.
   """
-  validation.check_scalars_or_schedules(
-      'noisy_sgd', allow_none=True, eta=eta, gamma=gamma)
-  validation.check_learning_rate('noisy_sgd', learning_rate, allow_none=True)
-  validation.check_non_negative('noisy_sgd', 'eta', eta)
   return _combining.chain(
       _adding.add_noise(eta, gamma, key, seed=seed),
       transform.scale_by_learning_rate(learning_rate),
   )
 
 
+@arguments.declare(weight_decay=arguments.finite)
 def novograd(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -1296,11 +1252,6 @@ def novograd(
     moments for training of deep networks
     <https://arxiv.org/abs/1905.11286>`_, 2019.
   """
-  validation.check_scalars_or_schedules(
-      'novograd', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-      weight_decay=weight_decay)
-  validation.check_learning_rate('novograd', learning_rate, allow_none=True)
-  validation.check_finite('novograd', 'weight_decay', weight_decay)
   return _combining.chain(
       transform.scale_by_novograd(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root,
@@ -1309,6 +1260,7 @@ def novograd(
   )
 
 
+@arguments.declare()
 def optimistic_gradient_descent(
     learning_rate: base.ScalarOrSchedule,
     alpha: base.ScalarOrSchedule = 1.0,
@@ -1347,16 +1299,14 @@ def optimistic_gradient_descent(
     gradient methods for saddle point problems
     <https://arxiv.org/abs/1901.08511>`_, 2019.
   """
-  validation.check_scalars_or_schedules(
-      'optimistic_gradient_descent', allow_none=True, alpha=alpha, beta=beta)
-  validation.check_learning_rate('optimistic_gradient_descent', learning_rate,
-                                 allow_none=True)
   return _combining.chain(
       transform.scale_by_optimistic_gradient(alpha=alpha, beta=beta),
       transform.scale_by_learning_rate(learning_rate),
   )
 
 
+@arguments.declare(learning_rate=arguments.learning_rate,
+                   optimism=arguments.scalar_schedule_or_none)
 def optimistic_adam(
     learning_rate: float,
     optimism: Optional[float] = None,
@@ -1417,21 +1367,16 @@ def optimistic_adam(
 
   .. seealso:: :func:`optimistic_adam_v2`
   """
-  validation.check_scalars_or_schedules(
-      'optimistic_adam', allow_none=True, optimism=optimism, b1=b1, b2=b2,
-      eps=eps, eps_root=eps_root)
   warnings.warn(
       '`optimistic_adam` is deprecated, please use `optimistic_adam_v2`'
       ' instead.',
       DeprecationWarning,
-      stacklevel=2,
+      stacklevel=3,  # The caller of the declaration's wrapper.
   )
   if callable(learning_rate):
     raise ValueError(
         'optimistic_adam: this version of `optimistic_adam` does not support'
         ' learning rate schedules but `optimistic_adam_v2` does.')
-  validation.check_learning_rate('optimistic_adam', learning_rate,
-                                 allow_none=True)
   if optimism is None:
     optimism = learning_rate
   return _combining.chain(
@@ -1444,6 +1389,7 @@ def optimistic_adam(
   )
 
 
+@arguments.declare()
 def optimistic_adam_v2(
     learning_rate: base.ScalarOrSchedule,
     *,
@@ -1492,11 +1438,6 @@ def optimistic_adam_v2(
     Daskalakis et al., `Training GANs with optimism
     <https://arxiv.org/abs/1711.00141>`_, 2018.
   """
-  validation.check_scalars_or_schedules(
-      'optimistic_adam_v2', allow_none=True, alpha=alpha, beta=beta, b1=b1,
-      b2=b2, eps=eps, eps_root=eps_root)
-  validation.check_learning_rate('optimistic_adam_v2', learning_rate,
-                                 allow_none=True)
   return _combining.chain(
       transform.scale_by_adam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype,
@@ -1506,6 +1447,8 @@ def optimistic_adam_v2(
   )
 
 
+@arguments.declare(scaling=arguments.scalar_schedule_or_none,
+                   variant=arguments.one_of('sps', 'sps+'))
 def polyak_sgd(
     max_learning_rate: float = 1.0,
     scaling: base.ScalarOrSchedule = 1.0,
@@ -1556,14 +1499,6 @@ def polyak_sgd(
     Berrada et al., `Training neural networks for and by interpolation
     <https://arxiv.org/abs/1906.05661>`_, 2020.
   """
-  validation.check_scalars_or_schedules(
-      'polyak_sgd', allow_none=True, scaling=scaling, f_min=f_min, eps=eps)
-  if variant not in ('sps', 'sps+'):
-    raise ValueError(
-        f"polyak_sgd: variant must be 'sps' or 'sps+', got {variant!r}")
-  validation.check_non_negative(
-      'polyak_sgd', 'max_learning_rate', max_learning_rate)
-  validation.check_non_negative('polyak_sgd', 'eps', eps)
   return _combining.chain(
       sgd(learning_rate=scaling),
       transform.scale_by_polyak(
@@ -1572,6 +1507,7 @@ def polyak_sgd(
   )
 
 
+@arguments.declare()
 def radam(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -1627,10 +1563,6 @@ def radam(
     Liu et al., `On the variance of the adaptive learning rate and beyond
     <https://arxiv.org/abs/1908.03265>`_, 2020.
   """
-  validation.check_scalars_or_schedules(
-      'radam', allow_none=True, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-      threshold=threshold)
-  validation.check_learning_rate('radam', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_radam(
           b1=b1, b2=b2, eps=eps, eps_root=eps_root, threshold=threshold,
@@ -1639,6 +1571,8 @@ def radam(
   )
 
 
+@arguments.declare(momentum=(arguments.scalar_schedule_or_none,
+                             arguments.closed_decay))
 def rmsprop(
     learning_rate: base.ScalarOrSchedule,
     decay: float = 0.9,
@@ -1697,12 +1631,6 @@ def rmsprop(
     Graves, `Generating sequences with recurrent neural networks
     <https://arxiv.org/abs/1308.0850>`_, 2013.
   """
-  validation.check_scalars_or_schedules(
-      'rmsprop', allow_none=True, decay=decay, eps=eps,
-      initial_scale=initial_scale, momentum=momentum)
-  validation.check_learning_rate('rmsprop', learning_rate, allow_none=True)
-  if momentum is not None:
-    validation.check_decay('rmsprop', 'momentum', momentum, closed=True)
   scale_by = transform.scale_by_stddev if centered else transform.scale_by_rms
   return _combining.chain(
       scale_by(
@@ -1713,6 +1641,11 @@ def rmsprop(
   )
 
 
+@arguments.declare(
+    learning_rate=arguments.learning_rate,
+    eta_minus=arguments.in_interval(0, 1, include_low=False),
+    eta_plus=arguments.at_least(1),
+    min_step_size=arguments.non_negative)
 def rprop(
     learning_rate: float,
     eta_minus: float = 0.5,
@@ -1773,22 +1706,11 @@ def rprop(
     Igel and Hüsken, `Empirical evaluation of the improved Rprop learning
     algorithms <https://doi.org/10.1016/S0925-2312(01)00700-7>`_, 2003.
   """
-  validation.check_scalars_or_schedules(
-      'rprop', allow_none=True, eta_minus=eta_minus, eta_plus=eta_plus,
-      min_step_size=min_step_size, max_step_size=max_step_size)
-  fn = 'rprop'
-  validation.check_learning_rate(fn, learning_rate, allow_none=True)
-  validation.check_non_negative(fn, 'learning_rate', learning_rate)
-  validation.check_in_interval(fn, 'eta_minus', eta_minus, 0, 1,
-                               include_low=False)
-  if hyperparameters.is_number(eta_plus) and not eta_plus >= 1:
-    raise ValueError(f'{fn}: eta_plus must be >= 1, got {eta_plus}')
-  validation.check_non_negative(fn, 'min_step_size', min_step_size)
   if (hyperparameters.is_number(min_step_size)
       and hyperparameters.is_number(max_step_size)
       and not max_step_size >= min_step_size):
     raise ValueError(
-        f'{fn}: max_step_size must be >= min_step_size ({min_step_size}),'
+        f'rprop: max_step_size must be >= min_step_size ({min_step_size}),'
         f' got {max_step_size}')
   return _combining.chain(
       transform.scale_by_rprop(
@@ -1799,6 +1721,8 @@ def rprop(
   )
 
 
+@arguments.declare(momentum=(arguments.scalar_schedule_or_none,
+                             arguments.closed_decay))
 def sgd(
     learning_rate: base.ScalarOrSchedule,
     momentum: Optional[float] = None,
@@ -1839,17 +1763,13 @@ def sgd(
     deep learning <http://proceedings.mlr.press/v28/sutskever13.pdf>`_,
     2013.
   """
-  validation.check_scalars_or_schedules(
-      'sgd', allow_none=True, momentum=momentum)
-  validation.check_learning_rate('sgd', learning_rate, allow_none=True)
-  if momentum is not None:
-    validation.check_decay('sgd', 'momentum', momentum, closed=True)
   return _combining.chain(
       _maybe_momentum(momentum, nesterov, accumulator_dtype),
       transform.scale_by_learning_rate(learning_rate),
   )
 
 
+@arguments.declare()
 def sign_sgd(
     learning_rate: base.ScalarOrSchedule,
 ) -> base.GradientTransformationExtraArgs:
@@ -1881,13 +1801,14 @@ def sign_sgd(
 
   .. seealso:: :func:`signum`
   """
-  validation.check_learning_rate('sign_sgd', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_sign(),
       transform.scale_by_learning_rate(learning_rate),
   )
 
 
+@arguments.declare(beta=(arguments.scalar_schedule_or_none,
+                         arguments.closed_decay))
 def signum(
     learning_rate: base.ScalarOrSchedule,
     beta: float = 0.9,
@@ -1925,9 +1846,6 @@ def signum(
 
   .. seealso:: :func:`sign_sgd`
   """
-  validation.check_scalars_or_schedules('signum', allow_none=True, beta=beta)
-  validation.check_learning_rate('signum', learning_rate, allow_none=True)
-  validation.check_decay('signum', 'beta', beta, closed=True)
   return _combining.chain(
       _accumulation.ema(
           decay=beta, debias=False, accumulator_dtype=accumulator_dtype),
@@ -1936,6 +1854,9 @@ def signum(
   )
 
 
+# scale_by_sm3 calls it b1: the declaration names the user's argument.
+@arguments.declare(momentum=(arguments.scalar_schedule_or_none,
+                             arguments.closed_decay))
 def sm3(
     learning_rate: float,
     momentum: float = 0.9,
@@ -1979,16 +1900,13 @@ def sm3(
     Anil et al., `Memory-efficient adaptive optimization
     <https://arxiv.org/abs/1901.11150>`_, 2019.
   """
-  validation.check_scalars_or_schedules(
-      'sm3', allow_none=True, momentum=momentum)
-  validation.check_learning_rate('sm3', learning_rate, allow_none=True)
-  validation.check_decay('sm3', 'momentum', momentum, closed=True)
   return _combining.chain(
       transform.scale_by_sm3(momentum),
       transform.scale_by_learning_rate(learning_rate),
   )
 
 
+@arguments.declare()
 def yogi(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -2030,9 +1948,6 @@ def yogi(
     <https://papers.nips.cc/paper/8186-adaptive-methods-for-nonconvex-optimization>`_,
     2018.
   """
-  validation.check_scalars_or_schedules(
-      'yogi', allow_none=True, b1=b1, b2=b2, eps=eps)
-  validation.check_learning_rate('yogi', learning_rate, allow_none=True)
   return _combining.chain(
       transform.scale_by_yogi(b1=b1, b2=b2, eps=eps),
       transform.scale_by_learning_rate(learning_rate),

@@ -934,5 +934,49 @@ class VectorHyperparametersTest(parameterized.TestCase):
     np.testing.assert_array_equal(got['w'], want['w'])
 
 
+class DeclaredArgumentsTest(parameterized.TestCase):
+  """Each error names the optimizer called and the argument as given."""
+
+  @parameterized.named_parameters(
+      # Checked by scale_by_adam, which adamw builds.
+      ('adamw_b1', alias.adamw, {'b1': 1.5}, ValueError,
+       r'adamw: b1 must be in \[0, 1\), got 1.5'),
+      ('adamw_learning_rate', alias.adamw, {'learning_rate': '0.1'},
+       TypeError, "adamw: learning_rate must be a scalar number or a"
+       " schedule, got str '0.1'"),
+      ('adamw_weight_decay', alias.adamw, {'weight_decay': float('inf')},
+       ValueError, 'adamw: weight_decay must be finite, got inf'),
+      # nadam is adam with nesterov=True.
+      ('nadam_eps', alias.nadam, {'eps': -1.0}, ValueError,
+       'adam: eps must be non-negative, got -1.0'),
+      # Passed on under another name (scale_by_sm3's b1, ema's decay,
+      # scale_by_factored_rms's epsilon).
+      ('sm3_momentum', alias.sm3, {'momentum': 1.5}, ValueError,
+       r'sm3: momentum must be in \[0, 1\], got 1.5'),
+      ('signum_beta', alias.signum, {'beta': float('nan')}, ValueError,
+       r'signum: beta must be in \[0, 1\], got nan'),
+      ('adafactor_eps', alias.adafactor, {'eps': -1.0}, ValueError,
+       'adafactor: eps must be non-negative, got -1.0'),
+      ('polyak_sgd_variant', alias.polyak_sgd, {'variant': 'sps-'},
+       ValueError, "polyak_sgd: variant must be 'sps' or 'sps\\+', got"
+       " 'sps-'"),
+      ('rprop_eta_plus', alias.rprop, {'eta_plus': 0.5}, ValueError,
+       'rprop: eta_plus must be >= 1, got 0.5'),
+      ('lbfgs_memory_size', alias.lbfgs, {'memory_size': 0}, ValueError,
+       'lbfgs: memory_size must be a positive integer, got 0'),
+  )
+  def test_error_names_the_optimizer_and_argument(self, factory, kwargs,
+                                                  error, message):
+    if 'learning_rate' in inspect.signature(factory).parameters:
+      kwargs = {'learning_rate': 0.1} | kwargs
+    with self.assertRaisesRegex(error, f'^{message}$'):
+      factory(**kwargs)
+
+  def test_deprecation_warning_points_at_the_caller(self):
+    with self.assertWarns(DeprecationWarning) as caught:
+      alias.optimistic_adam(0.1)
+    self.assertEqual(caught.filename, __file__)
+
+
 if __name__ == '__main__':
   absltest.main()

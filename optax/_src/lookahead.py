@@ -14,13 +14,13 @@
 # ==============================================================================
 """The Lookahead wrapper: slow weights that follow a fast optimizer."""
 
-import numbers
 from typing import NamedTuple, Optional
 
 from absl import logging
 import jax
 import jax.numpy as jnp
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import hyperparameters
 
@@ -56,6 +56,7 @@ class LookaheadParams(NamedTuple):
     return cls(fast=params, slow=params)
 
 
+@arguments.declare(sync_period=arguments.positive_int_or_array)
 def lookahead(
     fast_optimizer: base.GradientTransformation,
     sync_period: int,
@@ -109,15 +110,13 @@ def lookahead(
     A :class:`optax.GradientTransformationExtraArgs` acting on
     :class:`LookaheadParams`.
 
+  Raises:
+    ValueError: if ``sync_period`` is not a positive integer (or an array).
+
   References:
     Zhang et al., `Lookahead optimizer: k steps forward, 1 step back
     <https://arxiv.org/abs/1907.08610>`_, 2019.
   """
-  if isinstance(sync_period, numbers.Number) and sync_period < 1:
-    raise ValueError(
-        'lookahead: sync_period (Synchronization period) must be >= 1, got '
-        f'{sync_period}')
-
   fast_optimizer = base.with_extra_args_support(fast_optimizer)
 
   def init_fn(params: base.Params) -> LookaheadState:

@@ -141,10 +141,28 @@ class LookaheadTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError, 'params'):
       tx.update(jnp.ones(2), state)
 
-  @parameterized.parameters(0, -1)
-  def test_invalid_sync_period_raises(self, sync_period):
-    with self.assertRaisesRegex(ValueError, 'sync_period'):
+  @parameterized.parameters('2', None, True)
+  def test_sync_period_of_another_type_raises_type_error(self, sync_period):
+    # Upstream 0.2.8's comparison with 1 raises TypeError for '2' and None.
+    with self.assertRaisesRegex(
+        TypeError, '^lookahead: sync_period must be a positive integer, got'):
       lookahead.lookahead(_momentum_sgd(0.1, 0.5), sync_period, 0.5)
+
+  @parameterized.parameters(0, -1, 2.5, 2.0, np.float32(3))
+  def test_invalid_sync_period_raises(self, sync_period):
+    # Upstream 0.2.8 raises ValueError for 0 and -1, and builds 2.5: its
+    # counter then turns float and synchronizes every fifth step.
+    with self.assertRaisesRegex(
+        ValueError, '^lookahead: sync_period must be a positive integer, got'):
+      lookahead.lookahead(_momentum_sgd(0.1, 0.5), sync_period, 0.5)
+
+  @parameterized.parameters(1, 3, np.int32(2), 'array')
+  def test_integer_sync_periods_build(self, sync_period):
+    if sync_period == 'array':
+      sync_period = jnp.asarray(2)  # Left to the update, as upstream does.
+    tx = lookahead.lookahead(_momentum_sgd(0.1, 0.5), sync_period, 0.5)
+    state = tx.init(lookahead.LookaheadParams.init_synced(jnp.ones(2)))
+    self.assertEqual(state.steps_since_sync.dtype, jnp.int32)
 
   def test_init_synced(self):
     params = lookahead.LookaheadParams.init_synced({'a': 1.0})

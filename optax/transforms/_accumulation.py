@@ -26,6 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -33,7 +34,6 @@ from optax._src import numerics
 from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
-from optax._src import validation
 
 
 def _is_none(x: Any) -> bool:
@@ -139,6 +139,7 @@ class EmaState(NamedTuple):
   ema: base.Params
 
 
+@arguments.declare(decay=arguments.closed_decay)
 def ema(
     decay: float,
     debias: bool = True,
@@ -181,7 +182,6 @@ def ema(
 
   .. seealso:: :func:`trace`
   """
-  validation.check_decay('ema', 'decay', decay, closed=True)
   accumulator_dtype = utils.canonicalize_dtype(accumulator_dtype)
 
   def init_fn(params):
@@ -478,8 +478,7 @@ class MultiSteps:
     if callable(every_k_schedule):
       self._every_k_schedule = every_k_schedule
     else:
-      if (isinstance(every_k_schedule, bool)
-          or not isinstance(every_k_schedule, (int, np.integer))
+      if (not hyperparameters.is_number(every_k_schedule, integral=True)
           or every_k_schedule < 1):
         raise ValueError(
             'MultiSteps: every_k_schedule must be an integer >= 1 or a'

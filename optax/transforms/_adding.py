@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -45,6 +46,7 @@ class WeightDecaySchedule(NamedTuple):
   count: jax.Array
 
 
+@arguments.declare(weight_decay=arguments.scalar_schedule_or_none)
 def add_decayed_weights(
     weight_decay: Union[float, jax.Array, base.Schedule] = 0.0,
     mask: base.MaskOrFn = None,
@@ -87,8 +89,6 @@ def add_decayed_weights(
     Loshchilov and Hutter, `Decoupled Weight Decay Regularization
     <https://arxiv.org/abs/1711.05101>`_, 2019.
   """
-  validation.check_scalar_or_schedule('add_decayed_weights', 'weight_decay',
-                                      weight_decay)
   is_schedule = callable(weight_decay)
 
   def add_leaf(g, p, decay, decays):
@@ -195,9 +195,7 @@ def _is_seed(key: Any) -> bool:
   ``inject_hyperparams`` still works; typed keys and raw ``uint32`` keys of
   shape ``(2,)`` are not seeds.
   """
-  if isinstance(key, bool):
-    return False
-  if isinstance(key, (int, np.integer)):
+  if hyperparameters.is_number(key, integral=True):
     return True
   dtype = getattr(key, 'dtype', None)
   return (dtype is not None and np.shape(key) == ()
