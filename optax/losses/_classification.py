@@ -23,6 +23,7 @@ probability) is exactly zero contributes nothing, even where its logit is
 ``-inf`` or its log-probability is ``-inf``; such entries get zero gradient.
 """
 
+import functools
 import math
 from typing import Optional, Union
 
@@ -123,6 +124,144 @@ def _weighted_log_probs_jvp(primals, tangents):
 _weighted_log_probs.defjvp(_weighted_log_probs_jvp, symbolic_zeros=True)
 
 
+def _reduction_axes(axis: Axis, ndim: int) -> tuple[int, ...]:
+  """``axis`` as a tuple of nonnegative axes."""
+  axes = (axis,) if isinstance(axis, int) else axis
+  return tuple(a % ndim for a in axes)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _labelled_complement(
+    logits: jax.Array, labels: jax.Array, axis: Axis
+) -> jax.Array:
+  """``labels * (1 - softmax(logits))``, elementwise.
+
+  The forward pass computes the softmax as ``jax.nn.log_softmax`` does, so
+  that XLA shares it with the cross-entropy's; the derivative computes it
+  as the cross-entropy's derivative does (finite on a row of ``-inf``
+  logits), so that a gradient computes it once.
+
+  Args:
+    logits: unnormalized log-probabilities.
+    labels: label weights broadcastable against ``logits``.
+    axis: the class axis or axes.
+
+  Returns:
+    The elementwise product, with the broadcast shape.
+  """
+  return labels * (1.0 - jax.nn.softmax(logits, axis=axis))
+
+
+def _labelled_complement_jvp(axis, primals, tangents):
+  """Tangents of ``labels * (1 - softmax(logits))``."""
+  logits, labels = primals
+  logits_dot, labels_dot = tangents
+  axes = _reduction_axes(axis, logits.ndim)
+  exps, total = _softmax_parts(logits, axes)
+  probs = exps / total
+  out = labels * (1.0 - probs)
+  terms = []
+  if not isinstance(logits_dot, SymbolicZero):
+    # d softmax = softmax * (d logits - sum(softmax * d logits)).
+    weighted = labels * probs
+    mean_dot = jnp.sum(probs * logits_dot, axis=axes, keepdims=True)
+    terms.append(weighted * (mean_dot - logits_dot))
+  if not (isinstance(labels_dot, SymbolicZero)
+          or labels_dot.dtype == jax.dtypes.float0):
+    terms.append(labels_dot * (1.0 - probs))
+  if not terms:
+    return out, jnp.zeros_like(out)
+  tangent = terms[0] if len(terms) == 1 else terms[0] + terms[1]
+  return out, tangent.astype(out.dtype)
+
+
+_labelled_complement.defjvp(_labelled_complement_jvp, symbolic_zeros=True)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _cross_entropy(
+    logits: jax.Array, labels: jax.Array, axis: Axis
+) -> jax.Array:
+  """``-sum(labels * log_softmax(logits))`` where zero labels add 0.
+
+  The term of a class whose label is 0 is selected away, so that a ``-inf``
+  logit (or a row of them) with a zero label adds 0 instead of
+  ``0 * -inf = NaN``.
+
+  The derivative is that of the cross-entropy itself, not of the product:
+  along the logits it is ``sum(labels) * softmax(logits) - labels``, which
+  has no logarithm and no guard, so that reverse mode keeps the softmax of
+  the forward pass as its only residual. Along the labels it is
+  ``-log_softmax(logits)``, 0 where a zero label meets a non-finite
+  log-probability.
+
+  Args:
+    logits: unnormalized log-probabilities.
+    labels: label weights broadcastable against ``logits``.
+    axis: the class axis or axes.
+
+  Returns:
+    The cross-entropy, with ``axis`` reduced away.
+  """
+  log_probs = jax.nn.log_softmax(logits, axis=axis)
+  terms = labels * jnp.where(labels != 0, log_probs, 0.0)
+  return -jnp.sum(terms, axis=axis)
+
+
+def _softmax_parts(
+    logits: jax.Array, axes: tuple[int, ...]
+) -> tuple[jax.Array, jax.Array]:
+  """``exp(logits - max)`` and its sum, finite on a row of ``-inf`` logits.
+
+  The maximum is taken from the lowest finite value up and the sum is
+  raised by the smallest normal number, which leaves both unchanged on a
+  row with a finite logit (the sum is then at least 1), so that a row of
+  ``-inf`` logits gives a zero softmax instead of NaN.
+
+  Args:
+    logits: the logits.
+    axes: the class axes.
+
+  Returns:
+    The shifted exponentials and their sum over ``axes`` (kept as size-1
+    axes).
+  """
+  finfo = jnp.finfo(logits.dtype)
+  lowest = np.array(finfo.min, logits.dtype)
+  shift = jax.lax.reduce(
+      jax.lax.stop_gradient(logits), lowest, jax.lax.max, axes)
+  exps = jnp.exp(logits - jnp.expand_dims(shift, axes))
+  total = jnp.sum(exps, axis=axes, keepdims=True) + finfo.tiny
+  return exps, total
+
+
+def _cross_entropy_jvp(axis, primals, tangents):
+  """Tangents of the cross-entropy, zero tangents skipped."""
+  logits, labels = primals
+  logits_dot, labels_dot = tangents
+  out = _cross_entropy(logits, labels, axis)
+  axes = _reduction_axes(axis, logits.ndim)
+  terms = []
+  if not isinstance(logits_dot, SymbolicZero):
+    exps, total = _softmax_parts(logits, axes)
+    label_sums = jnp.sum(labels, axis=axes, keepdims=True)
+    slopes = exps / total * label_sums - labels
+    terms.append(jnp.sum(slopes * logits_dot, axis=axes))
+  if not (isinstance(labels_dot, SymbolicZero)
+          or labels_dot.dtype == jax.dtypes.float0):
+    log_probs = jax.nn.log_softmax(logits, axis=axis)
+    masked = jnp.where((labels == 0) & ~jnp.isfinite(log_probs), 0.0,
+                       log_probs)
+    terms.append(-jnp.sum(labels_dot * masked, axis=axes))
+  if not terms:
+    return out, jnp.zeros_like(out)
+  tangent = terms[0] if len(terms) == 1 else terms[0] + terms[1]
+  return out, tangent.astype(out.dtype)
+
+
+_cross_entropy.defjvp(_cross_entropy_jvp, symbolic_zeros=True)
+
+
 def _class_mask(
     where: Optional[jax.typing.ArrayLike], logits: jax.Array, axis: Axis
 ) -> Optional[jax.Array]:
@@ -198,9 +337,15 @@ def softmax_cross_entropy(
   labels = jnp.asarray(labels)
   validation.check_floating_dtype('softmax_cross_entropy', 'logits', logits)
   where = _class_mask(where, logits, axis)
-  log_probs = jax.nn.log_softmax(logits, axis=axis, where=where)
-  terms = _weighted_log_probs(log_probs, labels, where)
-  return -jnp.sum(terms, axis=axis, where=where)
+  if where is not None:
+    # A class masked out is a class with a -inf logit and a zero label.
+    logits = jnp.where(where, logits, -jnp.inf)
+    labels = jnp.where(where, labels, 0)
+  if labels.shape != logits.shape:
+    shape = jnp.broadcast_shapes(logits.shape, labels.shape)
+    logits = jnp.broadcast_to(logits, shape)
+    labels = jnp.broadcast_to(labels, shape)
+  return _cross_entropy(logits, labels, axis)
 
 
 def safe_softmax_cross_entropy(
@@ -309,7 +454,7 @@ def softmax_cross_entropy_with_integer_labels(
   if where is not None:
     where = jnp.broadcast_to(where, logits.shape)
     where, _ = _flatten_class_axes(where, axis)
-  logits, num_classes = _flatten_class_axes(logits, axis)
+  logits, _ = _flatten_class_axes(logits, axis)
 
   if where is not None:
     # A row with no valid class would make logsumexp -inf and its gradient
@@ -319,11 +464,10 @@ def softmax_cross_entropy_with_integer_labels(
   log_normalizers = jax.nn.logsumexp(logits, axis=-1, where=where)
 
   # take_along_axis counts negative labels from the end and gives NaN for a
-  # label out of range; the mask also keeps such a row's gradient at zero.
-  in_range = (labels >= -num_classes) & (labels < num_classes)
+  # label out of range.
   label_logits = jnp.take_along_axis(
       logits, labels[..., None], axis=-1)[..., 0]
-  loss = jnp.where(in_range, log_normalizers - label_logits, jnp.nan)
+  loss = log_normalizers - label_logits
   if where is not None:
     loss = jnp.where(has_class, loss, 0.0)
   return loss
@@ -498,8 +642,11 @@ def poly_loss_cross_entropy(
   validation.check_floating_dtype('poly_loss_cross_entropy', 'labels', labels)
   if where is not None:
     where = jnp.asarray(where)
-  probs = jax.nn.softmax(logits, axis=axis, where=where)
-  one_minus_p_t = jnp.sum(labels * (1.0 - probs), axis=axis, where=where)
+    masked_logits = jnp.where(where, logits, -jnp.inf)
+  else:
+    masked_logits = logits
+  terms = _labelled_complement(masked_logits, labels, axis)
+  one_minus_p_t = jnp.sum(terms, axis=axis, where=where)
   cross_entropy = softmax_cross_entropy(logits, labels, axis, where)
   return cross_entropy + epsilon * one_minus_p_t
 
