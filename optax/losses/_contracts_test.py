@@ -544,6 +544,24 @@ class TripletMarginLossTest(parameterized.TestCase):
         got, ref.triplet_margin_loss(a, p, n, norm_degree, margin, eps),
         rtol=1e-5, atol=1e-6)
 
+  @parameterized.product(norm_degree=(1, 3, 1.5, 2.0), eps=(0.0, 1e-6))
+  def test_distance_is_a_norm_of_the_difference(self, norm_degree, eps):
+    # The q-norm of Balntas et al. and of PyTorch's TripletMarginLoss:
+    # (eps + sum |x - y|^q)^(1/q), on differences of both signs.
+    rng = np.random.RandomState(14)
+    a, p, n = (rng.randn(5, 4) for _ in range(3))
+
+    def distance(x, y):
+      return (eps + np.sum(np.abs(x - y) ** norm_degree, axis=-1)) ** (
+          1.0 / norm_degree)
+
+    got = losses.triplet_margin_loss(
+        a, p, n, norm_degree=norm_degree, margin=1.0, eps=eps)
+    np.testing.assert_allclose(
+        got, np.maximum(distance(a, p) - distance(a, n) + 1.0, 0.0),
+        rtol=1e-5, atol=1e-6)
+    self.assertTrue(np.all(np.isfinite(got)))
+
 
 if __name__ == '__main__':
   absltest.main()

@@ -121,14 +121,14 @@ def triplet_margin_loss(
 
   .. math::
     \ell(a, p, n) = \max\left(d(a, p) - d(a, n) + \text{margin}, 0\right),
-    \qquad d(x, y) = \Big(\varepsilon + \sum_i (x_i - y_i)^q\Big)^{1/q}
+    \qquad d(x, y) = \Big(\varepsilon + \sum_i |x_i - y_i|^q\Big)^{1/q}
 
-  with :math:`q` the ``norm_degree``. For even :math:`q` this is a smoothed
-  :math:`q`-norm of :math:`x - y` (the Euclidean distance for the default
-  :math:`q = 2`); ``eps`` keeps its gradient finite when :math:`x = y`. No
-  absolute value is taken, so an odd degree can give negative sums and NaN
-  distances. With ``eps=0`` the distance has a zero (not NaN) gradient where
-  it is exactly zero.
+  with :math:`q` the ``norm_degree``: a smoothed :math:`q`-norm of
+  :math:`x - y` (the Euclidean distance for the default :math:`q = 2`, the
+  Manhattan distance for :math:`q = 1`), as in PyTorch's
+  ``TripletMarginLoss``; ``eps`` keeps its gradient finite when
+  :math:`x = y`. With ``eps=0`` the distance has a zero (not NaN) gradient
+  where it is exactly zero.
 
   Args:
     anchors: floating anchor embeddings, components along ``axis``.
@@ -167,8 +167,12 @@ def triplet_margin_loss(
     validation.check_floating_dtype(
         'triplet_margin_loss', name, x)
 
+  # An even Python integer needs no absolute value: |d|^q = d^q.
+  even = isinstance(norm_degree, int) and norm_degree % 2 == 0
+
   def distance(x, y):
-    total = jnp.sum(jnp.power(x - y, norm_degree), axis=axis) + eps
+    difference = x - y if even else jnp.abs(x - y)
+    total = jnp.sum(jnp.power(difference, norm_degree), axis=axis) + eps
     # The root has an infinite derivative at zero (reachable with eps=0):
     # take it on a stand-in there, where the distance is exactly zero.
     zero = total == 0
