@@ -274,12 +274,9 @@ def scale_by_adamax(
     bc1 = moments.bias_correction(beta1, count)
     epsilon = _hp(eps)
     def direction(g, m, v):
-      m, v, bc, floor = dtypes.lift(m, v, bc1, epsilon)
-      # v >= |g| + eps >= eps. A stored v of float16 params loses eps when it
-      # rounds (1e-8 is 0 there): a zero gradient would give 0 / 0. The
-      # bound, in eps's dtype, gives it back; it changes nothing where the
-      # stored v keeps it (float32, float64, bfloat16).
-      return (m / bc / jnp.maximum(v, floor)).astype(g.dtype)
+      # v >= |g| + eps >= eps, which a float16 v loses when stored.
+      m, bc, v = dtypes.lift(m, bc1, dtypes.at_least(v, epsilon))
+      return (m / bc / v).astype(g.dtype)
 
     updates = jax.tree.map(direction, updates, mu, nu)
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
@@ -574,8 +571,7 @@ def _belief_step_floor(e: jax.Array, s: jax.Array, b2: jax.Array,
     return s
   one_minus_b2 = hyperparameters.hyperparameter_and_complement(b2)[1]
   one_minus_b2, eps_root, e = dtypes.lift(one_minus_b2, eps_root, e)
-  added = one_minus_b2 * jnp.square(e) + eps_root
-  return jnp.maximum(dtypes.cast(s, wide), added)
+  return dtypes.at_least(s, one_minus_b2 * jnp.square(e) + eps_root)
 
 
 class ScaleByBeliefState(NamedTuple):

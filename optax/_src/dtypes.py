@@ -22,6 +22,8 @@
   :func:`cast_leaf_like` (values cast back to a stored dtype), the one cast
   mechanism of the transformations, and :class:`ScalarsByDtype`, which casts
   (and broadcasts) scalar hyperparameters once per tree;
+* :func:`at_least`, a statistic stored narrow read back above the bound
+  that its arithmetic keeps (and its narrow dtype may lose);
 * :func:`scalar_state_dtype`, the dtype of an optimizer's scalar statistics.
 """
 
@@ -150,6 +152,37 @@ def lift(*xs: Any, promote_with: Sequence[Any] = ()
   arrays = tuple(as_array(x) for x in xs)
   dtype = promote_dtypes(*(x.dtype for x in arrays), *promote_with)
   return tuple(cast(x, dtype) for x in arrays)
+
+
+def at_least(x: Any, bound: Any) -> jax.Array:
+  """A stored statistic read in the wide dtype, raised to its lower bound.
+
+  A statistic that the arithmetic keeps at or above ``bound`` (a running
+  maximum started at ``eps``, a sum to which each step adds
+  ``eps_root`` or :math:`(1 - \\beta) g^2`) can lose the bound when it is
+  stored in a dtype of a narrower exponent range (float16: ``1e-8`` is 0
+  there), and a division by it then gives ``0 / 0`` or an overflow. Read
+  through this, it gets the bound back; where the stored value keeps it,
+  nothing changes.
+
+  Args:
+    x: the statistic, as stored (or already in the wide dtype).
+    bound: its lower bound, computed in the wide dtype (or a
+      hyperparameter).
+
+  Returns:
+    ``max(x, bound)`` in the promotion of their dtypes.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import dtypes
+    >>> v = jnp.float32(1e-8).astype(jnp.float16)  # Rounds to 0.
+    >>> dtypes.at_least(v, jnp.float32(1e-8))
+    Array(1.e-08, dtype=float32)
+  """
+  x, bound = as_array(x), as_array(bound)
+  wide = promote_dtypes(x.dtype, bound.dtype)
+  return jnp.maximum(cast(x, wide), cast(bound, wide))
 
 
 def cast_like(tree: Any, like: Any) -> Any:

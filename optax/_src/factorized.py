@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
+from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
@@ -240,7 +241,7 @@ def scale_by_factored_rms(
       if dims is None:
         added = mix * grad_sq
         new_v = (decay * stat(v) + added).astype(v.dtype)
-        update = g * (jnp.maximum(stat(new_v), added) ** -0.5).astype(
+        update = g * (dtypes.at_least(stat(new_v), added) ** -0.5).astype(
             compute_dtype)
         # Fresh placeholders rather than the old ones: a jitted step then
         # does not take them as arguments (as upstream's does not).
@@ -253,8 +254,8 @@ def scale_by_factored_rms(
       new_col = (decay * stat(v_col) + added_col).astype(v_col.dtype)
       # Axis d1 of the leaf, counted in v_row, whose axis d0 is gone.
       row_axis = d1 - 1 if d1 > d0 else d1
-      wide_row = jnp.maximum(stat(new_row), added_row)
-      wide_col = jnp.maximum(stat(new_col), added_col)
+      wide_row = dtypes.at_least(stat(new_row), added_row)
+      wide_col = dtypes.at_least(stat(new_col), added_col)
       row_mean = jnp.mean(wide_row, axis=row_axis, keepdims=True)
       row_factor = (wide_row / row_mean) ** -0.5
       col_factor = wide_col ** -0.5

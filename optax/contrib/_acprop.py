@@ -133,7 +133,7 @@ def scale_by_acprop(
       # s_{t-1} >= eps_root: each step adds it. A float16 state loses it
       # (1e-16 is 0 there) and a small gradient over sqrt(0) + eps
       # overflowed; the bound changes nothing where s keeps eps_root.
-      v_prev = jnp.maximum(v_prev.astype(dtype), epsilon_root.astype(dtype))
+      v_prev = dtypes.at_least(v_prev.astype(dtype), epsilon_root)
       v_hat = v_prev / correction.astype(dtype)
       root = jnp.where(first, jnp.ones_like(v_hat), jnp.sqrt(v_hat))
       return (g.astype(dtype) / (root + epsilon.astype(dtype))).astype(

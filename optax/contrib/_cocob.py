@@ -131,8 +131,8 @@ def scale_by_cocob(
       # L is a running maximum from L_0 = eps, so L >= eps; a float16 state
       # loses eps (1e-8 is 0 there) and a zero gradient gave 0 / 0. The
       # bound changes nothing where the stored L keeps eps.
-      new_l = jnp.maximum(jnp.maximum(lmax.astype(dtype), abs_g),
-                          epsilon.astype(dtype))
+      new_l = dtypes.at_least(jnp.maximum(lmax.astype(dtype), abs_g),
+                              epsilon)
       new_gsum = gsum.astype(dtype) + abs_g
       new_reward = jnp.maximum(reward.astype(dtype) - g32 * (p32 - w132), 0)
       new_theta = theta.astype(dtype) - g32
