@@ -142,73 +142,33 @@ def scale_by_adam(
 
   def update_fn(updates, state, params=None):
     del params
-    # Each decay and its complement come as one pair of arrays (from a
-    # Python number, 1 - b is derived before XLA sees it: one constant,
-    # not a subtraction per leaf), used for the moments and the bias
-    # corrections alike.
-    b1_pair = hyperparameters.hyperparameter_and_complement(b1)
-    b2_pair = hyperparameters.hyperparameter_and_complement(b2)
-    beta1, beta2 = b1_pair[0], b2_pair[0]
-    epsilon = _hp(eps)
-    epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
     tree_structure.check_like_updates(fn, updates, state.mu)
     tree_structure.check_like_updates(fn, updates, state.nu)
+    beta1, beta2 = moments.Decay.of(b1), moments.Decay.of(b2)
     count = numerics.safe_increment(state.count)
-    if nesterov:
-      bc_now, bc_next = moments.nesterov_bias_corrections(beta1, count)
-      first_correction, lookahead = None, (beta1, bc_next, bc_now)
-    else:
-      first_correction = moments.bias_correction(beta1, count)
-      lookahead = None
-    updates, mu, nu = _ADAM_LEAF.map(
-        (updates, state.mu, state.nu), b1_pair, b2_pair, first_correction,
-        moments.bias_correction(beta2, count), lookahead,
-        (epsilon,) if epsilon_root is None else (epsilon, epsilon_root))
+    bc1_next = (beta1.correction(numerics.safe_increment(count))
+                if nesterov else None)
+    updates, mu, nu = _adam_leaf.map(
+        (updates, state.mu, state.nu), beta1, beta2, beta1.correction(count),
+        beta2.correction(count), bc1_next, _hp(eps),
+        hyperparameters.as_hyperparameter_unless(eps_root, 0))
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
-def _adam_leaf(g, mu, nu, b1_pair, b2_pair, first_correction,
-               second_correction, lookahead, epsilons):
-  """One leaf of :func:`scale_by_adam`: the update and the new moments.
-
-  Args:
-    g: the update leaf.
-    mu: the first moment leaf (possibly of a narrower ``mu_dtype``).
-    nu: the second moment leaf.
-    b1_pair: ``b1`` and ``1 - b1``.
-    b2_pair: ``b2`` and ``1 - b2``.
-    first_correction: ``1 - b1 ** t``; None with ``lookahead``.
-    second_correction: ``1 - b2 ** t``.
-    lookahead: for NAdam, ``b1``, ``1 - b1 ** (t + 1)`` and ``1 - b1 ** t``
-      (see :func:`optax._src.moments.nesterov_first_moment`); else None.
-    epsilons: ``(eps,)`` or ``(eps, eps_root)``.
-
-  Returns:
-    The update, the first moment in the dtype of ``mu`` and the second moment.
-  """
-  (b1, one_minus_b1), (b2, one_minus_b2) = b1_pair, b2_pair
-  m = moments.update_moment_leaf(
-      g, moments.widened_moment(mu, g),
-      dtypes.ScalarsByDtype(one_minus_b1, b1), 1)
-  v = moments.update_moment_per_elem_norm_leaf(
-      g, nu, dtypes.ScalarsByDtype(one_minus_b2, b2), 2)
-  if lookahead is None:
-    m_hat = moments.bias_corrected_leaf(
-        m, dtypes.ScalarsByDtype(first_correction))
-  else:
-    m_hat = moments.nesterov_first_moment_leaf(g, m, *lookahead)
-  v_hat = moments.bias_corrected_leaf(
-      v, dtypes.ScalarsByDtype(second_correction))
-  update = moments.adam_ratio_leaf(
-      g, m_hat, v_hat, dtypes.ScalarsByDtype(*epsilons))
-  return update, dtypes.cast_leaf_like(m, mu), v
-
-
-# Traced once per leaf signature under jit (see leaf_kernels).
-_ADAM_LEAF = leaf_kernels.LeafKernel(_adam_leaf, num_results=3)
+@leaf_kernels.per_leaf(results_like=(0, 1, 2))
+def _adam_leaf(g, mu, nu, b1, b2, bc1, bc2, bc1_next, eps, eps_root):
+  """One leaf of :func:`scale_by_adam`: the update and the new moments."""
+  m = moments.first_moment(g, mu, b1)
+  v = moments.second_moment(g, nu, b2)
+  if bc1_next is None:
+    m_hat = moments.debiased(m, bc1)
+  else:  # NAdam's look-ahead.
+    m_hat = moments.nesterov_debiased(g, m, b1, bc1, bc1_next)
+  v_hat = moments.debiased(v, bc2)
+  return moments.adam_ratio(m_hat, v_hat, eps, eps_root), m, v
 
 
 def scale_by_adamax(

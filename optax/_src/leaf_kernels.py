@@ -37,11 +37,14 @@ of the program it was first traced in.
 """
 
 import contextlib
+import functools
 import threading
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 import jax
 from jax.interpreters import partial_eval
+
+from optax._src import dtypes
 
 
 class _Inlining(threading.local):
@@ -98,7 +101,8 @@ class LeafKernel:
   """
 
   def __init__(self, fn: Callable[..., Any], *, num_results: int = 1,
-               static_argnames: Sequence[str] = ()):
+               static_argnames: Sequence[str] = (),
+               results_like: Optional[Sequence[int]] = None):
     """Wraps a per-leaf function.
 
     Args:
@@ -109,7 +113,15 @@ class LeafKernel:
         the tuple it returns.
       static_argnames: keyword arguments of ``fn`` that are Python values
         (part of the signature, not traced).
+      results_like: for each result, the position of the leaf (among the
+        function's leaf arguments) whose dtype it is stored in: the one
+        rounding of a result computed in a wider dtype (a bfloat16 moment
+        updated in float32). ``None`` keeps the results as they are; when
+        given, its length is the number of results.
     """
+    if results_like is not None:
+      num_results = len(results_like)
+      fn = _stored_like(fn, tuple(results_like))
     self._fn = fn
     self._num_results = num_results
     self._jitted = jax.jit(fn, static_argnames=tuple(static_argnames))
@@ -145,3 +157,56 @@ class LeafKernel:
       return (treedef.unflatten([]),) * self._num_results
     return tuple(treedef.unflatten(list(column))
                  for column in zip(*results))
+
+
+def per_leaf(*, results_like: Sequence[int],
+             static_argnames: Sequence[str] = ()
+             ) -> Callable[[Callable[..., Any]], LeafKernel]:
+  """Decorates a function of leaves as a :class:`LeafKernel`.
+
+  The function is written as the formula of one leaf, in plain arithmetic;
+  its results are rounded to the dtypes of the leaves named by
+  ``results_like`` (see :class:`LeafKernel`), and ``.map`` calls it over
+  trees.
+
+  Args:
+    results_like: for each result, the position of the leaf argument whose
+      dtype it is stored in.
+    static_argnames: keyword arguments that are Python values.
+
+  Returns:
+    A decorator turning a module-level function into a :class:`LeafKernel`.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import leaf_kernels
+    >>> @leaf_kernels.per_leaf(results_like=(0,))
+    ... def halved(x):
+    ...   return x.astype(jnp.float32) / 2
+    >>> out, = halved.map(({'w': jnp.ones(2, jnp.bfloat16)},))
+    >>> out['w']
+    Array([0.5, 0.5], dtype=bfloat16)
+  """
+
+  def decorate(fn: Callable[..., Any]) -> LeafKernel:
+    return LeafKernel(fn, results_like=results_like,
+                      static_argnames=static_argnames)
+
+  return decorate
+
+
+def _stored_like(fn: Callable[..., Any],
+                 positions: tuple[int, ...]) -> Callable[..., Any]:
+  """``fn`` whose results are cast to the dtypes of its leaves ``positions``."""
+
+  @functools.wraps(fn)
+  def stored(*args: Any, **kwargs: Any) -> Any:
+    results = fn(*args, **kwargs)
+    if len(positions) == 1:
+      results = (results,)
+    stored_results = tuple(
+        dtypes.cast(dtypes.as_array(x), dtypes.dtype_of(args[i]))
+        for x, i in zip(results, positions))
+    return stored_results[0] if len(positions) == 1 else stored_results
+
+  return stored

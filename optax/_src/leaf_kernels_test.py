@@ -97,6 +97,41 @@ class LeafKernelTest(parameterized.TestCase):
     np.testing.assert_array_equal(negated['x'], [-1.0, -1.0])
 
 
+@leaf_kernels.per_leaf(results_like=(0, 1))
+def _widened_step(g, m, b):
+  """Counts its traces; computes in float32 and returns float32 results."""
+  _CALLS['widened_step'] += 1
+  m = b * m.astype(jnp.float32) + g.astype(jnp.float32)
+  return m * 2, m
+
+
+class PerLeafTest(parameterized.TestCase):
+
+  def setUp(self):
+    super().setUp()
+    _CALLS.clear()
+    jax.clear_caches()
+
+  def test_results_rounded_to_the_named_leaves(self):
+    g = {'a': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones(3)}
+    m = {'a': jnp.full(2, 0.5, jnp.float32),
+         'b': jnp.full(3, 0.5, jnp.bfloat16)}
+    out, new_m = _widened_step.map((g, m), jnp.float32(0.5))
+    self.assertEqual(out['a'].dtype, jnp.bfloat16)
+    self.assertEqual(out['b'].dtype, jnp.float32)
+    self.assertEqual(new_m['a'].dtype, jnp.float32)
+    self.assertEqual(new_m['b'].dtype, jnp.bfloat16)
+    np.testing.assert_array_equal(new_m['b'].astype(jnp.float32), [1.25] * 3)
+    np.testing.assert_array_equal(out['a'].astype(jnp.float32), [2.5, 2.5])
+
+  def test_one_trace_per_signature_under_jit(self):
+    tree = {'x': jnp.ones(2), 'y': jnp.zeros(2), 'z': jnp.ones(4)}
+    jaxpr = jax.make_jaxpr(
+        lambda t: _widened_step.map((t, t), jnp.float32(1.0)))(tree)
+    self.assertEqual(_CALLS['widened_step'], 2)
+    self.assertEqual(_names(jaxpr.jaxpr), ['jit'] * 3)
+
+
 def _params():
   rng = np.random.default_rng(0)
   return {

@@ -21,11 +21,14 @@ all have different dtypes. The helpers here keep that arithmetic explicit:
 * dtype handling: :func:`widen_moments` (moments widened to the updates'
   dtype within a step), :func:`scale_leaves`; the casts themselves
   (``lift``, ``cast_like``) are those of ``optax._src.dtypes``;
-* moment formulas: :func:`bias_correction`, :func:`tree_adam_ratio`,
-  :func:`nesterov_first_moment`;
-* the same formulas for one leaf (``*_leaf``), shared by the tree functions
-  here and in ``optax.tree_utils`` and by the per-leaf kernels of the
-  optimizers (see ``leaf_kernels``).
+* moment formulas over trees: :func:`bias_correction`,
+  :func:`tree_adam_ratio`, :func:`nesterov_first_moment`;
+* the formulas of one leaf that an optimizer's per-leaf body is written
+  with (see ``leaf_kernels.per_leaf``): :func:`first_moment`,
+  :func:`second_moment`, :func:`debiased`, :func:`nesterov_debiased`,
+  :func:`adam_ratio`, with the hyperparameters as scalars and decay rates as
+  :class:`Decay` (rate and complement); they lift the leaves to the
+  promotion of their dtypes, so that the body itself holds no cast.
 """
 
 from typing import Any, Optional
@@ -35,6 +38,8 @@ import jax.numpy as jnp
 
 from optax._src import base
 from optax._src import dtypes
+from optax._src import hyperparameters
+from optax._src import leaf_moments
 from optax._src import numerics
 from optax._src import tree_structure
 
@@ -65,17 +70,7 @@ def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
   return jax.tree.map(leaf, updates)
 
 
-def bias_correction(decay: jax.Array, count: jax.Array) -> jax.Array:
-  """The Adam bias correction ``1 - decay ** count``, one scalar per step.
-
-  Args:
-    decay: the decay rate of the moment, a floating scalar array.
-    count: the (integer) step count, starting at 1 for the first update.
-
-  Returns:
-    ``1 - decay ** count`` in the dtype of ``decay``.
-  """
-  return 1 - decay ** count.astype(decay.dtype)
+bias_correction = leaf_moments.bias_correction
 
 
 def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
@@ -107,17 +102,19 @@ def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
 def adam_ratio_leaf(g: jax.Array, m: jax.Array, v: jax.Array,
                     scalars: dtypes.ScalarsByDtype) -> jax.Array:
   """One leaf of :func:`tree_adam_ratio`; ``scalars`` are eps[, eps_root]."""
+  return dtypes.cast(_ratio(m, v, scalars), dtypes.dtype_of(g))
+
+
+def _ratio(m: Any, v: Any, scalars: dtypes.ScalarsByDtype) -> jax.Array:
+  """Adam's ratio in the promoted dtype; ``scalars`` are eps[, eps_root]."""
   m, v, epsilon, *epsilon_root = scalars.lift(dtypes.as_array(m),
                                               dtypes.as_array(v))
-  dtype = m.dtype
-  if jnp.issubdtype(dtype, jnp.inexact):
+  if jnp.issubdtype(m.dtype, jnp.inexact):
     # What the operators below trace to, without their per-call checks.
     radicand = jax.lax.add(v, *epsilon_root) if epsilon_root else v
-    ratio = jax.lax.div(m, jax.lax.add(jax.lax.sqrt(radicand), epsilon))
-  else:
-    radicand = v + epsilon_root[0] if epsilon_root else v
-    ratio = m / (jnp.sqrt(radicand) + epsilon)
-  return dtypes.cast(ratio, dtypes.dtype_of(g))
+    return jax.lax.div(m, jax.lax.add(jax.lax.sqrt(radicand), epsilon))
+  radicand = v + epsilon_root[0] if epsilon_root else v
+  return m / (jnp.sqrt(radicand) + epsilon)
 
 
 def widen_moments(moments: Any, updates: Any) -> Any:
@@ -199,77 +196,130 @@ def nesterov_first_moment_leaf(g: jax.Array, m: jax.Array, beta1: jax.Array,
   return (b * (y / b_next) + (1 - b) * (x / b_now)).astype(m.dtype)
 
 
-def update_moment_leaf(g: Any, m: Any, factors: dtypes.ScalarsByDtype,
-                       order: int) -> jax.Array:
-  """One leaf of ``optax.tree_utils.tree_update_moment``.
+@jax.tree_util.register_pytree_node_class
+class Decay:
+  r"""A decay rate :math:`\beta` and its complement :math:`1 - \beta`.
+
+  Both are hyperparameter arrays (see
+  :func:`optax._src.hyperparameters.hyperparameter_and_complement`): the
+  complement is derived once per step from the rounded rate, not once per
+  leaf, so a Python float and an injected value give the same bits. A
+  pytree, so that a per-leaf kernel takes it as an argument.
+
+  Attributes:
+    rate: :math:`\beta`.
+    complement: :math:`1 - \beta`.
+  """
+
+  def __init__(self, rate: jax.Array, complement: jax.Array):
+    self.rate = rate
+    self.complement = complement
+
+  @classmethod
+  def of(cls, value: base.Numeric) -> 'Decay':
+    """The rate ``value`` (a number or a scalar array) and ``1 - value``."""
+    return cls(*hyperparameters.hyperparameter_and_complement(value))
+
+  def correction(self, count: jax.Array) -> jax.Array:
+    """The bias correction ``1 - rate ** count``, one scalar per step."""
+    return bias_correction(self.rate, count)
+
+  def tree_flatten(self) -> tuple[tuple[jax.Array, jax.Array], None]:
+    """The children (rate, complement) and no auxiliary data."""
+    return (self.rate, self.complement), None
+
+  @classmethod
+  def tree_unflatten(cls, aux: None, children: Any) -> 'Decay':
+    """A decay from the children of :meth:`tree_flatten`."""
+    del aux
+    return cls(*children)
+
+
+# The formulas of one leaf, for the bodies of per-leaf kernels. Each takes
+# the leaves as they come (of any dtypes) and hyperparameter scalars, computes
+# in the promotion of their dtypes and returns its result in the dtype named.
+
+
+def first_moment(g: Any, m: Any, b: Decay, order: int = 1) -> jax.Array:
+  r""":math:`\beta m + (1 - \beta) g^k`, in ``m``'s dtype widened to ``g``'s.
+
+  A first moment of a narrower ``mu_dtype`` is used at the updates' dtype
+  within the step, and rounded to its own when stored.
 
   Args:
     g: the update leaf.
     m: the moment leaf.
-    factors: ``1 - decay`` and ``decay``.
-    order: the power of the update.
+    b: the decay rate.
+    order: the power :math:`k` of the update.
 
   Returns:
-    The new moment, in the dtype of ``m``.
+    The new moment.
   """
-  g, m = dtypes.as_array(g), dtypes.as_array(m)
-  dtype = dtypes.promote_dtypes(g.dtype, m.dtype, factors.dtypes[1])
-  one_minus_decay, decay = factors.get(dtype, g)
-  power = dtypes.cast(g, dtype)
-  if order != 1:  # x ** 1 is x: no need to trace it per leaf.
-    power = power ** order
-  new_m = jax.lax.add(jax.lax.mul(one_minus_decay, power),
-                      jax.lax.mul(decay, dtypes.cast(m, dtype)))
-  return dtypes.cast(new_m, m.dtype)
+  factors = dtypes.ScalarsByDtype(b.complement, b.rate)
+  return leaf_moments.update_moment(g, widened_moment(m, g), factors, order)
 
 
-def _power_of_modulus(g: jax.Array, dtype: Any, order: int) -> jax.Array:
-  """``|g| ** order`` in (at least) ``dtype``; ``g ** order`` if real."""
-  g = dtypes.cast(g, dtypes.promote_dtypes(g.dtype, dtype))
-  if order == 2:
-    if jnp.iscomplexobj(g):
-      return numerics.abs_sq(g)
-    return jax.lax.mul(g, g)  # What abs_sq traces for a real leaf.
-  if jnp.iscomplexobj(g):
-    return jnp.abs(g) ** order
-  return g ** order
+def second_moment(g: Any, v: Any, b: Decay, order: int = 2) -> jax.Array:
+  r""":math:`\beta v + (1 - \beta) |g|^k`, in ``v``'s dtype.
+
+  Args:
+    g: the update leaf (real or complex).
+    v: the moment leaf.
+    b: the decay rate.
+    order: the power :math:`k` of the modulus.
+
+  Returns:
+    The new moment.
+  """
+  factors = dtypes.ScalarsByDtype(b.complement, b.rate)
+  return leaf_moments.update_moment_per_elem_norm(g, v, factors, order)
 
 
-def update_moment_per_elem_norm_leaf(
-    g: Any, m: Any, factors: dtypes.ScalarsByDtype, order: int
-) -> jax.Array:
-  """One leaf of ``optax.tree_utils.tree_update_moment_per_elem_norm``.
+def debiased(m: Any, correction: jax.Array) -> jax.Array:
+  r""":math:`m / (1 - \beta^t)` in ``m``'s dtype.
+
+  Args:
+    m: the moment leaf.
+    correction: the bias correction :math:`1 - \beta^t` (see
+      :meth:`Decay.correction`).
+
+  Returns:
+    The corrected moment.
+  """
+  return leaf_moments.bias_corrected(m, dtypes.ScalarsByDtype(correction))
+
+
+def nesterov_debiased(g: Any, m: Any, b: Decay, correction: jax.Array,
+                      next_correction: jax.Array) -> jax.Array:
+  r"""NAdam's look-ahead moment (see :func:`nesterov_first_moment`).
 
   Args:
     g: the update leaf.
-    m: the moment leaf.
-    factors: ``1 - decay`` and ``decay``.
-    order: the power of the updates' moduli.
+    m: the first moment leaf after this step's update.
+    b: the decay rate :math:`\beta_1`.
+    correction: :math:`1 - \beta_1^t`.
+    next_correction: :math:`1 - \beta_1^{t+1}`.
 
   Returns:
-    The new moment, in the dtype of ``m``.
+    The look-ahead moment in ``m``'s dtype.
   """
-  g, m = dtypes.as_array(g), dtypes.as_array(m)
-  power = _power_of_modulus(g, factors.dtypes[1], order)
-  dtype = dtypes.promote_dtypes(power.dtype, m.dtype)
-  one_minus_decay, decay = factors.get(dtype, power)
-  new_m = jax.lax.add(
-      jax.lax.mul(one_minus_decay, dtypes.cast(power, dtype)),
-      jax.lax.mul(decay, dtypes.cast(m, dtype)))
-  return dtypes.cast(new_m, m.dtype)
+  return nesterov_first_moment_leaf(g, m, b.rate, next_correction,
+                                    correction)
 
 
-def bias_corrected_leaf(m: Any,
-                        corrections: dtypes.ScalarsByDtype) -> jax.Array:
-  """One leaf of ``optax.tree_utils.tree_bias_correction``.
+def adam_ratio(m: Any, v: Any, eps: jax.Array,
+               eps_root: Optional[jax.Array]) -> jax.Array:
+  r""":math:`m / (\sqrt{v + \epsilon_{\text{root}}} + \epsilon)` for a leaf.
 
   Args:
-    m: the moment leaf.
-    corrections: the correction ``1 - decay ** count``.
+    m: the (bias-corrected) first moment leaf.
+    v: the (bias-corrected) second moment leaf.
+    eps: the term added outside the root.
+    eps_root: the term added inside the root, or ``None`` for none.
 
   Returns:
-    ``m / (1 - decay ** count)`` in the dtype of ``m``.
+    The ratio in the promotion of the dtypes of ``m``, ``v`` and the
+    epsilons.
   """
-  m = dtypes.as_array(m)
-  wide, correction = corrections.lift(m)
-  return dtypes.cast(jax.lax.div(wide, correction), m.dtype)
+  scalars = (eps,) if eps_root is None else (eps, eps_root)
+  return _ratio(m, v, dtypes.ScalarsByDtype(*scalars))

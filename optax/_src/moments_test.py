@@ -15,6 +15,7 @@
 """Tests for `moments.py`."""
 
 from absl.testing import absltest
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -101,6 +102,57 @@ class TreeHelpersTest(absltest.TestCase):
   def test_widen_moments_names_mismatched_structure(self):
     with self.assertRaisesRegex(ValueError, 'optimizer update'):
       moments.widen_moments({'a': jnp.zeros(2)}, {'b': jnp.zeros(2)})
+
+
+class LeafFormulasTest(absltest.TestCase):
+
+  def test_decay_complement_from_rounded_rate(self):
+    b = moments.Decay.of(0.9)
+    self.assertEqual(b.rate.dtype, jnp.float32)
+    # 1 - float32(0.9) in float32: what an injected float32 array gives.
+    self.assertEqual(np.asarray(b.complement),
+                     np.float32(1) - np.float32(0.9))
+    np.testing.assert_allclose(b.correction(jnp.int32(2)),
+                               1 - np.float32(0.9) ** 2, rtol=1e-6)
+
+  def test_decay_is_a_pytree(self):
+    b = moments.Decay.of(jnp.float32(0.5))
+    leaves, treedef = jax.tree.flatten(b)
+    self.assertLen(leaves, 2)
+    again = jax.tree.unflatten(treedef, leaves)
+    self.assertEqual(float(again.complement), 0.5)
+    doubled = jax.jit(lambda d: d.rate + d.complement)(b)
+    self.assertEqual(float(doubled), 1.0)
+
+  def test_first_moment_widens_a_narrow_moment(self):
+    g = jnp.array([1.0, -2.0], jnp.float32)
+    m = jnp.array([0.5, 0.25], jnp.bfloat16)
+    out = moments.first_moment(g, m, moments.Decay.of(0.75))
+    self.assertEqual(out.dtype, jnp.float32)
+    np.testing.assert_allclose(out, 0.75 * np.array([0.5, 0.25])
+                               + 0.25 * np.array([1.0, -2.0]), rtol=1e-7)
+
+  def test_second_moment_of_complex_updates_is_real(self):
+    g = jnp.array([3.0 + 4.0j], jnp.complex64)
+    v = jnp.zeros(1, jnp.float32)
+    out = moments.second_moment(g, v, moments.Decay.of(0.5))
+    self.assertEqual(out.dtype, jnp.float32)
+    np.testing.assert_allclose(out, [12.5], rtol=1e-7)
+
+  def test_debiased_and_adam_ratio(self):
+    m = jnp.array([0.2, -0.4], jnp.bfloat16)
+    v = jnp.array([0.04, 0.16], jnp.float32)
+    m_hat = moments.debiased(m, jnp.float32(0.5))
+    self.assertEqual(m_hat.dtype, jnp.bfloat16)
+    out = moments.adam_ratio(m_hat, v, jnp.float32(1e-8), None)
+    self.assertEqual(out.dtype, jnp.float32)
+    m64 = np.asarray(m_hat, np.float64)
+    np.testing.assert_allclose(out, m64 / (np.sqrt([0.04, 0.16]) + 1e-8),
+                               rtol=1e-6)
+    rooted = moments.adam_ratio(m_hat, v, jnp.float32(0.0),
+                                jnp.float32(0.05))
+    np.testing.assert_allclose(rooted, m64 / np.sqrt([0.09, 0.21]),
+                               rtol=1e-6)
 
 
 if __name__ == '__main__':
