@@ -307,11 +307,10 @@ def scale_by_rprop(
     low, high = _hp(min_step_size), _hp(max_step_size)
 
     def leaf(g, step, prev):
-      # The product in at least the hyperparameters' float32: two float16
-      # entries of a small gradient and an ordinary step (2e-6 * 0.05) have
-      # a product that rounds to 0 there, which would read as no sign change.
-      g_, prev_, _ = dtypes.lift(g, prev, up)
-      s = jnp.sign(g_ * prev_)
+      # The product of the signs, not the sign of the product: that of a
+      # small gradient and an ordinary step (2e-6 * 0.05 in float16, or
+      # 1e-30 * 1e-10 in float32) rounds to 0, which reads as no change.
+      s = jnp.sign(g) * jnp.sign(prev).astype(g.dtype)
       step_, up_, down_, low_, high_ = dtypes.lift(step, up, down, low, high)
       grown = jnp.clip(step_ * up_, low_, high_)
       shrunk = jnp.clip(step_ * down_, low_, high_)

@@ -615,6 +615,23 @@ class ValuesTest(parameterized.TestCase):
     np.testing.assert_array_equal(state.prev_updates, jnp.zeros(2))
 
   @parameterized.named_parameters(('nojit', False), ('jit', True))
+  def test_rprop_sign_of_a_product_that_underflows(self, use_jit):
+    # g * prev = 1e-30 * 1e-20 is 0 in float32: the signs decide, so the
+    # step grows while the sign is kept (1e-20 * 1.2) and shrinks when it
+    # flips (1.2e-20 * 0.5, no step), as for ordinary magnitudes.
+    tx = transform.scale_by_rprop(learning_rate=1e-20, min_step_size=0.0)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    state = tx.init(jnp.zeros(2, jnp.float32))
+    got = []
+    for g in (1e-30, 1e-30, -1e-30):
+      updates, state = update(jnp.array([g, -g], jnp.float32), state)
+      got.append(np.asarray(updates, np.float64))
+    want = np.array([1e-20, 1.2e-20, 0.0])
+    np.testing.assert_allclose(np.stack(got), np.stack([want, -want], 1),
+                               rtol=1e-6)
+    np.testing.assert_allclose(state.step_sizes, [6e-21, 6e-21], rtol=1e-6)
+
+  @parameterized.named_parameters(('nojit', False), ('jit', True))
   def test_rprop_update_is_this_steps_step_pull_1725(self, use_jit):
     # iRprop- by hand, learning_rate 0.1, eta_plus 1.2, eta_minus 0.5:
     # the sign is kept twice (0.1 -> 0.12 -> 0.144), flips (0.144 * 0.5 =
