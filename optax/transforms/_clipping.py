@@ -100,29 +100,61 @@ def clip(max_delta: base.Numeric) -> base.GradientTransformation:
   return base.GradientTransformation(base.init_empty_state, update_fn)
 
 
+class _GlobalNormScalars:
+  """The scalars of :func:`clip_by_global_norm` for one tree of updates.
+
+  The global norm is computed in at least the hyperparameters' dtype and
+  compared with ``max_norm`` once; each leaf gets the scalars cast to its
+  dtype and broadcast once per leaf shape (``dtypes.ScalarsByDtype``). The
+  divisor is 1 where the norm is within ``max_norm``, so that ``0 / 0`` is
+  never computed, not even in the branch not taken, and the Python number
+  ``max_norm=1`` is no factor at all (no product by one per leaf).
+  """
+
+  def __init__(self, updates: base.Updates, max_norm: base.Numeric):
+    factor = hyperparameters.as_hyperparameter_unless(max_norm, 1)
+    c = (hyperparameters.as_hyperparameter(max_norm) if factor is None
+         else factor)
+    norm = otu.tree_norm(jax.tree.map(_upcast, updates))
+    norm = norm.astype(jnp.promote_types(norm.dtype, c.dtype))
+    within = norm <= c.astype(norm.dtype)
+    self._within = dtypes.ScalarsByDtype(within)
+    divisor = jnp.where(within, jnp.ones_like(norm), norm)
+    self._divisors = dtypes.ScalarsByDtype(
+        *((divisor,) if factor is None else (divisor, factor)))
+
+  def like(self, u: jax.Array) -> tuple[jax.Array, jax.Array, Any]:
+    """``u`` in its compute dtype, the norm and ``max_norm`` (None for 1)."""
+    g = _upcast(u)
+    norm, *c = self._divisors.get(g.real.dtype, g)
+    return g, norm, (c[0] if c else None)
+
+  def within(self, g: jax.Array) -> jax.Array:
+    """Whether the norm is at most ``max_norm``, broadcast like ``g``."""
+    return self._within.get(jnp.dtype(jnp.bool_), g)[0]
+
+
+def _where(condition: jax.Array, x: jax.Array, y: jax.Array) -> jax.Array:
+  """``jnp.where`` of operands of one shape, without its nested jit."""
+  return jax.lax.select_n(condition, y, x)
+
+
 def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   r"""Rescales the updates so that their global norm is at most ``max_norm``.
 
-  With :math:`\|u\|` the Euclidean norm of all the entries of all the
-  leaves,
-
   .. math::
 
-    u \leftarrow \begin{cases}
-      u & \text{if } \|u\| \le c, \\
-      \dfrac{u}{\|u\|} \, c & \text{otherwise.}
-    \end{cases}
+    u \leftarrow u \cdot \min\left(1, \frac{c}{\|u\|}\right)
 
-  Updates whose norm equals ``max_norm`` pass unchanged too, so with
-  ``max_norm=0`` zero updates stay zero (upstream Optax divides ``0`` by
-  ``0`` there and returns NaN).
+  with :math:`\|u\|` the Euclidean norm of all the entries of all the
+  leaves. Updates whose norm is at most :math:`c` pass unchanged, so with
+  ``max_norm=0`` zero updates stay zero (upstream Optax returns NaN, 0 / 0).
 
   Args:
     max_norm: the largest global norm :math:`c \geq 0` the updates may have.
 
   Returns:
-    A stateless GradientTransformation (its state is
-    ``ClipByGlobalNormState()``).
+    A stateless GradientTransformation (state ``ClipByGlobalNormState()``).
 
   Raises:
     ValueError: if ``max_norm`` is a negative Python number.
@@ -132,8 +164,7 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
     >>> import optax
     >>> tx = optax.clip_by_global_norm(1.0)
     >>> updates = {'a': jnp.array([3.0]), 'b': jnp.array([-4.0])}
-    >>> updates, _ = tx.update(updates, tx.init(None))
-    >>> updates
+    >>> tx.update(updates, tx.init(None))[0]
     {'a': Array([0.6], dtype=float32), 'b': Array([-0.8], dtype=float32)}
 
   References:
@@ -147,30 +178,12 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
 
   def update_fn(updates, state, params=None):
     del params
-    # None for max_norm=1: the product by one is left out, not computed.
-    factor = hyperparameters.as_hyperparameter_unless(max_norm, 1)
-    c = (hyperparameters.as_hyperparameter(max_norm) if factor is None
-         else factor)
-    g_norm = otu.tree_norm(jax.tree.map(_upcast, updates))
-    g_norm = g_norm.astype(jnp.promote_types(g_norm.dtype, c.dtype))
-    keep_all = g_norm <= c.astype(g_norm.dtype)
-    keep = dtypes.ScalarsByDtype(keep_all)
-    # The norm divides only where it exceeds max_norm: 0 / 0 is never
-    # computed, not even in the branch not taken.
-    divisor = jnp.where(keep_all, jnp.ones_like(g_norm), g_norm)
-    # Broadcast once per leaf shape, not once per leaf.
-    divisors = dtypes.ScalarsByDtype(
-        *((divisor,) if factor is None else (divisor, factor)))
+    scalars = _GlobalNormScalars(updates, max_norm)
 
     def clip_leaf(u):
-      x = _upcast(u)
-      norm, *scale = divisors.get(x.real.dtype, x)
-      clipped = x / norm
-      if scale:
-        clipped = clipped * scale[0]
-      # jnp.where(keep, x, clipped) without its per-leaf nested jit.
-      keep_x, = keep.get(jnp.dtype(jnp.bool_), x)
-      return jax.lax.select_n(keep_x, clipped, x).astype(u.dtype)
+      g, norm, c = scalars.like(u)
+      clipped = g / norm if c is None else g / norm * c
+      return _where(scalars.within(g), g, clipped).astype(u.dtype)
 
     return jax.tree.map(clip_leaf, updates), state
 
