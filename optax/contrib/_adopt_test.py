@@ -76,6 +76,42 @@ class AdoptTest(parameterized.TestCase):
     np.testing.assert_array_equal(state.nu, np.array([1.0, 4.0]))
     self.assertIsInstance(state, transform.ScaleByAdamState)
 
+  @parameterized.product(use_jit=(False, True), nesterov=(False, True),
+                         use_clipping=(False, True))
+  def test_float16_gradients_above_eps_times_max_match_numpy(
+      self, use_jit, nesterov, use_clipping):
+    # Algorithm 1 of the paper and the authors' adopt.py only set v_0 at the
+    # first step: m stays 0, also where g_0 / eps overflows (float16: |g| >
+    # 65504 * 1e-6). Upstream's 0 * inf made m NaN without clipping
+    # (adopt-first-step-large-gradient).
+    tx = _adopt.scale_by_adopt(nesterov=nesterov, use_clipping=use_clipping)
+    update = jax.jit(tx.update) if use_jit else tx.update
+    grads = np.array([[1.0, -3.0, 0.01], [0.5, 2.0, -0.02],
+                      [-1.0, 1.0, 0.03]], np.float16).astype(np.float64)
+    state = tx.init(jnp.zeros(3, jnp.float16))
+    got = []
+    for g in grads:
+      u, state = update(jnp.asarray(g, jnp.float16), state)
+      self.assertEqual(u.dtype, jnp.float16)
+      got.append(np.asarray(u, np.float64))
+    clip = (lambda t: t ** 0.25) if use_clipping else None
+    want, m, _ = _numpy_adopt(grads, 0.9, 0.9999, 1e-6, nesterov, clip)
+    for step, (g, w) in enumerate(zip(got, want)):
+      np.testing.assert_allclose(g, w, rtol=2e-3, atol=1e-6,
+                                 err_msg=f'step {step}')
+    np.testing.assert_allclose(np.asarray(state.mu, np.float64), m,
+                               rtol=2e-3, atol=1e-6)
+
+  def test_float32_first_gradient_above_eps_times_max(self):
+    # |g| = 1e33 > 1e-6 * 3.4e38: the first update and m are still 0.
+    tx = _adopt.scale_by_adopt(use_clipping=False)
+    u, state = tx.update(jnp.array([1e33, -1.0]), tx.init(jnp.zeros(2)))
+    np.testing.assert_array_equal(u, np.zeros(2))
+    np.testing.assert_array_equal(state.mu, np.zeros(2))
+    u, state = tx.update(jnp.array([1.0, -1.0]), state)
+    # v_0 = 1e66 is inf in float32: 1 / inf = 0; the second entry is -0.1.
+    np.testing.assert_allclose(u, [0.0, -0.1], rtol=1e-6)
+
   @parameterized.parameters(False, True)
   def test_complex_updates_have_their_modulus_clipped(self, use_jit):
     # jnp.clip rejects complex numbers: the modulus is clipped, the phase
