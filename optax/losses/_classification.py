@@ -204,7 +204,8 @@ def _cross_entropy(
     The cross-entropy, with ``axis`` reduced away.
   """
   log_probs = jax.nn.log_softmax(logits, axis=axis)
-  terms = labels * jnp.where(labels != 0, log_probs, 0.0)
+  # The select after the product: the reduction then reads one array.
+  terms = jnp.where(labels != 0, labels * log_probs, 0.0)
   return -jnp.sum(terms, axis=axis)
 
 
