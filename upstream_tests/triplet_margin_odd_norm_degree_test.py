@@ -43,9 +43,7 @@ class TripletMarginLossTest(parameterized.TestCase):
         anchors, positives, negatives, norm_degree=norm_degree, eps=0.0
     )
     positive_distance = 2.0 ** (1.0 / norm_degree)
-    np.testing.assert_allclose(
-        loss, [positive_distance - 1.0 + 1.0], rtol=1e-6
-    )
+    np.testing.assert_allclose(loss, [positive_distance - 1.0 + 1.0], rtol=1e-6)
 
   def test_fractional_norm_degree_uses_absolute_differences(self):
     anchors = jnp.array([[0.0, 1.0, -2.0]])

@@ -18,7 +18,6 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import validation
-from optax.losses import _regression
 
 
 def ntxent(
@@ -78,8 +77,11 @@ def ntxent(
         f' got shapes {labels.shape} for labels and {embeddings.shape} for'
         ' embeddings.')
   epsilon = jnp.finfo(embeddings.dtype).eps
-  similarity = _regression.cosine_similarity(
-      embeddings[None, :, :], embeddings[:, None, :], epsilon=epsilon)
+  # Each embedding is normalized once (the squared norm floored at epsilon,
+  # as cosine_similarity does), then every pair is multiplied.
+  units = embeddings / jnp.sqrt(jnp.maximum(
+      jnp.sum(jnp.square(embeddings), axis=-1, keepdims=True), epsilon))
+  similarity = jnp.sum(units[None, :, :] * units[:, None, :], axis=-1)
   similarity = similarity / temperature
 
   n = embeddings.shape[0]
