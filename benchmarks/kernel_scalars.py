@@ -20,7 +20,7 @@ Run
                                        --upstream-tree DIR]
 
 from the repository's root: the script reads both sides' programs with the
-checkout's parser (``optax._src.test_utils``).
+checkout's parser (``optax._src.testing.hlo``).
 
 A hyperparameter that XLA sees as a constant is folded into the fused
 kernel of every leaf; one hidden behind an optimization barrier is computed
@@ -120,12 +120,12 @@ def main() -> None:
   # Both sides' programs are read by this repository's parser (imported
   # here, not at the top: a worker sets XLA_FLAGS before importing jax;
   # the checkout's, as `python -m` runs from the repository's root).
-  from optax._src import test_utils  # pylint: disable=import-outside-toplevel
-  if not os.path.abspath(test_utils.__file__).startswith(_REPO + os.sep):
-    raise SystemExit(f'kernel_scalars: optax comes from {test_utils.__file__}, '
+  from optax._src.testing import hlo  # pylint: disable=import-outside-toplevel
+  if not os.path.abspath(hlo.__file__).startswith(_REPO + os.sep):
+    raise SystemExit(f'kernel_scalars: optax comes from {hlo.__file__}, '
                      f'not the checkout {_REPO}: run python -m '
                      'benchmarks.kernel_scalars from the repository\'s root')
-  parse = test_utils.fused_kernel_scalars
+  parse = hlo.fused_kernel_scalars
   sides = {'fork': _run(sys.executable, dict(env, PYTHONPATH=_REPO), parse)}
   if args.upstream_tree:
     sides['upstream'] = _run(sys.executable, dict(

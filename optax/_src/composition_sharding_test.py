@@ -15,7 +15,7 @@
 """Sharded params and shard_map, for every optimizer of the registry.
 
 With 8 host devices (see ``optax/conftest.py``; on a GPU or TPU runner too,
-by ``test_utils.use_host_devices``), params are sharded with
+by ``host_devices.use_host_devices``), params are sharded with
 ``NamedSharding`` over a ('data', 'model') mesh whose axes are explicit (the
 default of ``jax.make_mesh``), so shardings are part of the types:
 
@@ -45,8 +45,8 @@ import numpy as np
 from optax._src import alias
 from optax._src import base
 from optax._src import lookahead as lookahead_lib
-from optax._src import test_utils
 from optax._src.testing import composition
+from optax._src.testing import host_devices
 from optax._src.testing import registry
 from optax.experimental import aggregating
 from optax.transforms import _conditionality as conditionality
@@ -154,7 +154,7 @@ class ShardingTest(parameterized.TestCase):
 
   def setUp(self):
     super().setUp()
-    self._devices = test_utils.use_host_devices(self, NUM_DEVICES)
+    self._devices = host_devices.use_host_devices(self, NUM_DEVICES)
 
   @parameterized.named_parameters((n.replace('.', '_'), n) for n in _SHARDED)
   def test_state_follows_param_shardings(self, entry_name):
@@ -310,7 +310,7 @@ class ConditionalsKeepShardingsTest(absltest.TestCase):
 
   def setUp(self):
     super().setUp()
-    devices = test_utils.use_host_devices(self, NUM_DEVICES)
+    devices = host_devices.use_host_devices(self, NUM_DEVICES)
     self.mesh = _mesh(devices)
     self.enter_context(jax.set_mesh(self.mesh))
     self.params = _sharded_params(self.mesh, _SPECS)

@@ -20,8 +20,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import test_utils
 from optax._src import transform
+from optax._src.testing import optimizer_checks
 from optax.contrib import _acprop
 
 _GRADS = np.array([[1.0, -2.0, 0.5], [0.3, 1.0, -1.5], [-0.7, 0.2, 2.0]])
@@ -48,7 +48,7 @@ def _numpy_acprop(grads, b1, b2, eps, eps_root):
 
 
 def _run(tx, grads, params, use_jit):
-  return test_utils.run_float32_steps(tx, params, grads, use_jit=use_jit)
+  return optimizer_checks.run_float32_steps(tx, params, grads, use_jit=use_jit)
 
 
 class ACPropTest(parameterized.TestCase):
@@ -119,7 +119,8 @@ class ACPropTest(parameterized.TestCase):
     tx = _acprop.acprop(lr, b1=0.75, b2=0.875, eps=0.125, eps_root=0.0,
                         weight_decay=wd)
     want, _, _ = _numpy_acprop(_GRADS, 0.75, 0.875, 0.125, 0.0)
-    test_utils.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want, lr, wd)
+    optimizer_checks.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want,
+                                                   lr, wd)
 
   def test_alias_mask(self):
     tx = _acprop.acprop(0.1, weight_decay=0.5, mask={'a': True, 'b': False})
@@ -132,7 +133,7 @@ class ACPropTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self):
     tx = _acprop.acprop(0.1)
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    test_utils.assert_dtypes_stable_over_steps(tx, params)
+    optimizer_checks.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(('b1', 1.0), ('b2', -0.1), ('eps', -1.0),
                             ('eps_root', -1e-3))

@@ -19,7 +19,7 @@ from absl.testing import parameterized
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax.contrib import _ademamix
 
 _GRADS = np.array([[1.0, -2.0, 0.5], [0.3, 1.0, -1.5], [-0.7, 0.2, 2.0]])
@@ -57,7 +57,7 @@ def _numpy_simplified(grads, b1, b2, alpha, eps, eps_root):
 
 
 def _run(tx, grads, use_jit, params=_PARAMS):
-  return test_utils.run_float32_steps(tx, params, grads, use_jit=use_jit)
+  return optimizer_checks.run_float32_steps(tx, params, grads, use_jit=use_jit)
 
 
 class AdemamixTest(parameterized.TestCase):
@@ -96,7 +96,8 @@ class AdemamixTest(parameterized.TestCase):
     tx = _ademamix.ademamix(lr, b1=0.75, b2=0.875, b3=0.9375, alpha=2.0,
                             eps=0.125, weight_decay=wd)
     want = _numpy_ademamix(_GRADS, 0.75, 0.875, 0.9375, 2.0, 0.125, 0.0)
-    test_utils.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want, lr, wd)
+    optimizer_checks.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want,
+                                                   lr, wd)
 
   def test_mu_dtype_applies_to_every_moment(self):
     tx = _ademamix.scale_by_ademamix(mu_dtype=jnp.bfloat16)
@@ -112,7 +113,7 @@ class AdemamixTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self, name):
     tx = getattr(_ademamix, name)(0.1)
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    test_utils.assert_dtypes_stable_over_steps(tx, params)
+    optimizer_checks.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(('b1', 1.0), ('b2', 1.5), ('b3', 1.01),
                             ('eps', -1.0), ('eps_root', -1.0))
@@ -141,7 +142,8 @@ class SimplifiedAdemamixTest(parameterized.TestCase):
     tx = _ademamix.simplified_ademamix(lr, b1=0.75, b2=0.875, alpha=2.0,
                                        eps=0.125, weight_decay=wd)
     want = _numpy_simplified(_GRADS, 0.75, 0.875, 2.0, 0.125, 0.0)
-    test_utils.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want, lr, wd)
+    optimizer_checks.assert_decoupled_weight_decay(tx, _PARAMS, _GRADS, want,
+                                                   lr, wd)
 
   @parameterized.parameters(('b1', 1.5), ('b2', 1.0), ('eps', -1.0))
   def test_rejects_invalid_hyperparameters(self, name, value):

@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax.contrib import _cocob
 from optax.schedules import _inject
 
@@ -99,7 +99,7 @@ class CocobTest(parameterized.TestCase):
       tx = _inject.inject_hyperparams(_cocob.cocob)()
     else:
       tx = _cocob.cocob()
-    test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
+    optimizer_checks.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
   @parameterized.product(use_jit=(True, False),
                          dtype=('float16', 'bfloat16', 'float32'))
@@ -129,7 +129,7 @@ class CocobTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self):
     tx = _cocob.cocob()
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    test_utils.assert_dtypes_stable_over_steps(tx, params)
+    optimizer_checks.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(('alpha', -1.0), ('eps', -1e-3))
   def test_rejects_invalid_hyperparameters(self, name, value):

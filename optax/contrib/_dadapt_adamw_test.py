@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax.contrib import _dadapt_adamw
 
 _PARAMS = np.array([0.5, -0.5, 1.0, 2.0])
@@ -109,7 +109,7 @@ class DAdaptAdamWTest(parameterized.TestCase):
     self.assertEqual(state.estim_lr.dtype, jnp.float32)
     self.assertEqual(state.numerator_weighted.dtype, jnp.float32)
     self.assertEqual(state.estim_lr, np.float32(1e-6))
-    test_utils.assert_dtypes_stable_over_steps(tx, params)
+    optimizer_checks.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(1e26, 1e30, 3e38)
   def test_huge_gradients_give_finite_updates_regression(self, g):
@@ -162,7 +162,7 @@ class PureBfloat16Test(parameterized.TestCase):
   def test_estimate_wide_on_bfloat16_params(self):
     params = {'w': jnp.ones((2, 3), jnp.bfloat16),
               'b': jnp.ones(3, jnp.bfloat16)}
-    state = test_utils.assert_wide_scalar_statistics(
+    state = optimizer_checks.assert_wide_scalar_statistics(
         lambda: _dadapt_adamw.dadapt_adamw(estim_lr0=1e-6),
         ['estim_lr', 'numerator_weighted'], params)
     # 1e-6 is 9.984e-7 in bfloat16.

@@ -22,6 +22,7 @@ import numpy as np
 
 from optax._src import test_utils
 from optax._src import utils
+from optax._src.testing import optimizer_checks
 from optax.contrib import _dog
 from optax.schedules import _inject
 
@@ -81,7 +82,7 @@ def _numpy_dowg(steps, lr, init_sq, eps, wd):
 
 
 def _run(tx, steps, use_jit):
-  history, state = test_utils.run_float32_steps(
+  history, state = optimizer_checks.run_float32_steps(
       tx, _PARAMS, _grad, num_steps=steps, use_jit=use_jit)
   return [_flat(u) for u in history], state
 
@@ -129,7 +130,7 @@ class DoGTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self, name):
     tx = getattr(_dog, name)()
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    test_utils.assert_dtypes_stable_over_steps(tx, params)
+    optimizer_checks.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(
       ('dog', {}, 'sum_sq_norm_grads'),
@@ -158,7 +159,7 @@ class DoGTest(parameterized.TestCase):
     # donating only the state deleted the caller's params.
     factory = getattr(_dog, name)
     tx = _inject.inject_hyperparams(factory)() if injected else factory()
-    test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
+    optimizer_checks.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
   @parameterized.parameters('dog', 'dowg')
   def test_requires_params(self, name):

@@ -29,6 +29,7 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax._src.testing import probes
 from optax.contrib import _galore
 
@@ -249,7 +250,7 @@ class GaloreTest(absltest.TestCase):
     params = {'w': jnp.zeros((4, 3))}
     loss = lambda p: jnp.sum((p['w'] - target)**2)
     tx = _galore.galore(0.05, rank=3, update_proj_gap=5)
-    params, _ = test_utils.minimize(tx, loss, params, 300)
+    params, _ = optimizer_checks.minimize(tx, loss, params, 300)
     self.assertLess(float(loss(params)), 1e-2)
 
   def test_builds_without_arrays(self):

@@ -19,7 +19,7 @@ from absl.testing import parameterized
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax.contrib import _madgrad
 from optax.schedules import _inject
 
@@ -52,7 +52,7 @@ def _numpy_madgrad(steps, lr, momentum, eps, wd=0.0):
 
 
 def _run(tx, steps, use_jit):
-  return test_utils.run_float32_steps(
+  return optimizer_checks.run_float32_steps(
       tx, _PARAMS, _grad, num_steps=steps, use_jit=use_jit)
 
 
@@ -97,7 +97,7 @@ class MadgradTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self):
     tx = _madgrad.madgrad(0.01)
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    test_utils.assert_dtypes_stable_over_steps(tx, params)
+    optimizer_checks.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(False, True)
   def test_state_can_be_donated(self, injected):
@@ -108,7 +108,7 @@ class MadgradTest(parameterized.TestCase):
       tx = _inject.inject_hyperparams(_madgrad.madgrad)(learning_rate=0.1)
     else:
       tx = _madgrad.madgrad(learning_rate=0.1)
-    test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
+    optimizer_checks.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
   def test_requires_params(self):
     tx = _madgrad.scale_by_madgrad(0.1)

@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import alias
-from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax._src.testing import probes
 from optax.contrib import _mechanic
 
@@ -105,7 +105,7 @@ class MechanizeTest(parameterized.TestCase):
   def test_learns_a_scale_and_converges(self):
     tx = _mechanic.mechanize(alias.adam(1e-3))
     x = jnp.zeros(5)
-    x, state = test_utils.minimize(tx, _loss, x, 300)
+    x, state = optimizer_checks.minimize(tx, _loss, x, 300)
     # Adam alone moves each coordinate by at most 0.3 in 300 steps here.
     self.assertGreater(float(jnp.sum(state.s)), 5.0)
     self.assertLess(float(_loss(x)), 1e-3 * float(_loss(jnp.zeros(5))))
@@ -125,7 +125,7 @@ class MechanizeTest(parameterized.TestCase):
     params = {'w': jnp.ones((2, 3), dtype), 'b': jnp.zeros(3, jnp.float32)}
     state = tx.init(params)
     self.assertEqual(state.s.dtype, dtype)  # The lowest params dtype.
-    test_utils.assert_dtypes_stable_over_steps(
+    optimizer_checks.assert_dtypes_stable_over_steps(
         tx, params, grad_fn=lambda p: jax.tree.map(lambda x: x - 0.5, p))
 
   def test_errors(self):

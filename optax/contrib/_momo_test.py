@@ -22,6 +22,7 @@ import numpy as np
 
 from optax._src import test_utils
 from optax._src import utils
+from optax._src.testing import optimizer_checks
 from optax.contrib import _momo
 
 _PARAMS = np.array([0.5, -0.5, 1.0])
@@ -95,7 +96,7 @@ def _numpy_momo_adam(steps, lr, b1, b2, eps, floor, wd, adapt):
 
 
 def _run(tx, steps, use_jit):
-  return test_utils.run_float32_steps(
+  return optimizer_checks.run_float32_steps(
       tx, _PARAMS, _grad, num_steps=steps, use_jit=use_jit,
       extra_args=lambda t: {'value': jnp.float32(_VALUES[t])})
 
@@ -175,7 +176,7 @@ class MomoTest(parameterized.TestCase):
   def test_bfloat16_dtypes_are_stable(self, name):
     tx = getattr(_momo, name)()
     params = {'w': jnp.ones((2, 3), jnp.bfloat16), 'b': jnp.ones(3)}
-    test_utils.assert_dtypes_stable_over_steps(
+    optimizer_checks.assert_dtypes_stable_over_steps(
         tx, params, extra_args={'value': jnp.float32(2.0)})
 
   @parameterized.parameters(('momo', 1.0), ('momo_adam', 0.1))

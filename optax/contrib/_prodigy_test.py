@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax.contrib import _prodigy
 from optax.schedules import _inject
 
@@ -151,7 +152,7 @@ class ProdigyTest(parameterized.TestCase):
     self.assertEqual(state.estim_lr.dtype, jnp.float32)
     self.assertEqual(state.numerator_weighted.dtype, jnp.float32)
     self.assertEqual(state.estim_lr, np.float32(1e-6))
-    test_utils.assert_dtypes_stable_over_steps(tx, params)
+    optimizer_checks.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(False, True)
   def test_state_can_be_donated(self, injected):
@@ -162,7 +163,7 @@ class ProdigyTest(parameterized.TestCase):
       tx = _inject.inject_hyperparams(_prodigy.prodigy)(estim_lr0=0.1)
     else:
       tx = _prodigy.prodigy(estim_lr0=0.1)
-    test_utils.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
+    optimizer_checks.assert_state_donatable(tx, {'w': jnp.array([1.0, -2.0])})
 
   def test_rejects_gradients_shaped_unlike_the_state(self):
     # A scalar gradient for a (4,) param was broadcast into a (4,) update.
@@ -199,7 +200,7 @@ class PureBfloat16Test(parameterized.TestCase):
   def test_estimate_wide_on_bfloat16_params(self):
     params = {'w': jnp.ones((2, 3), jnp.bfloat16),
               'b': jnp.ones(3, jnp.bfloat16)}
-    state = test_utils.assert_wide_scalar_statistics(
+    state = optimizer_checks.assert_wide_scalar_statistics(
         lambda: _prodigy.prodigy(estim_lr0=1e-6),
         ['estim_lr', 'numerator_weighted'], params)
     # 1e-6 is 9.984e-7 in bfloat16.

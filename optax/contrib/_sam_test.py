@@ -24,7 +24,8 @@ import numpy as np
 
 from optax._src import alias
 from optax._src import base
-from optax._src import test_utils
+from optax._src.testing import host_devices
+from optax._src.testing import optimizer_checks
 from optax._src.testing import probes
 from optax.contrib import _sam
 from optax.transforms import _combining
@@ -165,7 +166,7 @@ class SamTest(parameterized.TestCase):
     self.assertEqual(calls, list(range(sync_period - 1)) * 2)
 
   def test_batch_axis_name_averages_grad_fn(self):
-    devices = test_utils.use_host_devices(self, 4)
+    devices = host_devices.use_host_devices(self, 4)
     mesh = jax.sharding.Mesh(np.array(devices), ('batch',))
     scales = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0],
                        [1.0, 1.0, 1.0]])
@@ -212,7 +213,7 @@ class SamTest(parameterized.TestCase):
                   _combining.chain(_sam.normalize(), alias.sgd(0.05)),
                   sync_period=3)
     params = {'w': jnp.ones((2, 3), dtype), 'b': jnp.ones(3, jnp.float32)}
-    test_utils.assert_dtypes_stable_over_steps(
+    optimizer_checks.assert_dtypes_stable_over_steps(
         tx, params, num_steps=4,
         grad_fn=lambda p: jax.tree.map(lambda x: 2 * x, p))
 

@@ -28,6 +28,7 @@ import numpy as np
 from optax._src import alias
 from optax._src import test_utils
 from optax._src import utils
+from optax._src.testing import optimizer_checks
 from optax._src.testing import probes
 from optax.contrib import _schedule_free
 from optax.schedules import _inject
@@ -191,7 +192,7 @@ class ScheduleFreeTest(parameterized.TestCase):
     tx = _schedule_free.schedule_free_adamw(learning_rate=0.1)
     params = {'w': jnp.array([2.0, -3.0])}
     loss = lambda p: jnp.sum(jnp.square(p['w'] - 1.0))
-    params, state = test_utils.minimize(tx, loss, params, 300)
+    params, state = optimizer_checks.minimize(tx, loss, params, 300)
     evaluated = _schedule_free.schedule_free_eval_params(state, params)
     self.assertLess(float(loss(evaluated)), 1e-3)
 

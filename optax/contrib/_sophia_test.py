@@ -24,7 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax._src import base
-from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax._src.testing import probes
 from optax.contrib import _sophia
 
@@ -199,7 +199,7 @@ class SophiaTest(parameterized.TestCase):
     state = tx.init(params)
     self.assertEqual(state[0].mu['b'].dtype, jnp.bfloat16)
     self.assertEqual(state[0].nu['b'].dtype, jnp.float32)
-    test_utils.assert_dtypes_stable_over_steps(
+    optimizer_checks.assert_dtypes_stable_over_steps(
         tx, params, extra_args={'obj_fn': obj})
 
   def test_requires_obj_fn(self):

@@ -29,6 +29,7 @@ from optax import contrib
 from optax._src import alias
 from optax._src import base
 from optax._src import test_utils
+from optax._src.testing import host_devices
 from optax._src.testing import probes
 from optax.transforms import _accumulation
 from optax.transforms import _clipping
@@ -538,7 +539,7 @@ class ShardingTest(parameterized.TestCase):
 
   def setUp(self):
     super().setUp()
-    self._devices = test_utils.use_host_devices(self, _NUM_DEVICES)
+    self._devices = host_devices.use_host_devices(self, _NUM_DEVICES)
 
   def _mesh(self, axis_type):
     return jax.make_mesh((2, 4), ('data', 'model'),

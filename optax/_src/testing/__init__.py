@@ -35,4 +35,9 @@ tests share with upstream's own suite stays in ``optax/_src/test_utils.py``.
   barriers inside conditionals.
 * ``hlo``: the runtime scalars of fused kernels, read from optimized HLO
   (also for ``benchmarks/kernel_scalars.py``).
+* ``optimizer_checks``: steps of an optimizer (``minimize``,
+  ``run_float32_steps``) and the checks made on them (dtypes stable over
+  steps, float32 scalar statistics, a donatable state, decoupled weight
+  decay).
+* ``host_devices``: CPU devices for the sharding tests.
 """
