@@ -4,13 +4,15 @@
 """Checks upstream_triage.toml: upstream's bug reports against the fork.
 
 upstream_triage.toml lists upstream Optax's bug reports and bug-fix pull
-requests, one ``[[entry]]`` each (the schema is at the top of the file):
-what it claims, a short ``repro`` snippet that asserts the right behaviour
-(it exits 0 where the behaviour is right and raises where the bug is),
-whether the bug reproduced on each upstream checked, and the verdict
-(``fix``, ``already-right``, ``absorbed``, ``not-a-bug`` or
-``out-of-scope``) with the fix ledger's id of the difference where there is
-one.
+requests, and the upstream bugs found here that upstream has no report of
+(kind ``found-here``, ref ``found:<ledger id>``, with the searches of
+upstream's threads that found none), one ``[[entry]]`` each (the schema is
+at the top of the file): what it claims, a short ``repro`` snippet that
+asserts the right behaviour (it exits 0 where the behaviour is right and
+raises where the bug is), whether the bug reproduced on each upstream
+checked, and the verdict (``fix``, ``already-right``, ``absorbed``,
+``not-a-bug`` or ``out-of-scope``; a found-here entry is a ``fix``) with the
+fix ledger's id of the difference where there is one.
 
 This tool validates the file, runs every snippet in a fresh interpreter on
 each side (the upstream release, optionally an upstream source tree, and the
@@ -25,7 +27,10 @@ fork), and prints one row per entry. It exits with 1 when:
 * a ``fix`` or ``already-right`` snippet fails on the fork, unless the entry
   says ``pending = true`` (the fix has not landed yet; reported as pending,
   and a failure with ``--strict``);
-* a snippet times out or cannot be run.
+* a snippet times out or cannot be run;
+* a ledger.toml ``[[fix]]`` of kind ``fix`` is named by no entry (each fix
+  of an upstream bug gets one: the report's, or a ``found-here`` one), unless
+  ``--only`` selects entries.
 
 It exits with 2 when the file does not follow the schema or a side cannot be
 used (no optax, or the wrong one imported).
@@ -69,7 +74,8 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 TRIAGE = REPO / 'upstream_triage.toml'
 LEDGER = REPO / 'ledger.toml'
 
-KINDS = ('pull', 'issue')
+PULL, ISSUE, FOUND_HERE = 'pull', 'issue', 'found-here'
+KINDS = (PULL, ISSUE, FOUND_HERE)
 FIX, ALREADY_RIGHT, ABSORBED = 'fix', 'already-right', 'absorbed'
 NOT_A_BUG, OUT_OF_SCOPE = 'not-a-bug', 'out-of-scope'
 VERDICTS = (FIX, ALREADY_RIGHT, ABSORBED, NOT_A_BUG, OUT_OF_SCOPE)
@@ -77,14 +83,17 @@ VERDICTS = (FIX, ALREADY_RIGHT, ABSORBED, NOT_A_BUG, OUT_OF_SCOPE)
 LEDGER_VERDICTS = (FIX, ALREADY_RIGHT)
 # Verdicts that may leave out the snippet (then `reason` says why).
 NO_REPRO_VERDICTS = (ABSORBED, NOT_A_BUG, OUT_OF_SCOPE)
+# Verdicts of a bug found here (it names the ledger id of its fix).
+FOUND_HERE_VERDICTS = (FIX,)
 URL_PREFIX = 'https://github.com/google-deepmind/optax/'
+FOUND_PREFIX = 'found:'
 
 # Field name -> (types, required). Requirements that depend on the verdict
 # are checked in entry_problems.
 FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     'ref': ((str,), True),
     'kind': ((str,), True),
-    'url': ((str,), True),
+    'url': ((str,), False),
     'title': ((str,), True),
     'claim': ((str,), True),
     'since': ((datetime.date, str), True),
@@ -95,10 +104,12 @@ FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     'pending': ((bool,), False),
     'commit': ((str,), False),
     'reason': ((str,), False),
+    'searched': ((str,), False),
 }
 
 _REF = re.compile(r'^#[0-9]+$')
 _ID = re.compile(r'^[a-z0-9]+(-[a-z0-9]+)*$')
+_FOUND_REF = re.compile(r'^found:[a-z0-9]+(-[a-z0-9]+)*$')
 _COMMIT = re.compile(r'^[0-9a-f]{7,40}$')
 _DATE = re.compile(r'^[0-9]{4}-[0-9]{2}-[0-9]{2}$')
 _LABEL = re.compile(r'^([0-9]+(\.[0-9]+)*|main@[0-9a-f]{7,40})$')
@@ -120,7 +131,7 @@ class Entry:
 
   ref: str
   kind: str
-  url: str
+  url: Optional[str]
   title: str
   claim: str
   since: str
@@ -131,11 +142,18 @@ class Entry:
   pending: bool = False
   commit: Optional[str] = None
   reason: Optional[str] = None
+  searched: Optional[str] = None
 
   @property
-  def number(self) -> int:
-    """The upstream number, ``1725`` for ``#1725``."""
-    return int(self.ref[1:])
+  def number(self) -> Optional[int]:
+    """The upstream number, ``1725`` for ``#1725`` (None: found here)."""
+    return int(self.ref[1:]) if self.ref.startswith('#') else None
+
+  @property
+  def slug(self) -> str:
+    """``1725`` for ``#1725``, the ledger id for ``found:<ledger id>``."""
+    return self.ref[1:] if self.ref.startswith('#') else (
+        self.ref[len(FOUND_PREFIX):])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,6 +196,7 @@ class Row:
     e = self.entry
     return {
         'ref': e.ref, 'kind': e.kind, 'url': e.url, 'title': e.title,
+        'searched': e.searched,
         'verdict': e.verdict, 'ledger': e.ledger, 'pending': e.pending,
         'commit': e.commit, 'reproduced': dict(e.reproduced),
         'upstream': {k: dataclasses.asdict(v)
@@ -233,16 +252,13 @@ def entry_problems(table: Any, where: str) -> list[str]:
 def _value_problems(table: dict[str, Any], name: str) -> list[str]:
   """The problems of a table whose fields have the right types."""
   problems = []
-  ref, kind, verdict = table['ref'], table['kind'], table['verdict']
-  if not _REF.match(ref):
-    problems.append(f'{name}: ref must be like "#1725", got {ref!r}')
+  kind, verdict = table['kind'], table['verdict']
   if kind not in KINDS:
     problems.append(f'{name}: kind must be one of {KINDS}, got {kind!r}')
-  elif _REF.match(ref):
-    url = f'{URL_PREFIX}{"pull" if kind == "pull" else "issues"}/{ref[1:]}'
-    if table['url'] != url:
-      problems.append(f'{name}: url must be {url!r} for a {kind}, got '
-                      f'{table["url"]!r}')
+  elif kind == FOUND_HERE:
+    problems += _found_here_problems(table, name)
+  else:
+    problems += _report_problems(table, name)
   if not _DATE.match(_date_text(table['since'])):
     problems.append(f'{name}: since must be a date (YYYY-MM-DD), got '
                     f'{table["since"]!r}')
@@ -269,6 +285,52 @@ def _value_problems(table: dict[str, Any], name: str) -> list[str]:
     problems.append(f'{name}: without a repro, reason must say why none '
                     'makes sense')
   problems += _verdict_problems(table, name, reproduced)
+  return problems
+
+
+def _report_problems(table: dict[str, Any], name: str) -> list[str]:
+  """The ref, url and searched fields of an upstream issue or pull request."""
+  problems = []
+  ref, kind = table['ref'], table['kind']
+  if not _REF.match(ref):
+    problems.append(f'{name}: ref must be like "#1725" for a {kind}, got '
+                    f'{ref!r}')
+  elif 'url' not in table:
+    problems.append(f'{name}: missing field \'url\' (a {kind} links its '
+                    'thread)')
+  else:
+    url = f'{URL_PREFIX}{"pull" if kind == PULL else "issues"}/{ref[1:]}'
+    if table['url'] != url:
+      problems.append(f'{name}: url must be {url!r} for a {kind}, got '
+                      f'{table["url"]!r}')
+  if 'searched' in table:
+    problems.append(f'{name}: searched belongs to found-here entries (an '
+                    f'upstream {kind} is its own reference)')
+  return problems
+
+
+def _found_here_problems(table: dict[str, Any], name: str) -> list[str]:
+  """The fields of a bug found here that upstream has no report of."""
+  problems = []
+  ref, verdict = table['ref'], table['verdict']
+  if not _FOUND_REF.match(ref):
+    problems.append(f'{name}: ref must be like "found:<ledger id>" for a '
+                    f'found-here entry, got {ref!r}')
+  elif isinstance(table.get('ledger'), str) and (
+      ref != FOUND_PREFIX + table['ledger']):
+    problems.append(f'{name}: ref must be {FOUND_PREFIX + table["ledger"]!r}'
+                    ' (found: and the ledger id)')
+  if 'url' in table:
+    problems.append(f'{name}: a found-here entry has no upstream thread, so '
+                    'no url (searched says which searches found none)')
+  if 'searched' not in table:
+    problems.append(f'{name}: a found-here entry needs searched: the '
+                    "searches of upstream's issue and pull-request threads "
+                    'that found no report')
+  if verdict not in FOUND_HERE_VERDICTS:
+    problems.append(f'{name}: a found-here entry is an upstream bug found '
+                    f'here: verdict must be one of {FOUND_HERE_VERDICTS}, '
+                    f'got {verdict!r}')
   return problems
 
 
@@ -337,6 +399,7 @@ def entries_from(data: Mapping[str, Any]) -> list[Entry]:
     fields = dict(table)
     fields['since'] = _date_text(fields['since'])
     fields['reproduced'] = dict(fields.get('reproduced', {}))
+    fields.setdefault('url', None)
     for field in ('title', 'claim', 'reason'):
       if field in fields:
         fields[field] = ' '.join(fields[field].split())
@@ -374,6 +437,30 @@ def ledger_ids(path: pathlib.Path = LEDGER) -> set[str]:
     tables = tomllib.load(f).get('fix', [])
   return {t['id'] for t in tables
           if isinstance(t, dict) and isinstance(t.get('id'), str)}
+
+
+def ledger_fix_ids(path: pathlib.Path = LEDGER) -> set[str]:
+  """The ids of a fix ledger's ``[[fix]]`` tables of kind ``fix``."""
+  with open(path, 'rb') as f:
+    tables = tomllib.load(f).get('fix', [])
+  return {t['id'] for t in tables
+          if isinstance(t, dict) and isinstance(t.get('id'), str)
+          and t.get('kind') == FIX}
+
+
+def unnamed_fixes(entries: Iterable[Entry],
+                  fix_ids: Iterable[str]) -> list[str]:
+  """The ledger's fixes of upstream bugs that no triage entry names.
+
+  Args:
+    entries: the triage entries.
+    fix_ids: the ids of the ledger's ``[[fix]]`` tables of kind ``fix``.
+
+  Returns:
+    The ids no entry's ``ledger`` names, sorted.
+  """
+  named = {e.ledger for e in entries}
+  return sorted(set(fix_ids) - named)
 
 
 def same_label(a: str, b: str) -> bool:
@@ -589,7 +676,7 @@ def run_all(entries: Sequence[Entry], sides: Sequence[Side],
   for entry in entries:
     if entry.repro is None:
       continue
-    script = work / f'snippet_{entry.number}.py'
+    script = work / f'snippet_{entry.slug.replace("-", "_")}.py'
     script.write_text(entry.repro, encoding='utf-8')
     tasks += [(entry.ref, side, script) for side in sides]
   results: dict[tuple[str, str], Outcome] = {}
@@ -714,10 +801,25 @@ def summary(rows: Sequence[Row]) -> str:
 
 
 def _select(entries: Sequence[Entry], only: Sequence[str]) -> list[Entry]:
-  """The entries named by ``--only`` (``1725`` or ``#1725``)."""
+  """The entries named by ``--only``.
+
+  Args:
+    entries: the entries.
+    only: refs: ``1725`` or ``#1725``; ``found:ID`` or the ledger id ``ID``.
+
+  Returns:
+    The entries named, in file order (all of them if ``only`` is empty).
+  """
   if not only:
     return list(entries)
-  wanted = {r if r.startswith('#') else f'#{r}' for r in only}
+  wanted = set()
+  for ref in only:
+    if ref.startswith(('#', FOUND_PREFIX)):
+      wanted.add(ref)
+    elif ref.isdigit():
+      wanted.add(f'#{ref}')
+    else:
+      wanted.add(FOUND_PREFIX + ref)
   unknown = wanted - {e.ref for e in entries}
   if unknown:
     raise SystemExit(f'triage: no entry {sorted(unknown)}')
@@ -744,7 +846,9 @@ def make_parser() -> argparse.ArgumentParser:
   parser.add_argument('--fork-python', default=sys.executable,
                       help='the interpreter with the fork installed')
   parser.add_argument('--only', action='append', default=[], metavar='REF',
-                      help='check only this entry (repeatable)')
+                      help='check only this entry: #N, N, found:ID or ID '
+                      '(repeatable; the ledger\'s fixes are then not '
+                      'checked for an entry)')
   parser.add_argument('--jobs', type=int, default=2,
                       help='snippets run at once (default: 2)')
   parser.add_argument('--timeout', type=float, default=300.0,
@@ -788,14 +892,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
       rows.append(judge(e, up, results.get((e.ref, 'fork')), known,
                         args.strict))
   labels = [s.label for s in sides[:-1]]
-  ok = all(not r.problems for r in rows)
+  unnamed = [] if args.only else unnamed_fixes(
+      entries, ledger_fix_ids(pathlib.Path(args.ledger)))
+  ok = all(not r.problems for r in rows) and not unnamed
   if args.json:
     print(json.dumps({
         'sides': [{'label': s.label, 'python': s.python} for s in sides],
         'counts': counts(r.entry for r in rows), 'ok': ok,
+        'unnamed_fixes': unnamed,
         'entries': [r.as_json() for r in rows]}, indent=1))
   else:
     print(table(rows, labels))
+    for fix_id in unnamed:
+      print(f'FAIL ledger.toml: the fix {fix_id!r} has no triage entry (the '
+            "upstream report's, or ref = \"found:" + fix_id + '", kind = '
+            '"found-here" where upstream has none)')
     print(summary(rows))
   return 0 if ok else 1
 

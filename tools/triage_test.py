@@ -76,6 +76,14 @@ def _table(**fields):
   return {k: v for k, v in table.items() if v is not None}
 
 
+def _found(**fields):
+  """A valid found-here table, with ``fields`` replacing its values."""
+  base = dict(ref='found:a-fix', kind='found-here', url=None,
+              searched='"a-fix NaN", "a-fix overflow": nothing')
+  base.update(fields)
+  return _table(**base)
+
+
 def _entry(**fields):
   return triage.entries_from({'entry': [_table(**fields)]})[0]
 
@@ -136,6 +144,75 @@ def test_the_repository_file_is_valid():
 def test_entry_problems(fields, match):
   problems = triage.entry_problems(_table(**fields), '[[entry]] #1')
   assert any(match in p for p in problems), problems
+
+
+@pytest.mark.parametrize('fields,match', [
+    (dict(ref='#9'), 'ref must be like "found:<ledger id>"'),
+    (dict(ref='found:Not_Kebab'), 'ref must be like "found:<ledger id>"'),
+    (dict(ref='found:other-fix'), "ref must be 'found:a-fix'"),
+    (dict(url=f'{URL}pull/9'), 'no url'),
+    (dict(searched=None), 'needs searched'),
+    (dict(searched=' '), 'searched is empty'),
+    (dict(verdict='already-right'), 'verdict must be one of'),
+    (dict(verdict='not-a-bug', ledger=None, reason='r',
+          reproduced={'0.2.8': False}), 'verdict must be one of'),
+    (dict(ledger=None), 'needs the ledger id'),
+    (dict(repro=None, reproduced=None), 'a fix entry needs a repro'),
+])
+def test_found_here_problems(fields, match):
+  problems = triage.entry_problems(_found(**fields), '[[entry]] #1')
+  assert any(match in p for p in problems), problems
+
+
+def test_reports_link_their_thread():
+  problems = triage.entry_problems(_table(url=None), 'x')
+  assert problems == ["#9: missing field 'url' (a pull links its thread)"]
+  problems = triage.entry_problems(_table(searched='s'), 'x')
+  assert problems == ['#9: searched belongs to found-here entries (an '
+                      'upstream pull is its own reference)']
+  problems = triage.entry_problems(_table(ref='found:a-fix'), 'x')
+  assert problems == ['found:a-fix: ref must be like "#1725" for a pull, '
+                      "got 'found:a-fix'"]
+
+
+def test_found_here_entry():
+  assert not triage.entry_problems(_found(), 'x')
+  entry = triage.entries_from({'entry': [_found()]})[0]
+  assert (entry.kind, entry.url, entry.number, entry.slug) == (
+      'found-here', None, None, 'a-fix')
+  assert entry.searched.startswith('"a-fix NaN"')
+  assert (_entry().number, _entry().slug) == (9, '9')
+  found = triage.judge(entry, {'0.2.8': BUG, MAIN: BUG}, OK, {'a-fix'})
+  assert not found.problems
+  assert found.as_json()['searched'] == entry.searched
+
+
+def test_select_refs():
+  entries = triage.entries_from({'entry': [_table(), _found()]})
+  assert [e.ref for e in triage._select(entries, ['9'])] == ['#9']
+  assert [e.ref for e in triage._select(entries, ['a-fix', '#9'])] == [
+      '#9', 'found:a-fix']
+  assert [e.ref for e in triage._select(entries, ['found:a-fix'])] == [
+      'found:a-fix']
+  with pytest.raises(SystemExit, match=r"no entry \['found:b'\]"):
+    triage._select(entries, ['b'])
+
+
+def test_unnamed_fixes(tmp_path):
+  path = _write(tmp_path, '[[fix]]\nid = "a"\nkind = "fix"\n'
+                '[[fix]]\nid = "b"\nkind = "fix"\n'
+                '[[fix]]\nid = "c"\nkind = "deliberate"\n'
+                '[[fix]]\nkind = "fix"\n', name='ledger.toml')
+  assert triage.ledger_fix_ids(path) == {'a', 'b'}
+  entries = triage.entries_from({'entry': [_table(ledger='b')]})
+  assert triage.unnamed_fixes(entries, {'a', 'b'}) == ['a']
+  assert triage.unnamed_fixes(entries, {'b'}) == []
+
+
+def test_every_ledger_fix_has_a_triage_entry():
+  # Each fix of an upstream bug names its report, or says that upstream has
+  # none (a found-here entry).
+  assert not triage.unnamed_fixes(triage.load(), triage.ledger_fix_ids())
 
 
 def test_valid_tables_have_no_problems():
@@ -336,6 +413,20 @@ def test_main_validate_only(tmp_path, capsys):
   with pytest.raises(SystemExit, match=r"no entry \['#7'\]"):
     triage.main(['--triage', str(path), '--ledger', str(ledger),
                  '--validate-only', '--only', '#7'])
+  # A fix of the ledger that no entry names fails, unless --only selects.
+  ledger = _write(tmp_path, '[[fix]]\nid = "thing-fixed"\n[[fix]]\n'
+                  'id = "lost-fix"\nkind = "fix"\n', name='ledger.toml')
+  assert triage.main(['--triage', str(path), '--ledger', str(ledger),
+                      '--validate-only']) == 1
+  assert "FAIL ledger.toml: the fix 'lost-fix' has no triage entry" in (
+      capsys.readouterr().out)
+  assert triage.main(['--triage', str(path), '--ledger', str(ledger),
+                      '--validate-only', '--json']) == 1
+  assert json.loads(capsys.readouterr().out)['unnamed_fixes'] == [
+      'lost-fix']
+  assert triage.main(['--triage', str(path), '--ledger', str(ledger),
+                      '--validate-only', '--only', '#1']) == 0
+  capsys.readouterr()
   bad = _write(tmp_path, TRIAGE.replace('"fix"', '"wontfix"'), 'bad.toml')
   assert triage.main(['--triage', str(bad), '--ledger', str(ledger),
                       '--validate-only']) == 2
