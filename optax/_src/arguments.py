@@ -137,6 +137,15 @@ def non_negative_int(fn: str, name: str, value: Any) -> None:
   validation.check_non_negative_int(fn, name, value)
 
 
+# A value rule with the type rule of a scalar hyperparameter (a number, a
+# 0-d array or a schedule; None rejected), as most factories declare them.
+decay_scalar = (decay, scalar_or_schedule)
+closed_decay_scalar = (closed_decay, scalar_or_schedule)
+non_negative_scalar = (non_negative, scalar_or_schedule)
+positive_scalar = (positive, scalar_or_schedule)
+finite_scalar = (finite, scalar_or_schedule)
+
+
 def in_interval(low: float, high: float, *, include_low: bool = True,
                 include_high: bool = True, hint: str = '') -> Rule:
   """The rule "in this interval" (for a number).
@@ -196,6 +205,37 @@ def _check_one_of(fn: str, name: str, value: Any, *,
     expected = 'one of ' + ', '.join(repr(c) for c in choices)
   raise ValueError(
       f'{validation.called(fn)}: {name} must be {expected}, got {value!r}')
+
+
+def pair(first: Union[Rule, tuple[Rule, ...]],
+         second: Union[Rule, tuple[Rule, ...]], *,
+         what: str = '') -> Rule:
+  """The rule "a pair whose entries follow these rules" (``betas``).
+
+  Args:
+    first: the rule (or rules) of the first entry, named ``name[0]``.
+    second: the rule (or rules) of the second entry, named ``name[1]``.
+    what: how the message spells the pair (``'(b1, b2)'``).
+
+  Returns:
+    A rule for :func:`declare`: a ValueError for a value that is not a
+    tuple or list of two entries, then each entry's rules.
+  """
+  return functools.partial(_check_pair, rules=(
+      first if isinstance(first, tuple) else (first,),
+      second if isinstance(second, tuple) else (second,)), what=what)
+
+
+def _check_pair(fn: str, name: str, value: Any, *,
+                rules: tuple[tuple[Rule, ...], tuple[Rule, ...]],
+                what: str) -> None:
+  if not isinstance(value, (tuple, list)) or len(value) != 2:
+    spelled = f' {what}' if what else ''
+    raise ValueError(f'{validation.called(fn)}: {name} must be a'
+                     f' pair{spelled}, got {value!r}')
+  for i, entry_rules in enumerate(rules):
+    for rule in entry_rules:
+      rule(fn, f'{name}[{i}]', value[i])
 
 
 def _check_in_interval(fn: str, name: str, value: Any, *, low: float,

@@ -145,6 +145,22 @@ class DeclareTest(parameterized.TestCase):
         TypeError, "^f: x must be a positive integer, got str '2'$"):
       arguments.positive_int_or_array('f', 'x', '2')
 
+  def test_pair(self):
+    rule = arguments.pair(arguments.decay, (arguments.scalar_or_schedule,
+                                            arguments.non_negative),
+                          what='(b1, b2)')
+    rule('f', 'betas', (0.9, 0.999))
+    rule('f', 'betas', [0.0, 2.0])
+    with self.assertRaisesRegex(
+        ValueError, r'^f: betas must be a pair \(b1, b2\), got \(0.9,\)$'):
+      rule('f', 'betas', (0.9,))
+    with self.assertRaisesRegex(
+        ValueError, r'^f: betas\[0\] must be in \[0, 1\), got 1.0$'):
+      rule('f', 'betas', (1.0, 0.5))
+    with self.assertRaisesRegex(
+        TypeError, r'^f: betas\[1\] must be a scalar number or a schedule'):
+      rule('f', 'betas', (0.5, jnp.ones(2)))
+
   def test_a_rule_passed_in_the_public_call_is_not_checked_again(self):
     calls = []
 

@@ -248,38 +248,14 @@ def check_non_negative(fn: str, name: str, value: Any) -> None:
 
 
 def check_positive(fn: str, name: str, value: Any) -> None:
-  """Raises a ValueError if ``value`` is a number that is not ``> 0``.
-
-  Args:
-    fn: the public function being built, for the message.
-    name: the argument's name.
-    value: the argument; only Python and NumPy numbers have their value
-      checked, other values their type (see the module docstring).
-
-  Raises:
-    ValueError: for zero, a negative number or NaN.
-    TypeError: for a string, or a value that cannot be a scalar for
-      ``learning_rate``-like arguments.
-  """
+  """As :func:`check_non_negative`, for ``> 0``: zero fails too."""
   _check_type(fn, name, value)
   if hyperparameters.is_number(value) and not value > 0:
     _fail(fn, name, 'positive', value)
 
 
 def check_finite(fn: str, name: str, value: Any) -> None:
-  """Raises a ValueError if ``value`` is a NaN or infinite number.
-
-  Args:
-    fn: the public function being built, for the message.
-    name: the argument's name.
-    value: the argument; only Python and NumPy numbers have their value
-      checked, other values their type (see the module docstring).
-
-  Raises:
-    ValueError: for NaN, ``inf`` or ``-inf``.
-    TypeError: for a string, or a value that cannot be a scalar for
-      ``learning_rate``-like arguments.
-  """
+  """As :func:`check_non_negative`, for NaN, ``inf`` and ``-inf``."""
   _check_type(fn, name, value)
   if hyperparameters.is_number(value) and not np.isfinite(value):
     _fail(fn, name, 'finite', value)
@@ -387,20 +363,7 @@ def check_in_interval(fn: str, name: str, value: Any, low: float,
 
 
 def check_positive_int(fn: str, name: str, value: Any) -> None:
-  """Raises a ValueError unless ``value`` is a whole number ``>= 1``.
-
-  Python and NumPy integers pass when positive; bools, floats and anything
-  else that is not an integer are rejected. Use it for sizes and periods
-  that fix shapes or Python control flow.
-
-  Args:
-    fn: the public function being built, for the message.
-    name: the argument's name (``'sync_period'``).
-    value: the argument.
-
-  Raises:
-    ValueError: for an integer below 1 or a value that is not an integer.
-  """
+  """As :func:`check_non_negative_int`, for ``>= 1`` (sizes, periods)."""
   if not hyperparameters.is_number(value, integral=True) or value < 1:
     _fail(fn, name, 'a positive integer', value)
 

@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -28,7 +29,6 @@ from optax._src import numerics
 from optax._src import prepared_inputs
 from optax._src import transform
 from optax._src import utils
-from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
 
@@ -60,6 +60,10 @@ class ScaleByAdemamixState(NamedTuple):
   nu: base.Updates
 
 
+@arguments.declare(
+    b1=arguments.decay_scalar, b2=arguments.decay_scalar,
+    b3=arguments.closed_decay_scalar, alpha=arguments.scalar_or_schedule,
+    eps=arguments.non_negative_scalar, eps_root=arguments.non_negative_scalar)
 def scale_by_ademamix(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -122,14 +126,6 @@ def scale_by_ademamix(
 
   .. seealso:: :func:`ademamix`, :func:`scale_by_simplified_ademamix`
   """
-  fn = 'scale_by_ademamix'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_decay(fn, 'b3', b3, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, b3=b3, alpha=alpha, eps=eps, eps_root=eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -176,6 +172,7 @@ def scale_by_ademamix(
       'scale_by_ademamix', base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare()
 def ademamix(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -230,7 +227,6 @@ def ademamix(
 
   .. seealso:: :func:`scale_by_ademamix`, :func:`simplified_ademamix`
   """
-  validation.check_learning_rate('ademamix', learning_rate, allow_none=True)
   return _combining.chain(
       scale_by_ademamix(b1=b1, b2=b2, b3=b3, alpha=alpha, eps=eps,
                         eps_root=eps_root, mu_dtype=mu_dtype),
@@ -255,6 +251,10 @@ class ScaleBySimplifiedAdEMAMixState(NamedTuple):
   n: base.Updates
 
 
+@arguments.declare(
+    b1=arguments.closed_decay_scalar, b2=arguments.decay_scalar,
+    alpha=arguments.scalar_or_schedule, eps=arguments.non_negative_scalar,
+    eps_root=arguments.non_negative_scalar)
 def scale_by_simplified_ademamix(
     b1: float = 0.99,
     b2: float = 0.95,
@@ -310,14 +310,6 @@ def scale_by_simplified_ademamix(
 
   .. seealso:: :func:`simplified_ademamix`, :func:`scale_by_ademamix`
   """
-  fn = 'scale_by_simplified_ademamix'
-  validation.check_decay(fn, 'b1', b1, closed=True)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, alpha=alpha, eps=eps, eps_root=eps_root)
-
   def init_fn(params):
     return ScaleBySimplifiedAdEMAMixState(
         t=jnp.zeros([], jnp.int32),
@@ -358,6 +350,7 @@ def scale_by_simplified_ademamix(
       base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare()
 def simplified_ademamix(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.99,
@@ -407,8 +400,6 @@ def simplified_ademamix(
 
   .. seealso:: :func:`scale_by_simplified_ademamix`, :func:`ademamix`
   """
-  validation.check_learning_rate('simplified_ademamix', learning_rate,
-                                  allow_none=True)
   return _combining.chain(
       scale_by_simplified_ademamix(b1=b1, b2=b2, alpha=alpha, eps=eps,
                                    eps_root=eps_root),

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -55,6 +56,14 @@ class DAdaptAdamWState(NamedTuple):
   count: jax.Array
 
 
+@arguments.declare(
+    learning_rate=arguments.required_learning_rate,
+    betas=arguments.pair(arguments.decay_scalar,
+                         arguments.decay_scalar,
+                         what='(b1, b2)'),
+    eps=arguments.non_negative_scalar,
+    estim_lr0=arguments.positive_scalar,
+    weight_decay=arguments.scalar_or_schedule)
 def dadapt_adamw(
     learning_rate: base.ScalarOrSchedule = 1.0,
     betas: tuple[float, float] = (0.9, 0.999),
@@ -123,18 +132,7 @@ def dadapt_adamw(
   .. seealso:: :func:`prodigy`
   """
   fn = 'dadapt_adamw'
-  validation.check_learning_rate(fn, learning_rate)
-  if not isinstance(betas, (tuple, list)) or len(betas) != 2:
-    raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
   b1, b2 = betas
-  validation.check_decay(fn, 'betas[0]', b1)
-  validation.check_decay(fn, 'betas[1]', b2)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_positive(fn, 'estim_lr0', estim_lr0)
-  for name, value in (
-      ('betas[0]', b1), ('betas[1]', b2), ('eps', eps),
-      ('estim_lr0', estim_lr0), ('weight_decay', weight_decay)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
 
   def init_fn(params):
     dtype = scalar_statistics.statistics_dtype(params)

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, Optional
 import jax
 import jax.numpy as jnp
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -127,6 +128,7 @@ def _scale_by_dog(
       'dog', base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare(eps=arguments.non_negative_scalar)
 def dog(
     learning_rate: base.ScalarOrSchedule = 1.0,
     init_step: tuple[str, float] = ('heuristic', 1e-6),
@@ -198,9 +200,6 @@ def dog(
         f'{fn}: init_step must be a pair (kind, value) with kind one of'
         f' {_INIT_STEP_TYPES}, got {init_step!r}')
   validation.check_positive(fn, 'init_step[1]', init_step[1])
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalar_or_schedule(fn, 'eps', eps, allow_none=False)
-  validation.check_learning_rate('dog', learning_rate, allow_none=True)
   if weight_decay is None:
     decay = base.identity()
   else:
@@ -262,6 +261,11 @@ def _scale_by_dowg(
       'dowg', base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare(
+    eps=arguments.non_negative_scalar,
+    # None: from eps.
+    init_estim_sq_dist=(arguments.non_negative,
+                        arguments.scalar_schedule_or_none))
 def dowg(
     learning_rate: base.ScalarOrSchedule = 1.0,
     init_estim_sq_dist: Optional[float] = None,
@@ -322,13 +326,6 @@ def dowg(
 
   .. seealso:: :func:`dog`
   """
-  fn = 'dowg'
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'init_estim_sq_dist', init_estim_sq_dist)
-  validation.check_scalar_or_schedule(fn, 'eps', eps, allow_none=False)
-  validation.check_scalar_or_schedule(
-      fn, 'init_estim_sq_dist', init_estim_sq_dist)  # None: from eps.
-  validation.check_learning_rate('dowg', learning_rate, allow_none=True)
   if weight_decay is None:
     decay = base.identity()
   else:

@@ -26,6 +26,7 @@ import jax
 from jax import lax
 import jax.numpy as jnp
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import hyperparameters
 from optax._src import numerics
@@ -152,6 +153,17 @@ def _plans(fn: str, spec: DimNums, tree: Any, rank: int) -> list[_Plan]:
   return plans
 
 
+def _positive_int(fn: str, name: str, value: Any) -> None:
+  """The rule of ``rank`` and ``update_proj_gap``: they fix shapes."""
+  if not hyperparameters.is_number(value, integral=True):
+    # A TypeError, as upstream's for rank.
+    raise TypeError(f'{validation.called(fn)}: {name} must be a positive'
+                    f' integer, got {value!r} of type {type(value).__name__}')
+  validation.check_positive_int(fn, name, value)
+
+
+@arguments.declare(rank=_positive_int, update_proj_gap=_positive_int,
+                   scale=arguments.scalar_or_schedule)
 def scale_by_galore(
     rank: int = 128,
     update_proj_gap: int = 200,
@@ -224,15 +236,6 @@ def scale_by_galore(
     Low-Rank Projection <https://arxiv.org/abs/2403.03507>`_, 2024.
   """
   fn = 'scale_by_galore'
-  validation.check_scalar_or_schedule(fn, 'scale', scale, allow_none=False)
-  for name, value in (('rank', rank), ('update_proj_gap', update_proj_gap)):
-    if isinstance(value, bool) or not isinstance(value, int):
-      # A TypeError, as upstream's for rank.
-      raise TypeError(f'{fn}: {name} must be a positive integer, got'
-                      f' {value!r} of type {type(value).__name__}')
-    if value < 1:
-      raise ValueError(f'{fn}: {name} must be a positive integer, got'
-                       f' {value!r}')
   if base_optimizer is None:
     base_optimizer = transform.scale_by_adam()
   base_optimizer = base.with_extra_args_support(base_optimizer)
@@ -319,6 +322,7 @@ def scale_by_galore(
       base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
+@arguments.declare()
 def galore(
     learning_rate: base.ScalarOrSchedule,
     rank: int = 128,
@@ -374,7 +378,6 @@ def galore(
     Zhao et al., `GaLore: Memory-Efficient LLM Training by Gradient
     Low-Rank Projection <https://arxiv.org/abs/2403.03507>`_, 2024.
   """
-  validation.check_learning_rate('galore', learning_rate, allow_none=True)
   return _combining.chain(
       scale_by_galore(rank=rank, update_proj_gap=update_proj_gap,
                       scale=scale, base_optimizer=base_optimizer,

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -48,6 +49,9 @@ class MadgradState(NamedTuple):
   x0: base.Params
 
 
+@arguments.declare(
+    learning_rate=arguments.required_learning_rate,
+    momentum=arguments.closed_decay_scalar, eps=arguments.non_negative_scalar)
 def scale_by_madgrad(
     learning_rate: base.ScalarOrSchedule,
     momentum: float = 0.9,
@@ -104,10 +108,6 @@ def scale_by_madgrad(
   .. seealso:: :func:`madgrad`
   """
   fn = 'scale_by_madgrad'
-  validation.check_learning_rate(fn, learning_rate)
-  validation.check_decay(fn, 'momentum', momentum, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(fn, momentum=momentum, eps=eps)
 
   def init_fn(params):
     return MadgradState(
@@ -158,6 +158,7 @@ def scale_by_madgrad(
       'scale_by_madgrad', base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare()
 def madgrad(
     learning_rate: base.ScalarOrSchedule,
     momentum: float = 0.9,
@@ -196,7 +197,6 @@ def madgrad(
 
   .. seealso:: :func:`scale_by_madgrad`
   """
-  validation.check_learning_rate('madgrad', learning_rate)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay),
       scale_by_madgrad(learning_rate, momentum=momentum, eps=eps),

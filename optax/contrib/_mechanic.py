@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import hyperparameters
 from optax._src import numerics
@@ -61,6 +62,10 @@ class MechanicState(NamedTuple):
   x0: base.Params
 
 
+@arguments.declare(
+    num_betas=arguments.positive_int,
+    weight_decay=arguments.non_negative_scalar,
+    eps=arguments.non_negative_scalar, s_init=arguments.non_negative_scalar)
 def mechanize(
     base_optimizer: base.GradientTransformation,
     weight_decay: float = 1e-2,
@@ -135,12 +140,6 @@ def mechanize(
     <https://arxiv.org/abs/2306.00144>`_, 2023.
   """
   fn = 'mechanize'
-  validation.check_positive_int(fn, 'num_betas', num_betas)
-  validation.check_non_negative(fn, 'weight_decay', weight_decay)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 's_init', s_init)
-  validation.check_scalars_or_schedules(
-      fn, weight_decay=weight_decay, eps=eps, s_init=s_init)
   base_optimizer = base.with_extra_args_support(base_optimizer)
   betas_np = 1.0 - 0.1 ** np.arange(1, num_betas + 1)
 

@@ -24,6 +24,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -112,6 +113,11 @@ class MomoState(NamedTuple):
   count: jax.Array
 
 
+@arguments.declare(
+    learning_rate=arguments.required_learning_rate,
+    beta=arguments.closed_decay_scalar,
+    lower_bound=arguments.scalar_or_schedule,
+    weight_decay=arguments.scalar_or_schedule)
 def momo(
     learning_rate: base.ScalarOrSchedule = 1.0,
     beta: float = 0.9,
@@ -191,10 +197,6 @@ def momo(
   .. seealso:: :func:`momo_adam`, :func:`optax.polyak_sgd`
   """
   fn = 'momo'
-  validation.check_learning_rate(fn, learning_rate)
-  validation.check_decay(fn, 'beta', beta, closed=True)
-  validation.check_scalars_or_schedules(
-      fn, beta=beta, lower_bound=lower_bound, weight_decay=weight_decay)
 
   def init_fn(params):
     dtype = _scalar_dtype()
@@ -281,6 +283,11 @@ class MomoAdamState(NamedTuple):
   count: jax.Array
 
 
+@arguments.declare(
+    learning_rate=arguments.required_learning_rate, b1=arguments.decay_scalar,
+    b2=arguments.decay_scalar, eps=arguments.non_negative_scalar,
+    lower_bound=arguments.scalar_or_schedule,
+    weight_decay=arguments.scalar_or_schedule)
 def momo_adam(
     learning_rate: base.ScalarOrSchedule = 1e-2,
     b1: float = 0.9,
@@ -362,13 +369,6 @@ def momo_adam(
   .. seealso:: :func:`momo`, :func:`optax.adam`
   """
   fn = 'momo_adam'
-  validation.check_learning_rate(fn, learning_rate)
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, lower_bound=lower_bound,
-      weight_decay=weight_decay)
 
   def init_fn(params):
     dtype = _scalar_dtype()

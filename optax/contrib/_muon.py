@@ -44,6 +44,7 @@ import jax.numpy as jnp
 
 from optax import tree_utils as otu
 from optax._src import alias
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -146,6 +147,7 @@ def _static_shape(x: Any) -> Optional[tuple[int, ...]]:
 
 def _resolve_ns_coeffs(fn: str, ns_coeffs: Any) -> Any:
   """Validates the Newton-Schulz coefficients; resolves a preset name."""
+  fn = validation.called(fn)
   if isinstance(ns_coeffs, str):
     if ns_coeffs not in _NS_COEFFS_PRESETS:
       raise ValueError(
@@ -163,25 +165,26 @@ def _resolve_ns_coeffs(fn: str, ns_coeffs: Any) -> Any:
   return ns_coeffs
 
 
-def _check_preconditioning(fn: str, preconditioning: str) -> None:
+def _check_preconditioning(fn: str, name: str, preconditioning: str) -> None:
+  """The rule of ``preconditioning``: one of the names this module knows."""
   if preconditioning not in _PRECONDITIONINGS:
     raise ValueError(
-        f'{fn}: preconditioning must be one of {list(_PRECONDITIONINGS)}, got'
-        f' {preconditioning!r}')
+        f'{validation.called(fn)}: {name} must be one of'
+        f' {list(_PRECONDITIONINGS)}, got {preconditioning!r}')
 
 
-def _check_ns_steps(fn: str, ns_steps: Any) -> None:
-  """Raises unless ``ns_steps`` can count the Newton-Schulz iterations.
+def _check_ns_steps(fn: str, name: str, ns_steps: Any) -> None:
+  """The rule of ``ns_steps``: it can count the Newton-Schulz iterations.
 
   An integer array (possibly a tracer) passes whatever its value; a float
   (2.5) would only fail inside the update's loop.
   """
   dtype = getattr(ns_steps, 'dtype', None)
   if dtype is None or hyperparameters.is_number(ns_steps):
-    validation.check_non_negative_int(fn, 'ns_steps', ns_steps)
+    validation.check_non_negative_int(fn, name, ns_steps)
   elif not jnp.issubdtype(dtype, jnp.integer):
-    raise TypeError(f'{fn}: ns_steps must be an integer, got an array of'
-                    f' dtype {dtype}')
+    raise TypeError(f'{validation.called(fn)}: {name} must be an integer, got'
+                    f' an array of dtype {dtype}')
 
 
 # ------------------------------------------------------------------------------
@@ -279,7 +282,7 @@ def _orthogonalize_matrix(
           jnp.sqrt(jnp.sum(numerics.abs_sq(gram))), eps)).astype(x.dtype)
       x = x * s
       gram = gram * (s * s)
-    if isinstance(num_steps, int) and num_steps == 0:
+    if hyperparameters.is_number(num_steps, integral=True) and num_steps == 0:
       return x.T if transposed else x
     x = _newton_schulz_step(x, abc(0), gram)
     start = 1
@@ -361,7 +364,7 @@ def orthogonalize_via_newton_schulz(
     2022.
   """
   fn = 'orthogonalize_via_newton_schulz'
-  _check_preconditioning(fn, preconditioning)
+  _check_preconditioning(fn, 'preconditioning', preconditioning)
   coeffs = jnp.asarray(ns_coeffs)
   if coeffs.ndim not in (1, 2) or coeffs.shape[-1] != 3:
     raise ValueError(
@@ -400,6 +403,9 @@ def orthogonalize_via_newton_schulz(
 # ------------------------------------------------------------------------------
 
 
+@arguments.declare(
+    ns_steps=_check_ns_steps, preconditioning=_check_preconditioning,
+    beta=arguments.closed_decay_scalar, eps=arguments.non_negative_scalar)
 def scale_by_muon(
     ns_coeffs: NsCoeffs = _DEFAULT_NS_COEFFS,
     ns_steps: int = 5,
@@ -489,11 +495,6 @@ def scale_by_muon(
   """
   fn = 'scale_by_muon'
   coeffs_config = _resolve_ns_coeffs(fn, ns_coeffs)
-  _check_ns_steps(fn, ns_steps)
-  _check_preconditioning(fn, preconditioning)
-  validation.check_decay(fn, 'beta', beta, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(fn, beta=beta, eps=eps)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -585,6 +586,13 @@ def _default_muon_dim_nums(params: base.Params) -> Any:
       params)
 
 
+# scale_by_muon checks ns_coeffs, ns_steps, preconditioning, beta and eps,
+# adamw the Adam hyperparameters, under its own names: those are declared.
+@arguments.declare(
+    consistent_rms=arguments.positive, adam_b1=arguments.decay_scalar,
+    adam_b2=arguments.decay_scalar, adam_eps_root=arguments.non_negative_scalar,
+    adam_weight_decay=arguments.finite_scalar,
+    adam_learning_rate=arguments.learning_rate)
 def muon(
     learning_rate: base.ScalarOrSchedule,
     ns_coeffs: NsCoeffs = _DEFAULT_NS_COEFFS,
@@ -701,15 +709,6 @@ def muon(
   .. seealso:: :func:`scale_by_muon`, :func:`orthogonalize_via_newton_schulz`
   """
   fn = 'muon'
-  _resolve_ns_coeffs(fn, ns_coeffs)
-  _check_ns_steps(fn, ns_steps)
-  _check_preconditioning(fn, preconditioning)
-  validation.check_decay(fn, 'beta', beta, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_positive(fn, 'consistent_rms', consistent_rms)
-  validation.check_scalars_or_schedules(
-      fn, beta=beta, eps=eps, adam_b1=adam_b1, adam_b2=adam_b2,
-      adam_eps_root=adam_eps_root, adam_weight_decay=adam_weight_decay)
   if muon_weight_dimension_numbers is None:
     dim_nums = _default_muon_dim_nums
   else:

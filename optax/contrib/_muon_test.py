@@ -599,6 +599,31 @@ class BuildTimeTest(parameterized.TestCase):
     _, new = probes.arrays_created_by(make)
     self.assertEqual(new, [])
 
+  @parameterized.named_parameters(
+      ('learning_rate', {'learning_rate': '0.1'}, TypeError,
+       "learning_rate must be a scalar number or a schedule, got str '0.1'"),
+      ('adam_learning_rate', {'adam_learning_rate': float('inf')},
+       ValueError, 'adam_learning_rate must be finite, got inf'),
+      ('adam_b1', {'adam_b1': 1.5}, ValueError,
+       r'adam_b1 must be in \[0, 1\), got 1.5'),
+      ('adam_weight_decay', {'adam_weight_decay': float('nan')}, ValueError,
+       'adam_weight_decay must be finite, got nan'),
+      ('weight_decay', {'weight_decay': jnp.ones(2)}, TypeError,
+       r'weight_decay must be a scalar number or a schedule, got an array'),
+      ('preconditioning', {'preconditioning': 'qr'}, ValueError,
+       "preconditioning must be one of .*, got 'qr'"),
+      ('ns_coeffs', {'ns_coeffs': 'nope'}, ValueError,
+       "unknown ns_coeffs preset 'nope'"),
+  )
+  def test_errors_name_muon_and_the_argument_given(self, kwargs, error,
+                                                   message):
+    # The checks run inside the transformations muon builds (adamw,
+    # add_decayed_weights, scale_by_learning_rate, scale_by_muon) name muon,
+    # the function called, and the argument as the user spelled it.
+    kwargs = {'learning_rate': 0.1} | kwargs
+    with self.assertRaisesRegex(error, f'^muon: {message}'):
+      _muon.muon(**kwargs)
+
   def test_build_in_jit_step_in_shard_map_issue_1186(self):
     devices = test_utils.use_host_devices(self, 8)
     mesh = jax.sharding.Mesh(np.array(devices), ('data',))

@@ -84,7 +84,7 @@ def _key_maker(fn: str, key: Any, seed: Any):
         ' (an int or a jax.random.key) to choose the noise.', stacklevel=3)
     seed = 0
   source = seed if key is None else key
-  if isinstance(source, (int, np.integer)) and not isinstance(source, bool):
+  if hyperparameters.is_number(source, integral=True):
     seed_value = int(source)
     return lambda: jax.random.key(seed_value)
   if isinstance(source, (jax.Array, np.ndarray)):

@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -96,6 +97,17 @@ def _decay_mask(fn: str, mask: base.MaskOrFn, params: base.Params) -> Any:
         f' {jax.tree.structure(params)}.') from e
 
 
+@arguments.declare(
+    learning_rate=arguments.required_learning_rate,
+    betas=arguments.pair(arguments.decay_scalar,
+                         arguments.decay_scalar,
+                         what='(b1, b2)'),
+    # None: sqrt(b2).
+    beta3=(arguments.closed_decay, arguments.scalar_schedule_or_none),
+    eps=arguments.non_negative_scalar,
+    estim_lr_coef=arguments.non_negative_scalar,
+    estim_lr0=arguments.positive_scalar,
+    weight_decay=arguments.scalar_or_schedule)
 def prodigy(
     learning_rate: base.ScalarOrSchedule = 1.0,
     betas: tuple[float, float] = (0.9, 0.999),
@@ -182,22 +194,7 @@ def prodigy(
   .. seealso:: :func:`dadapt_adamw`
   """
   fn = 'prodigy'
-  validation.check_learning_rate(fn, learning_rate)
-  if not isinstance(betas, (tuple, list)) or len(betas) != 2:
-    raise ValueError(f'{fn}: betas must be a pair (b1, b2), got {betas!r}')
   b1, b2 = betas
-  validation.check_decay(fn, 'betas[0]', b1)
-  validation.check_decay(fn, 'betas[1]', b2)
-  validation.check_decay(fn, 'beta3', beta3, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'estim_lr_coef', estim_lr_coef)
-  validation.check_positive(fn, 'estim_lr0', estim_lr0)
-  for name, value in (
-      ('betas[0]', b1), ('betas[1]', b2), ('eps', eps),
-      ('estim_lr_coef', estim_lr_coef), ('estim_lr0', estim_lr0),
-      ('weight_decay', weight_decay)):
-    validation.check_scalar_or_schedule(fn, name, value, allow_none=False)
-  validation.check_scalar_or_schedule(fn, 'beta3', beta3)  # None: sqrt(b2).
 
   def init_fn(params):
     dtype = scalar_statistics.statistics_dtype(params)

@@ -20,11 +20,11 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import prepared_inputs
-from optax._src import validation
 
 
 class ReduceLROnPlateauState(NamedTuple):
@@ -54,6 +54,13 @@ class ReduceLROnPlateauState(NamedTuple):
   avg_value: jax.Array
 
 
+@arguments.declare(
+    factor=(arguments.in_interval(0, 1, include_low=False,
+                                  include_high=False),
+            arguments.scalar_or_schedule),
+    rtol=(arguments.in_interval(0, 1), arguments.scalar_or_schedule),
+    atol=arguments.non_negative_scalar,
+    min_scale=arguments.non_negative_scalar)
 def reduce_on_plateau(
     factor: float = 0.1,
     patience: int = 10,
@@ -127,10 +134,6 @@ def reduce_on_plateau(
     ``ReduceLROnPlateau`` callback.
   """
   fn = 'reduce_on_plateau'
-  validation.check_in_interval(fn, 'factor', factor, 0, 1,
-                               include_low=False, include_high=False)
-  validation.check_in_interval(fn, 'rtol', rtol, 0, 1)
-  validation.check_non_negative(fn, 'atol', atol)
   if (hyperparameters.is_number(rtol) and hyperparameters.is_number(atol)
       and rtol == 0 and atol == 0):
     raise ValueError(
@@ -144,9 +147,6 @@ def reduce_on_plateau(
         value >= low and (math.isinf(value) or value == int(value))):
       raise ValueError(
           f'{fn}: {name} must be an integer >= {low}, got {value!r}')
-  validation.check_non_negative(fn, 'min_scale', min_scale)
-  validation.check_scalars_or_schedules(
-      fn, factor=factor, rtol=rtol, atol=atol, min_scale=min_scale)
 
   def init_fn(params):
     del params  # The scalars do not depend on the params' dtypes.

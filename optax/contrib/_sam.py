@@ -27,6 +27,7 @@ from jax import lax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import hyperparameters
 from optax._src import prepared_inputs
@@ -130,6 +131,7 @@ def normalize() -> base.GradientTransformation:
       base.GradientTransformation(base.init_empty_state, update_fn))
 
 
+@arguments.declare(sync_period=arguments.positive_int)
 def sam(
     optimizer: base.GradientTransformation,
     adv_optimizer: base.GradientTransformation,
@@ -204,7 +206,6 @@ def sam(
     Generalization <https://arxiv.org/abs/2010.01412>`_, 2021.
   """
   fn = 'sam'
-  validation.check_positive_int(fn, 'sync_period', sync_period)
   optimizer = base.with_extra_args_support(optimizer)
   adv_optimizer = base.with_extra_args_support(adv_optimizer)
 

@@ -36,6 +36,7 @@ import jax
 import jax.numpy as jnp
 
 from optax._src import alias
+from optax._src import arguments
 from optax._src import base
 from optax._src import hyperparameters
 from optax._src import numerics
@@ -127,6 +128,14 @@ def schedule_free_eval_params(state: base.OptState,
   return jax.tree.map(leaf, params, state.z)
 
 
+@arguments.declare(
+    learning_rate=arguments.required_learning_rate,
+    b1=(arguments.in_interval(
+        0, 1, include_low=False,
+        hint='with b1 = 0 the averaged iterate could not be recovered from'
+        ' the params (use the base optimizer alone instead).'),
+        arguments.scalar_or_schedule),
+    weight_lr_power=arguments.non_negative_scalar)
 def schedule_free(
     base_optimizer: base.GradientTransformation,
     learning_rate: base.ScalarOrSchedule,
@@ -199,14 +208,6 @@ def schedule_free(
   .. seealso:: :func:`schedule_free_adamw`, :func:`schedule_free_sgd`
   """
   fn = 'schedule_free'
-  validation.check_learning_rate(fn, learning_rate)
-  validation.check_in_interval(
-      fn, 'b1', b1, 0, 1, include_low=False,
-      hint='with b1 = 0 the averaged iterate could not be recovered from the'
-      ' params (use the base optimizer alone instead).')
-  validation.check_non_negative(fn, 'weight_lr_power', weight_lr_power)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, weight_lr_power=weight_lr_power)
   state_dtype = utils.canonicalize_dtype(state_dtype)
   base_optimizer = base.with_extra_args_support(base_optimizer)
 
@@ -306,6 +307,9 @@ def _from_step_one(learning_rate: Any) -> Any:
   return lambda count: learning_rate(numerics.safe_increment(count))
 
 
+@arguments.declare(
+    learning_rate=(arguments.non_negative, arguments.required_learning_rate),
+    weight_decay=(arguments.non_negative, arguments.scalar_schedule_or_none))
 def schedule_free_sgd(
     learning_rate: float = 1.0,
     warmup_steps: Optional[int] = None,
@@ -354,12 +358,6 @@ def schedule_free_sgd(
     Defazio et al., `The Road Less Scheduled
     <https://arxiv.org/abs/2405.15682>`_, 2024.
   """
-  fn = 'schedule_free_sgd'
-  validation.check_non_negative(fn, 'learning_rate', learning_rate)
-  validation.check_learning_rate(fn, learning_rate)
-  if weight_decay is not None:
-    validation.check_non_negative(fn, 'weight_decay', weight_decay)
-  validation.check_scalar_or_schedule(fn, 'weight_decay', weight_decay)
   learning_rate = _warmup(learning_rate, warmup_steps)
   optimizer = alias.sgd(_from_step_one(learning_rate))
   if weight_decay is not None:
@@ -370,6 +368,10 @@ def schedule_free_sgd(
                        state_dtype=state_dtype)
 
 
+# scale_by_rms checks eps, and b2 as its decay: b2 is declared here.
+@arguments.declare(
+    learning_rate=(arguments.non_negative, arguments.required_learning_rate),
+    b2=arguments.decay_scalar, weight_decay=arguments.non_negative_scalar)
 def schedule_free_adamw(
     learning_rate: float = 0.0025,
     warmup_steps: Optional[int] = None,
@@ -427,12 +429,6 @@ def schedule_free_adamw(
     Defazio et al., `The Road Less Scheduled
     <https://arxiv.org/abs/2405.15682>`_, 2024.
   """
-  fn = 'schedule_free_adamw'
-  validation.check_non_negative(fn, 'learning_rate', learning_rate)
-  validation.check_learning_rate(fn, learning_rate)
-  validation.check_non_negative(fn, 'weight_decay', weight_decay)
-  validation.check_scalars_or_schedules(
-      fn, b2=b2, eps=eps, weight_decay=weight_decay)
   learning_rate = _warmup(learning_rate, warmup_steps)
   optimizer = _combining.chain(
       transform.scale_by_rms(decay=b2, eps=eps, eps_in_sqrt=False,

@@ -18,7 +18,6 @@
 the objective: call ``update(grads, state, params, obj_fn=loss_fn)``.
 """
 
-import numbers
 from typing import Any, Callable, NamedTuple, Optional, Union
 
 import jax
@@ -26,6 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -110,9 +110,9 @@ def hutchinson_estimator_diag_hessian(
     <https://doi.org/10.1016/j.apnum.2007.01.003>`_, 2007.
   """
   fn = 'hutchinson_estimator_diag_hessian'
-  if isinstance(random_seed, bool) or not (
-      random_seed is None or isinstance(random_seed, numbers.Integral)
-      or hasattr(random_seed, 'dtype')):
+  if not (random_seed is None
+          or hyperparameters.is_number(random_seed, integral=True)
+          or hasattr(random_seed, 'dtype')):
     raise ValueError(
         f'{fn}: random_seed must be None, an integer or a PRNG key, got'
         f' {type(random_seed).__name__}')
@@ -121,7 +121,7 @@ def hutchinson_estimator_diag_hessian(
     del params
     if random_seed is None:
       return HutchinsonState(key=jax.random.PRNGKey(0))
-    if isinstance(random_seed, numbers.Integral):
+    if hyperparameters.is_number(random_seed, integral=True):
       return HutchinsonState(key=jax.random.PRNGKey(random_seed))
     return HutchinsonState(key=jnp.asarray(random_seed))
 
@@ -261,6 +261,16 @@ def _scale_by_sophia(
       fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
 
 
+@arguments.declare(
+    b1=arguments.decay_scalar,
+    b2=arguments.closed_decay_scalar,
+    eps=arguments.non_negative_scalar,
+    gamma=arguments.non_negative_scalar,
+    # None is documented: no clipping.
+    clip_threshold=(arguments.non_negative,
+                    arguments.scalar_schedule_or_none),
+    update_interval=arguments.positive_int,
+    print_win_rate_every_n_steps=arguments.non_negative_int)
 def sophia(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.965,
@@ -362,25 +372,11 @@ def sophia(
   .. seealso:: :func:`hutchinson_estimator_diag_hessian`
   """
   fn = 'sophia'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'gamma', gamma)
-  validation.check_non_negative(fn, 'clip_threshold', clip_threshold)
-  validation.check_scalars_or_schedules(fn, b1=b1, b2=b2, eps=eps,
-                                       gamma=gamma)
-  # None is documented: no clipping.
-  validation.check_scalar_or_schedule(
-      fn, 'clip_threshold', clip_threshold, allow_none=True)
-  validation.check_positive_int(fn, 'update_interval', update_interval)
-  validation.check_non_negative_int(
-      fn, 'print_win_rate_every_n_steps', print_win_rate_every_n_steps)
   if not (hasattr(hessian_diagonal_fn, 'init')
           and hasattr(hessian_diagonal_fn, 'update')):
     raise ValueError(
         f'{fn}: hessian_diagonal_fn must be a GradientTransformation, got'
         f' {type(hessian_diagonal_fn).__name__}')
-  validation.check_learning_rate('sophia', learning_rate, allow_none=True)
   return _combining.chain(
       _scale_by_sophia(
           b1=b1, b2=b2, eps=eps, gamma=gamma, clip_threshold=clip_threshold,

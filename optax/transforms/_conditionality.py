@@ -25,10 +25,10 @@ from typing import Any, NamedTuple, Protocol
 import jax
 import jax.numpy as jnp
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import numerics
 from optax._src import prepared_inputs
-from optax._src import validation
 
 
 class ConditionFn(Protocol):
@@ -271,6 +271,7 @@ def _all_finite(tree) -> jax.Array:
   return jnp.all(jnp.stack(flags))
 
 
+@arguments.declare(max_consecutive_errors=arguments.non_negative)
 def apply_if_finite(
     inner: base.GradientTransformation,
     max_consecutive_errors: int,
@@ -310,8 +311,6 @@ def apply_if_finite(
     >>> updates, state.notfinite_count
     (Array([-3., -1.], dtype=float32), Array(0, dtype=int32))
   """
-  validation.check_non_negative(
-      'apply_if_finite', 'max_consecutive_errors', max_consecutive_errors)
   inner = base.with_extra_args_support(inner)
 
   def init_fn(params):
