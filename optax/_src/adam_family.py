@@ -21,9 +21,9 @@ look-ahead moment, dtype lifting) live in :mod:`optax._src.moments`.
 
 Each transformation, used on its own, takes its gradients and params as
 ``optax.chain`` gives them
-(:func:`optax._src.prepared_inputs.with_prepared_inputs`); a hyperparameter
-that is not a scalar is a TypeError when it is built
-(:func:`optax._src.validation.check_scalars_or_schedules`).
+(:func:`optax._src.prepared_inputs.with_prepared_inputs`); the rules of its
+hyperparameters are declared once (:func:`optax._src.arguments.declare`)
+and checked when it is built.
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
@@ -35,6 +35,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -47,6 +48,12 @@ from optax._src import utils
 from optax._src import validation
 
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
+
+# The rules of the hyperparameters (see arguments.declare): a value rule,
+# then the type rule (a number, a scalar array or a schedule).
+_DECAY = (arguments.decay, arguments.scalar_or_schedule)
+_CLOSED_DECAY = (arguments.closed_decay, arguments.scalar_or_schedule)
+_NON_NEGATIVE = (arguments.non_negative, arguments.scalar_or_schedule)
 
 
 class ScaleByAdamState(NamedTuple):
@@ -65,6 +72,11 @@ class ScaleByAdamState(NamedTuple):
   nu: base.Updates
 
 
+@arguments.declare(
+    b1=_DECAY,
+    b2=_DECAY,
+    eps=_NON_NEGATIVE,
+    eps_root=_NON_NEGATIVE)
 def scale_by_adam(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -127,13 +139,7 @@ def scale_by_adam(
     <https://openreview.net/pdf?id=OM0jvwB8jIp57ZJjtNEZ>`_, 2016.
   """
   fn = 'scale_by_adam'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     mu = otu.tree_zeros_like(params, dtype=mu_dtype)
@@ -171,6 +177,10 @@ def _adam_leaf(g, mu, nu, b1, b2, bc1, bc2, bc1_next, eps, eps_root):
   return moments.adam_ratio(m_hat, v_hat, eps, eps_root), m, v
 
 
+@arguments.declare(
+    b1=_DECAY,
+    b2=_CLOSED_DECAY,
+    eps=_NON_NEGATIVE)
 def scale_by_adamax(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -213,11 +223,6 @@ def scale_by_adamax(
     Kingma and Ba, `Adam: A Method for Stochastic Optimization
     <https://arxiv.org/abs/1412.6980>`_, 2014 (section 7.1).
   """
-  fn = 'scale_by_adamax'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(fn, b1=b1, b2=b2, eps=eps)
 
   def init_fn(params):
     return ScaleByAdamState(
@@ -227,14 +232,12 @@ def scale_by_adamax(
 
   def update_fn(updates, state, params=None):
     del params
-    beta1, beta2 = _hp(b1), _hp(b2)
     count = numerics.safe_increment(state.count)
-    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
-    nu = otu.tree_update_infinity_moment(updates, state.nu, beta2, _hp(eps))
-    bc1 = moments.bias_correction(beta1, count)
-    epsilon = _hp(eps)
-    def direction(g, m, v):
-      # v >= |g| + eps >= eps, which a float16 v loses when stored.
+    mu = otu.tree_update_moment(updates, state.mu, b1, 1)
+    nu = otu.tree_update_infinity_moment(updates, state.nu, b2, eps)
+    bc1, epsilon = moments.bias_correction(_hp(b1), count), _hp(eps)
+
+    def direction(g, m, v):  # v >= |g| + eps: a float16 v loses eps.
       m, bc, v = dtypes.lift(m, bc1, dtypes.at_least(v, epsilon))
       return (m / bc / v).astype(g.dtype)
 
@@ -242,7 +245,7 @@ def scale_by_adamax(
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return prepared_inputs.with_prepared_inputs(
-      fn, base.GradientTransformation(init_fn, update_fn))
+      'scale_by_adamax', base.GradientTransformation(init_fn, update_fn))
 
 
 class ScaleByAmsgradState(NamedTuple):
@@ -263,6 +266,11 @@ class ScaleByAmsgradState(NamedTuple):
   nu_max: base.Updates
 
 
+@arguments.declare(
+    b1=arguments.scalar_or_schedule,
+    b2=arguments.scalar_or_schedule,
+    eps=_NON_NEGATIVE,
+    eps_root=_NON_NEGATIVE)
 def scale_by_amsgrad(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -323,11 +331,7 @@ def scale_by_amsgrad(
   fn = 'scale_by_amsgrad'
   validation.check_decay(fn, 'b1', b1, closed=not bias_correction_mu)
   validation.check_decay(fn, 'b2', b2, closed=not bias_correction_nu)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByAmsgradState(
@@ -387,6 +391,12 @@ class ScaleByAdanState(NamedTuple):
   t: jax.Array
 
 
+@arguments.declare(
+    b1=_DECAY,
+    b2=_DECAY,
+    b3=_DECAY,
+    eps=_NON_NEGATIVE,
+    eps_root=_NON_NEGATIVE)
 def scale_by_adan(
     b1: float = 0.98,
     b2: float = 0.92,
@@ -445,13 +455,6 @@ def scale_by_adan(
     2022.
   """
   fn = 'scale_by_adan'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_decay(fn, 'b3', b3)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByAdanState(
@@ -549,6 +552,11 @@ class ScaleByBeliefState(NamedTuple):
   nu: base.Updates
 
 
+@arguments.declare(
+    b1=_DECAY,
+    b2=_DECAY,
+    eps=_NON_NEGATIVE,
+    eps_root=_NON_NEGATIVE)
 def scale_by_belief(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -604,12 +612,6 @@ def scale_by_belief(
     Gradients <https://arxiv.org/abs/2010.07468>`_, 2020.
   """
   fn = 'scale_by_belief'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return ScaleByBeliefState(
@@ -663,6 +665,12 @@ class ScaleByNovogradState(NamedTuple):
   nu: base.Updates
 
 
+@arguments.declare(
+    b1=_CLOSED_DECAY,
+    b2=_CLOSED_DECAY,
+    eps=_NON_NEGATIVE,
+    eps_root=_NON_NEGATIVE,
+    weight_decay=arguments.scalar_or_schedule)
 def scale_by_novograd(
     b1: float = 0.9,
     b2: float = 0.25,
@@ -718,14 +726,8 @@ def scale_by_novograd(
     <https://arxiv.org/abs/1905.11286>`_, 2019.
   """
   fn = 'scale_by_novograd'
-  validation.check_decay(fn, 'b1', b1, closed=True)
-  validation.check_decay(fn, 'b2', b2, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
   no_decay = hyperparameters.is_number(weight_decay) and weight_decay == 0
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root, weight_decay=weight_decay)
 
   def zero_nu(p):
     wide = hyperparameters.hyperparameter_dtype()
@@ -785,6 +787,12 @@ def scale_by_novograd(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare(
+    b1=_DECAY,
+    b2=_DECAY,
+    eps=_NON_NEGATIVE,
+    eps_root=_NON_NEGATIVE,
+    threshold=arguments.scalar_or_schedule)
 def scale_by_radam(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -847,12 +855,6 @@ def scale_by_radam(
     Learning Rate and Beyond <https://arxiv.org/abs/1908.03265>`_, 2020.
   """
   fn = 'scale_by_radam'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root, threshold=threshold)
 
   def init_fn(params):
     return ScaleByAdamState(
@@ -892,6 +894,12 @@ def scale_by_radam(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare(
+    b1=_DECAY,
+    b2=_DECAY,
+    eps=_NON_NEGATIVE,
+    eps_root=_NON_NEGATIVE,
+    initial_accumulator_value=arguments.scalar_or_schedule)
 def scale_by_yogi(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -944,13 +952,6 @@ def scale_by_yogi(
     2018.
   """
   fn = 'scale_by_yogi'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root,
-      initial_accumulator_value=initial_accumulator_value)
 
   def init_fn(params):
     return ScaleByAdamState(
