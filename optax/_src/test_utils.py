@@ -25,7 +25,6 @@ in ``optax._src.testing``.
 
 from collections.abc import Iterator
 import contextlib
-import importlib
 import logging
 import threading
 from typing import Any, Optional
@@ -368,22 +367,3 @@ def log_compilations() -> Iterator[list[logging.LogRecord]]:
       logger.setLevel(previous_level)
       logger.removeHandler(handler)
 
-
-# The fork's own helpers live in optax._src.testing (optimizer_checks,
-# host_devices). Test files still being edited elsewhere
-# (contrib/_adopt_test.py, contrib/_muon_test.py) reach a few of them here
-# until their imports follow; this forwarding goes with their last use.
-_MOVED = {
-    'assert_dtypes_stable_over_steps': 'optimizer_checks',
-    'minimize': 'optimizer_checks',
-    'use_host_devices': 'host_devices',
-}
-
-
-def __getattr__(name: str) -> Any:
-  """A helper moved to ``optax._src.testing``, by its old name here."""
-  if name not in _MOVED:
-    raise AttributeError(
-        f'module {__name__!r} has no attribute {name!r}')
-  module = importlib.import_module(f'optax._src.testing.{_MOVED[name]}')
-  return getattr(module, name)

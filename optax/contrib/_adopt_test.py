@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from optax._src import test_utils
+from optax._src.testing import optimizer_checks
 from optax._src import transform
 from optax.contrib import _adopt
 
@@ -170,7 +170,7 @@ class AdoptTest(parameterized.TestCase):
     state = tx.init(params)
     self.assertEqual(state[0].mu['b'].dtype, jnp.bfloat16)
     self.assertEqual(state[0].nu['b'].dtype, jnp.float32)
-    test_utils.assert_dtypes_stable_over_steps(tx, params)
+    optimizer_checks.assert_dtypes_stable_over_steps(tx, params)
 
   @parameterized.parameters(('b1', 1.5), ('b2', -0.5), ('eps', -1.0))
   def test_rejects_invalid_hyperparameters(self, name, value):

@@ -29,6 +29,8 @@ from jax.sharding import PartitionSpec as P
 import numpy as np
 
 from optax._src import test_utils
+from optax._src.testing import host_devices
+from optax._src.testing import optimizer_checks
 from optax._src.testing import probes
 from optax.contrib import _muon
 from optax.schedules import _inject
@@ -581,7 +583,7 @@ class MuonTest(_AgainstFloat64):
     params = {'w': jnp.zeros((4, 4)), 'b': jnp.ones(4)}
     loss = lambda p: jnp.sum((p['w'] - target)**2) + jnp.sum(p['b']**2)
     tx = _muon.muon(lambda count: 0.1 * 0.97**count)
-    params, _ = test_utils.minimize(tx, loss, params, 200)
+    params, _ = optimizer_checks.minimize(tx, loss, params, 200)
     self.assertLess(float(loss(params)), 1e-2)
 
 
@@ -625,7 +627,7 @@ class BuildTimeTest(parameterized.TestCase):
       _muon.muon(**kwargs)
 
   def test_build_in_jit_step_in_shard_map_issue_1186(self):
-    devices = test_utils.use_host_devices(self, 8)
+    devices = host_devices.use_host_devices(self, 8)
     mesh = jax.sharding.Mesh(np.array(devices), ('data',))
 
     def loss(params, x):
