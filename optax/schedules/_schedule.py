@@ -26,9 +26,9 @@ from typing import Any, Optional
 from absl import logging
 import jax.numpy as jnp
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import hyperparameters
-from optax._src import validation
 from optax.schedules import _join
 
 
@@ -393,10 +393,12 @@ def cosine_decay_schedule(
 
   # Python ints are taken as floats: a number of steps beyond the int32
   # range (e.g. 1e10) would otherwise overflow when turned into an array.
-  steps = float(decay_steps) if isinstance(decay_steps, int) else decay_steps
+  steps = (float(decay_steps)
+           if hyperparameters.is_number(decay_steps, integral=True)
+           else decay_steps)
 
   def schedule(count: base.Numeric) -> base.Numeric:
-    if isinstance(count, int):
+    if hyperparameters.is_number(count, integral=True):
       count = float(count)
     count = jnp.minimum(count, steps)
     cosine = 0.5 * (1 + jnp.cos(jnp.pi * count / steps))
@@ -655,6 +657,7 @@ def cosine_onecycle_schedule(
       (div_factor, 1.0 / (div_factor * final_div_factor)))
 
 
+@arguments.declare(warmup_steps=arguments.non_negative)
 def warmup_constant_schedule(
     init_value: float,
     peak_value: float,
@@ -688,8 +691,6 @@ def warmup_constant_schedule(
     >>> [float(schedule(t)) for t in range(6)]
     [0.0, 0.25, 0.5, 0.75, 1.0, 1.0]
   """
-  validation.check_non_negative(
-      'warmup_constant_schedule', 'warmup_steps', warmup_steps)
   if hyperparameters.is_number(warmup_steps) and warmup_steps == 0:
     return constant_schedule(peak_value)
   return linear_schedule(
@@ -699,6 +700,7 @@ def warmup_constant_schedule(
   )
 
 
+@arguments.declare(warmup_steps=arguments.non_negative)
 def warmup_cosine_decay_schedule(
     init_value: float,
     peak_value: float,
@@ -756,8 +758,6 @@ def warmup_cosine_decay_schedule(
     Loshchilov and Hutter, `SGDR: Stochastic Gradient Descent with Warm
     Restarts <https://arxiv.org/abs/1608.03983>`_, 2017.
   """
-  validation.check_non_negative(
-      'warmup_cosine_decay_schedule', 'warmup_steps', warmup_steps)
   if (hyperparameters.is_number(warmup_steps)
       and hyperparameters.is_number(decay_steps)
       and decay_steps <= warmup_steps):
@@ -808,6 +808,7 @@ def warmup_cosine_decay_schedule(
   )
 
 
+@arguments.declare(warmup_steps=arguments.non_negative)
 def warmup_exponential_decay_schedule(
     init_value: float,
     peak_value: float,
@@ -854,8 +855,6 @@ def warmup_exponential_decay_schedule(
     >>> [float(schedule(t)) for t in range(6)]
     [0.0, 0.5, 1.0, 0.5, 0.25, 0.125]
   """
-  validation.check_non_negative(
-      'warmup_exponential_decay_schedule', 'warmup_steps', warmup_steps)
   return _join.join_schedules(
       [
           linear_schedule(
