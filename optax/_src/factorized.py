@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -28,7 +29,6 @@ from optax._src import numerics
 from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
-from optax._src import validation
 
 
 def _decay_rate_pow(i: jax.Array, exponent: base.Numeric = 0.8) -> jax.Array:
@@ -111,6 +111,10 @@ def _check_state_matches(init_fn: Any, updates: Any, state: Any) -> None:
           f' {remedy}')
 
 
+@arguments.declare(
+    min_dim_size_to_factor=arguments.non_negative,
+    epsilon=(arguments.non_negative, arguments.scalar_or_schedule),
+    decay_rate=arguments.scalar_or_schedule)
 def scale_by_factored_rms(
     factored: bool = True,
     decay_rate: float = 0.8,
@@ -169,13 +173,6 @@ def scale_by_factored_rms(
     Shazeer and Stern, `Adafactor: adaptive learning rates with sublinear
     memory cost <https://arxiv.org/abs/1804.04235>`_, 2018.
   """
-  fn = 'scale_by_factored_rms'
-  validation.check_non_negative(
-      fn, 'min_dim_size_to_factor', min_dim_size_to_factor)
-  validation.check_non_negative(fn, 'epsilon', epsilon)
-  validation.check_scalars_or_schedules(
-      fn, decay_rate=decay_rate, epsilon=epsilon)
-
   def dims_of(leaf):
     return _factored_dims(leaf.shape, factored, min_dim_size_to_factor)
 
@@ -281,4 +278,5 @@ def scale_by_factored_rms(
     return new_updates, new_state
 
   return prepared_inputs.with_prepared_inputs(
-      fn, base.GradientTransformation(init_fn, update_fn))
+      'scale_by_factored_rms',
+      base.GradientTransformation(init_fn, update_fn))

@@ -20,9 +20,9 @@ Adagrad (:func:`scale_by_rss`), its memory-efficient cover SM3
 
 Each transformation, used on its own, takes its gradients and params as
 ``optax.chain`` gives them
-(:func:`optax._src.prepared_inputs.with_prepared_inputs`); a hyperparameter
-that is not a scalar is a TypeError when it is built
-(:func:`optax._src.validation.check_scalars_or_schedules`).
+(:func:`optax._src.prepared_inputs.with_prepared_inputs`); the rules of its
+hyperparameters are declared once (:func:`optax._src.arguments.declare`)
+and checked when it is built.
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
@@ -34,6 +34,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -44,6 +45,11 @@ from optax._src import utils
 from optax._src import validation
 
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
+
+# The rules of the hyperparameters (see arguments.declare): a value rule,
+# then the type rule (a number, a scalar array or a schedule).
+_CLOSED_DECAY = (arguments.closed_decay, arguments.scalar_or_schedule)
+_NON_NEGATIVE = (arguments.non_negative, arguments.scalar_or_schedule)
 
 
 class ScaleByRmsState(NamedTuple):
@@ -78,6 +84,10 @@ def _rescale_by_root(g, v, epsilon, eps_in_sqrt):
   return out.astype(g.dtype)
 
 
+@arguments.declare(
+    decay=arguments.scalar_or_schedule,
+    eps=_NON_NEGATIVE,
+    initial_scale=_NON_NEGATIVE)
 def scale_by_rms(
     decay: float = 0.9,
     eps: float = 1e-8,
@@ -132,10 +142,6 @@ def scale_by_rms(
   """
   fn = 'scale_by_rms'
   validation.check_decay(fn, 'decay', decay, closed=not bias_correction)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'initial_scale', initial_scale)
-  validation.check_scalars_or_schedules(
-      fn, decay=decay, eps=eps, initial_scale=initial_scale)
 
   def init_fn(params):
     nu = otu.tree_full_like(params, initial_scale)
@@ -189,6 +195,10 @@ class ScaleByRStdDevWithCountState(NamedTuple):
   nu: base.Updates
 
 
+@arguments.declare(
+    decay=arguments.scalar_or_schedule,
+    eps=_NON_NEGATIVE,
+    initial_scale=_NON_NEGATIVE)
 def scale_by_stddev(
     decay: float = 0.9,
     eps: float = 1e-8,
@@ -241,10 +251,6 @@ def scale_by_stddev(
   """
   fn = 'scale_by_stddev'
   validation.check_decay(fn, 'decay', decay, closed=not bias_correction)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'initial_scale', initial_scale)
-  validation.check_scalars_or_schedules(
-      fn, decay=decay, eps=eps, initial_scale=initial_scale)
 
   def init_fn(params):
     mu = otu.tree_zeros_like(params)
@@ -291,6 +297,9 @@ class ScaleByRssState(NamedTuple):
   sum_of_squares: base.Updates
 
 
+@arguments.declare(
+    initial_accumulator_value=_NON_NEGATIVE,
+    eps=_NON_NEGATIVE)
 def scale_by_rss(
     initial_accumulator_value: float = 0.1,
     eps: float = 1e-7,
@@ -331,11 +340,6 @@ def scale_by_rss(
     <https://jmlr.org/papers/v12/duchi11a.html>`_, 2011.
   """
   fn = 'scale_by_rss'
-  validation.check_non_negative(fn, 'initial_accumulator_value',
-                      initial_accumulator_value)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(
-      fn, initial_accumulator_value=initial_accumulator_value, eps=eps)
 
   def init_fn(params):
     return ScaleByRssState(
@@ -392,6 +396,10 @@ def _reject_complex(fn: str, params: base.Params) -> None:
           ' optax.contrib.split_real_and_imaginary).')
 
 
+@arguments.declare(
+    b1=_CLOSED_DECAY,
+    b2=_CLOSED_DECAY,
+    eps=_NON_NEGATIVE)
 def scale_by_sm3(
     b1: float = 0.9,
     b2: float = 1.0,
@@ -443,10 +451,6 @@ def scale_by_sm3(
     <https://arxiv.org/abs/1901.11150>`_, 2019.
   """
   fn = 'scale_by_sm3'
-  validation.check_decay(fn, 'b1', b1, closed=True)
-  validation.check_decay(fn, 'b2', b2, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(fn, b1=b1, b2=b2, eps=eps)
 
   def accumulators(p):
     if p.ndim == 0:
@@ -520,6 +524,9 @@ class ScaleByAdaDeltaState(NamedTuple):
   e_x: base.Updates
 
 
+@arguments.declare(
+    rho=_CLOSED_DECAY,
+    eps=_NON_NEGATIVE)
 def scale_by_adadelta(
     rho: float = 0.9,
     eps: float = 1e-6,
@@ -560,9 +567,6 @@ def scale_by_adadelta(
     <https://arxiv.org/abs/1212.5701>`_, 2012.
   """
   fn = 'scale_by_adadelta'
-  validation.check_decay(fn, 'rho', rho, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(fn, rho=rho, eps=eps)
 
   def init_fn(params):
     return ScaleByAdaDeltaState(

@@ -20,9 +20,9 @@ that grow or shrink with sign agreement).
 
 Each transformation, used on its own, takes its gradients and params as
 ``optax.chain`` gives them
-(:func:`optax._src.prepared_inputs.with_prepared_inputs`); a hyperparameter
-that is not a scalar is a TypeError when it is built
-(:func:`optax._src.validation.check_scalars_or_schedules`).
+(:func:`optax._src.prepared_inputs.with_prepared_inputs`); the rules of its
+hyperparameters are declared once (:func:`optax._src.arguments.declare`)
+and checked when it is built.
 
 Upstream Optax defines these in ``optax._src.transform``, which re-exports
 them and gives them that ``__module__`` so that pickles name the same module.
@@ -34,6 +34,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -41,9 +42,13 @@ from optax._src import numerics
 from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
-from optax._src import validation
 
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
+
+# The rules of the hyperparameters (see arguments.declare): a value rule,
+# then the type rule (a number, a scalar array or a schedule).
+_CLOSED_DECAY = (arguments.closed_decay, arguments.scalar_or_schedule)
+_NON_NEGATIVE = (arguments.non_negative, arguments.scalar_or_schedule)
 
 
 def scale_by_sign() -> base.GradientTransformation:
@@ -98,6 +103,10 @@ class ScaleByLionState(NamedTuple):
 _LION_MODES = ('hard', 'smooth', 'refined')
 
 
+@arguments.declare(
+    b1=_CLOSED_DECAY,
+    b2=_CLOSED_DECAY,
+    smooth_beta=arguments.scalar_or_schedule)
 def scale_by_lion(
     b1: float = 0.9,
     b2: float = 0.99,
@@ -152,11 +161,7 @@ def scale_by_lion(
   fn = 'scale_by_lion'
   # As upstream, an unknown mode is reported by update, not here: building
   # the transformation and init succeed.
-  validation.check_decay(fn, 'b1', b1, closed=True)
-  validation.check_decay(fn, 'b2', b2, closed=True)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, smooth_beta=smooth_beta)
 
   def init_fn(params):
     return ScaleByLionState(
@@ -210,6 +215,12 @@ class ScaleByRpropState(NamedTuple):
   prev_updates: base.Updates
 
 
+@arguments.declare(
+    learning_rate=_NON_NEGATIVE,
+    eta_minus=_NON_NEGATIVE,
+    eta_plus=_NON_NEGATIVE,
+    min_step_size=_NON_NEGATIVE,
+    max_step_size=arguments.scalar_or_schedule)
 def scale_by_rprop(
     learning_rate: float,
     eta_minus: float = 0.5,
@@ -280,19 +291,12 @@ def scale_by_rprop(
     <https://citeseerx.ist.psu.edu/document?doi=10.1.1.17.1332>`_, 2000.
   """
   fn = 'scale_by_rprop'
-  for name, value in (('learning_rate', learning_rate),
-                      ('eta_minus', eta_minus), ('eta_plus', eta_plus),
-                      ('min_step_size', min_step_size)):
-    validation.check_non_negative(fn, name, value)
   if (hyperparameters.is_number(min_step_size)
       and hyperparameters.is_number(max_step_size)
       and min_step_size > max_step_size):
     raise ValueError(
         f'{fn}: min_step_size must not exceed max_step_size, got'
         f' {min_step_size} > {max_step_size}')
-  validation.check_scalars_or_schedules(
-      fn, learning_rate=learning_rate, eta_minus=eta_minus, eta_plus=eta_plus,
-      min_step_size=min_step_size, max_step_size=max_step_size)
 
   def init_fn(params):
     return ScaleByRpropState(
