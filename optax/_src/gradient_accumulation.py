@@ -26,10 +26,10 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from optax import tree_utils as otu
 from optax._src import base
+from optax._src import hyperparameters
 
 
 class ApplyEvery(NamedTuple):
@@ -74,7 +74,7 @@ def apply_every(k: int = 1) -> base.GradientTransformation:
     optimizer between emissions.
   """
   fn = 'apply_every'
-  if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+  if not hyperparameters.is_number(k, integral=True) or k < 1:
     raise ValueError(f'{fn}: k must be an integer >= 1, got {k!r}')
   k = int(k)
 

@@ -178,7 +178,8 @@ def scale_by_lbfgs(
     optimization <https://doi.org/10.1007/BF01589116>`_, 1989.
   """
   fn = 'scale_by_lbfgs'
-  if not isinstance(memory_size, int) or memory_size < 1:
+  if (not hyperparameters.is_number(memory_size, integral=True)
+      or memory_size < 1):
     raise ValueError(
         f'{fn}: memory_size must be an integer >= 1, got {memory_size!r}')
 

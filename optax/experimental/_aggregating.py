@@ -505,7 +505,7 @@ def track_per_element_mean_and_variance_with_ema(
     A GradientTransformationExtraArgs whose ``update`` requires the keyword
     arguments ``sum_sq_diff_grads`` and ``sample_size``.
   """
-  if isinstance(ema_decay, (int, float)) and not 0 <= ema_decay < 1:
+  if hyperparameters.is_number(ema_decay) and not 0 <= ema_decay < 1:
     raise ValueError(
         'track_per_element_mean_and_variance_with_ema: ema_decay must be in'
         f' [0, 1), got {ema_decay}.')
