@@ -35,12 +35,11 @@ import jax.numpy as jnp
 from optax._src import base
 
 
-class Normal:
-  r"""The standard normal distribution :math:`\mathcal{N}(0, 1)`.
+class _StandardNoise:
+  """A standard noise distribution: a sampler and its log-density."""
 
-  ``log_prob`` is the log-density up to its additive constant,
-  :math:`-z^2 / 2`, which is all the score-function estimator needs.
-  """
+  # The jax.random sampler, called as (key, shape, dtype).
+  _draw: Callable[..., jax.Array]
 
   def sample(
       self,
@@ -48,7 +47,7 @@ class Normal:
       sample_shape: Sequence[int] = (),
       dtype: jax.typing.DTypeLike = float,
   ) -> jax.Array:
-    """Draws standard normal samples.
+    """Draws samples of the distribution.
 
     Args:
       key: a JAX random key.
@@ -56,9 +55,20 @@ class Normal:
       dtype: the dtype of the samples.
 
     Returns:
-      An array of shape ``sample_shape``, as ``jax.random.normal``.
+      An array of shape ``sample_shape`` and dtype ``dtype``.
     """
-    return jax.random.normal(key, sample_shape, dtype)
+    return self._draw(key, sample_shape, dtype)
+
+
+class Normal(_StandardNoise):
+  r"""The standard normal distribution :math:`\mathcal{N}(0, 1)`.
+
+  ``log_prob`` is the log-density up to its additive constant,
+  :math:`-z^2 / 2`, which is all the score-function estimator needs.
+  Samples are those of ``jax.random.normal``.
+  """
+
+  _draw = staticmethod(jax.random.normal)
 
   def log_prob(self, inputs: jax.Array) -> jax.Array:
     """The unnormalized log-density :math:`-z^2 / 2`, elementwise.
@@ -72,37 +82,21 @@ class Normal:
     return -0.5 * inputs ** 2
 
 
-class Gumbel:
+class Gumbel(_StandardNoise):
   r"""The standard Gumbel distribution.
 
   Its log-density is :math:`-z - e^{-z}`. Adding Gumbel noise to scores
   and taking the argmax samples from the softmax distribution (the
-  Gumbel-max trick).
+  Gumbel-max trick). Samples are those of ``jax.random.gumbel``.
   """
 
-  def sample(
-      self,
-      key: base.PRNGKey,
-      sample_shape: Sequence[int] = (),
-      dtype: jax.typing.DTypeLike = float,
-  ) -> jax.Array:
-    """Draws standard Gumbel samples.
-
-    Args:
-      key: a JAX random key.
-      sample_shape: the shape of the samples.
-      dtype: the dtype of the samples.
-
-    Returns:
-      An array of shape ``sample_shape``, as ``jax.random.gumbel``.
-    """
-    return jax.random.gumbel(key, sample_shape, dtype)
+  _draw = staticmethod(jax.random.gumbel)
 
   def log_prob(self, inputs: jax.Array) -> jax.Array:
-    """The log-density :math:`-z - e^{-z}`, elementwise.
+    """The log-density :math:`-z - e^{-z}` of a standard Gumbel variable.
 
     Args:
-      inputs: the points :math:`z`.
+      inputs: the points :math:`z`, elementwise.
 
     Returns:
       An array like ``inputs``.
