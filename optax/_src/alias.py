@@ -1645,7 +1645,8 @@ def rmsprop(
     learning_rate=arguments.learning_rate,
     eta_minus=arguments.in_interval(0, 1, include_low=False),
     eta_plus=arguments.at_least(1),
-    min_step_size=arguments.non_negative)
+    min_step_size=arguments.non_negative,
+    max_step_size=arguments.at_least_argument('min_step_size'))
 def rprop(
     learning_rate: float,
     eta_minus: float = 0.5,
@@ -1706,12 +1707,6 @@ def rprop(
     Igel and Hüsken, `Empirical evaluation of the improved Rprop learning
     algorithms <https://doi.org/10.1016/S0925-2312(01)00700-7>`_, 2003.
   """
-  if (hyperparameters.is_number(min_step_size)
-      and hyperparameters.is_number(max_step_size)
-      and not max_step_size >= min_step_size):
-    raise ValueError(
-        f'rprop: max_step_size must be >= min_step_size ({min_step_size}),'
-        f' got {max_step_size}')
   return _combining.chain(
       transform.scale_by_rprop(
           learning_rate=learning_rate, eta_minus=eta_minus,

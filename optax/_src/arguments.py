@@ -32,17 +32,22 @@ so ``optax.adamw(b1=1.5)`` says ``adamw: b1 must be in [0, 1), got 1.5``
 although ``scale_by_adam`` checks ``b1``. An alias therefore declares only
 the arguments that no transformation it builds checks, or that it passes on
 under another name (``signum``'s ``beta`` is ``ema``'s ``decay``: the error
-names ``beta``); a declared function built inside skips a rule already
-passed by the same value, so no rule is checked twice for one call.
+names ``beta``). Within a public call a rule, and each check of
+:mod:`optax._src.validation`, runs once per value
+(:func:`optax._src.validation.once`): a transformation built inside skips
+what its caller's declaration already checked on the same object, whether
+it declares the rule or checks it by hand, so no rule is checked twice for
+one call.
 
 A rule is a function ``rule(fn, name, value)`` that raises for a bad value
 (see :mod:`optax._src.validation` for what each checks: Python and NumPy
 numbers their value, arrays, tracers and schedules only their type). A
-tuple of rules checks each in turn.
+tuple of rules checks each in turn. A rule that depends on other arguments
+(an interval that a flag widens, an order between two bounds) is made by
+:func:`given`.
 """
 
 from collections.abc import Callable
-import contextvars
 import functools
 import inspect
 from typing import Any, TypeVar, Union
@@ -55,13 +60,6 @@ from optax._src import validation
 
 Rule = Callable[[str, str, Any], None]
 _F = TypeVar('_F', bound=Callable[..., Any])
-
-# The (rule, id(value)) pairs that passed during the public call being built,
-# with their values: a declared function built inside it (``ema`` inside
-# ``signum``) skips a rule that its caller's declaration already applied to
-# the same object, so no rule is checked twice for one call.
-_PASSED: contextvars.ContextVar[dict[tuple[Any, int], Any] | None] = (
-    contextvars.ContextVar('optax_passed_rules', default=None))
 
 
 def scalar_or_schedule(fn: str, name: str, value: Any) -> None:
@@ -238,6 +236,119 @@ def _check_pair(fn: str, name: str, value: Any, *,
       rule(fn, f'{name}[{i}]', value[i])
 
 
+class _Given:
+  """A rule that also reads other arguments of the call (see :func:`given`)."""
+
+  def __init__(self, check: Callable[..., None], others: tuple[str, ...]):
+    self.check = check
+    self.others = others
+
+  def __call__(self, fn: str, name: str, value: Any, *values: Any) -> None:
+    self.check(fn, name, value, *values)
+
+  def __repr__(self) -> str:
+    return f'given({self.check!r}, {", ".join(map(repr, self.others))})'
+
+
+def given(check: Callable[..., None], *others: str) -> Rule:
+  """A rule that depends on other arguments of the same call.
+
+  Args:
+    check: ``check(fn, name, value, *values)``, where ``values`` are the
+      arguments ``others`` as the call gives them (or their defaults); it
+      raises for a bad ``value``.
+    *others: the names of the other arguments it reads.
+
+  Returns:
+    A rule for :func:`declare` (a rule of an argument that ``declare``
+    resolves with the function's signature).
+
+  Examples:
+    >>> from optax._src import arguments
+    >>> def below(fn, name, value, high):
+    ...   if value >= high:
+    ...     raise ValueError(f'{fn}: {name} must be < high, got {value}')
+    >>> @arguments.declare(low=arguments.given(below, 'high'))
+    ... def bounds(low=0.0, high=1.0):
+    ...   return low, high
+    >>> try:
+    ...   bounds(2.0)
+    ... except ValueError as e:
+    ...   print(e)
+    bounds: low must be < high, got 2.0
+  """
+  return _Given(check, others)
+
+
+def bias_corrected_decay(flag: str) -> Rule:
+  """The rule "in ``[0, 1)``, or ``[0, 1]`` where argument ``flag`` is false".
+
+  A decay rate of 1 keeps the first value forever, which is allowed unless
+  the bias correction named ``flag`` divides by ``1 - rate**t`` (0 for a
+  rate of 1).
+
+  Args:
+    flag: the name of the boolean argument that turns the bias correction
+      on (``'bias_correction'``).
+
+  Returns:
+    A rule for :func:`declare`.
+  """
+  return given(_check_bias_corrected_decay, flag)
+
+
+def _check_bias_corrected_decay(fn: str, name: str, value: Any,
+                                corrected: Any) -> None:
+  validation.check_decay(fn, name, value, closed=not corrected)
+
+
+def at_least_argument(other: str) -> Rule:
+  """The rule "``>=`` argument ``other``" where both are numbers (NaN fails).
+
+  For an upper bound declared after its lower bound: the message says
+  ``'<name> must be >= <other> (<its value>), got <value>'``.
+
+  Args:
+    other: the name of the lower bound.
+
+  Returns:
+    A rule for :func:`declare`.
+  """
+  return given(functools.partial(_check_at_least_argument, other=other),
+               other)
+
+
+def _check_at_least_argument(fn: str, name: str, value: Any, low: Any, *,
+                             other: str) -> None:
+  if (hyperparameters.is_number(value) and hyperparameters.is_number(low)
+      and not value >= low):
+    raise ValueError(f'{validation.called(fn)}: {name} must be >= {other}'
+                     f' ({low}), got {value}')
+
+
+def not_above(other: str) -> Rule:
+  """The rule "not above argument ``other``" where both are numbers.
+
+  For a lower bound declared with its upper bound: the message says
+  ``'<name> must not exceed <other>, got <value> > <its value>'``.
+
+  Args:
+    other: the name of the upper bound.
+
+  Returns:
+    A rule for :func:`declare`.
+  """
+  return given(functools.partial(_check_not_above, other=other), other)
+
+
+def _check_not_above(fn: str, name: str, value: Any, high: Any, *,
+                     other: str) -> None:
+  if (hyperparameters.is_number(value) and hyperparameters.is_number(high)
+      and value > high):
+    raise ValueError(f'{validation.called(fn)}: {name} must not exceed'
+                     f' {other}, got {value} > {high}')
+
+
 def _check_in_interval(fn: str, name: str, value: Any, *, low: float,
                        high: float, include_low: bool, include_high: bool,
                        hint: str) -> None:
@@ -327,29 +438,25 @@ def declare(*, name: str | None = None,
   def decorator(f: _F) -> _F:
     public_name = f.__name__ if name is None else name
     signature = inspect.signature(f)
+
+    def bind(rule):  # A rule made by given() also reads other arguments.
+      return rule, tuple(_argument_getter(signature, other)
+                         for other in getattr(rule, 'others', ()))
+
     checks = tuple(
         (arg, _argument_getter(signature, arg),
-         rule if isinstance(rule, tuple) else (rule,))
+         tuple(bind(r) for r in (rule if isinstance(rule, tuple) else (rule,))))
         for arg, rule in rules.items())
 
     @functools.wraps(f)
     def declared(*args, **kwargs):
-      passed = _PASSED.get()
-      token = _PASSED.set({}) if passed is None else None
-      try:
-        with validation.public_call(public_name) as caller:
-          passed = _PASSED.get()
-          for arg, get, arg_rules in checks:
-            value = get(args, kwargs)
-            for rule in arg_rules:
-              key = (rule, id(value))
-              if key not in passed:
-                rule(caller, arg, value)
-                passed[key] = value  # Kept alive: its id stays its own.
-          return f(*args, **kwargs)
-      finally:
-        if token is not None:
-          _PASSED.reset(token)
+      with validation.public_call(public_name) as caller:
+        for arg, get, arg_rules in checks:
+          value = get(args, kwargs)
+          for rule, others in arg_rules:
+            validation.once(rule, caller, arg, value,
+                            *(get_other(args, kwargs) for get_other in others))
+        return f(*args, **kwargs)
 
     # As the function's, for code that reads them rather than the signature.
     declared.__defaults__ = f.__defaults__

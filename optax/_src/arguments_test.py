@@ -46,6 +46,31 @@ def _renamed(rate):
   return rate
 
 
+class _Compared(float):
+  """A float that counts the comparisons made with it (the checks run)."""
+
+  def __init__(self, value):
+    super().__init__()
+    del value
+    self.comparisons = 0
+
+  def __ge__(self, other):
+    self.comparisons += 1
+    return float(self) >= other
+
+  def __lt__(self, other):
+    self.comparisons += 1
+    return float(self) < other
+
+  def __le__(self, other):
+    self.comparisons += 1
+    return float(self) <= other
+
+  def __gt__(self, other):
+    self.comparisons += 1
+    return float(self) > other
+
+
 class DeclareTest(parameterized.TestCase):
 
   def test_valid_arguments_reach_the_function(self):
@@ -181,6 +206,74 @@ class DeclareTest(parameterized.TestCase):
     calls.clear()
     outer(0.5, 0.25)  # A new public call checks again.
     self.assertLen(calls, 2)
+
+  def test_a_hand_check_after_a_declared_rule_runs_once(self):
+    # An alias declares eps and builds a transformation that checks the
+    # same object by hand under another name: the check runs once.
+    @arguments.declare()
+    def inner(epsilon, decay):
+      validation.check_non_negative('inner', 'epsilon', epsilon)
+      validation.check_decay('inner', 'decay', decay, closed=False)
+
+    @arguments.declare(eps=arguments.non_negative_scalar,
+                       rate=arguments.decay_scalar)
+    def outer(eps, rate):
+      inner(eps, rate)
+
+    eps, rate = _Compared(1e-8), _Compared(0.5)
+    outer(eps, rate)
+    # One comparison for non_negative (value >= 0), two for the decay's
+    # interval (0 <= value < 1).
+    self.assertEqual((eps.comparisons, rate.comparisons), (1, 2))
+    inner(eps, rate)  # A public call of its own checks again.
+    self.assertEqual((eps.comparisons, rate.comparisons), (2, 4))
+    with self.assertRaisesRegex(ValueError, '^outer: eps must be non-neg'):
+      outer(_Compared(-1.0), rate)
+
+  def test_given_rules_read_other_arguments(self):
+    @arguments.declare(
+        b1=arguments.bias_corrected_decay('corrected'),
+        high=arguments.at_least_argument('low'),
+        low=arguments.not_above('high'))
+    def f(b1=0.9, low=1e-6, high=50.0, *, corrected=True):
+      return b1, low, high, corrected
+
+    self.assertEqual(f(1.0, corrected=False), (1.0, 1e-6, 50.0, False))
+    with self.assertRaisesRegex(ValueError, r'^f: b1 must be in \[0, 1\), '):
+      f(1.0)
+    with self.assertRaisesRegex(ValueError, r'^f: b1 must be in \[0, 1\], '):
+      f(1.5, corrected=False)
+    with self.assertRaisesRegex(
+        ValueError, r'^f: high must be >= low \(inf\), got 50.0$'):
+      f(low=float('inf'))
+    with self.assertRaisesRegex(
+        ValueError, r'^f: high must be >= low \(1e-06\), got nan$'):
+      f(high=float('nan'))
+    with self.assertRaisesRegex(
+        ValueError, r'^f: low must not exceed high, got 2 > 1$'):
+      arguments.not_above('high')('f', 'low', 2, 1)
+    # Arrays and schedules are not compared.
+    f(low=jnp.asarray(2.0), high=1.0)
+    f(high=lambda count: count)
+
+  def test_once_keys_the_value_and_the_options(self):
+    bodies = []
+
+    def check(fn, name, value, low=0.0):
+      bodies.append((fn, name, value, low))
+
+    value = 0.5
+    validation.once(check, 'f', 'x', value)
+    validation.once(check, 'f', 'x', value)
+    self.assertLen(bodies, 2)  # Outside a public call: every time.
+    bodies.clear()
+    with validation.public_call('f'):
+      validation.once(check, 'f', 'x', value)
+      validation.once(check, 'g', 'y', value)  # Same object: skipped.
+      validation.once(check, 'f', 'x', value, 0.25)  # Other options.
+      validation.once(check, 'f', 'x', jnp.ones(()), jnp.ones(2))
+    self.assertEqual([b[:2] for b in bodies],
+                     [('f', 'x'), ('f', 'x'), ('f', 'x')])
 
   def test_none_learning_rate(self):
     arguments.learning_rate('f', 'x', None)

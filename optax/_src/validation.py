@@ -31,13 +31,18 @@ got <value>'``, so that a user sees which call and which argument to fix.
 The function named is the public call being built, when there is one (see
 :func:`public_call` and :func:`optax._src.arguments.declare`): a check run
 by ``scale_by_adam`` while ``adamw`` builds it names ``adamw``.
+
+Within a public call each check runs once per value (see :func:`once`): an
+alias that checks its ``eps`` and builds a transformation that checks the
+same object again as ``epsilon`` runs the check once.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 import contextlib
 import contextvars
+import functools
 import numbers
-from typing import Any
+from typing import Any, TypeVar
 
 import jax.numpy as jnp
 import numpy as np
@@ -53,6 +58,14 @@ _SCALAR_ARGUMENTS = frozenset({'learning_rate', 'max_learning_rate'})
 # The public function being built (the outermost declared call), if any.
 _PUBLIC_CALL: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     'optax_public_call', default=None)
+
+# The checks passed during that call, with the values they passed: a key is
+# (check, id(value), options), and keeping the value alive keeps its id its
+# own until the call returns (see once).
+_PASSED: contextvars.ContextVar[dict[tuple[Any, ...], Any] | None] = (
+    contextvars.ContextVar('optax_passed_checks', default=None))
+
+_Check = TypeVar('_Check', bound=Callable[..., None])
 
 
 @contextlib.contextmanager
@@ -79,9 +92,11 @@ def public_call(fn: str) -> Iterator[str]:
     yield outer
     return
   token = _PUBLIC_CALL.set(fn)
+  passed = _PASSED.set({})
   try:
     yield fn
   finally:
+    _PASSED.reset(passed)
     _PUBLIC_CALL.reset(token)
 
 
@@ -89,6 +104,86 @@ def called(fn: str) -> str:
   """The function an error names: the public call being built, else ``fn``."""
   outer = _PUBLIC_CALL.get()
   return fn if outer is None else outer
+
+
+def once(check: Callable[..., None], fn: str, name: str, value: Any,
+         *options: Any) -> None:
+  """Runs ``check(fn, name, value, *options)`` once per value in a call.
+
+  Inside a public call (see :func:`public_call`), a check that the same
+  object already passed with the same options is skipped: its outcome would
+  be the same, whatever the argument's name (the one name that changes a
+  check, a ``learning_rate``-like argument's type rule, is part of the key).
+  Outside a public call the check always runs.
+
+  Args:
+    check: a check ``check(fn, name, value, *options)`` that raises for a bad
+      value.
+    fn: the function being built, for the message.
+    name: the argument's name.
+    value: the argument.
+    *options: the check's other positional arguments (an interval's ends);
+      hashable, or objects compared by identity.
+
+  Examples:
+    >>> from optax._src import validation
+    >>> eps = 1e-8
+    >>> with validation.public_call('adafactor'):
+    ...   validation.once(validation.check_non_negative, 'adafactor', 'eps',
+    ...                   eps)
+    ...   # Skipped: the same object passed the same check.
+    ...   validation.once(validation.check_non_negative, 'scale_by_rms',
+    ...                   'epsilon', eps)
+  """
+  passed = _PASSED.get()
+  if passed is None:
+    check(fn, name, value, *options)
+    return
+  key = (check, id(value), name in _SCALAR_ARGUMENTS,
+         tuple(o if _hashable(o) else id(o) for o in options))
+  if key not in passed:
+    check(fn, name, value, *options)
+    passed[key] = (value, options)  # Alive: their ids stay their own.
+
+
+def _hashable(value: Any) -> bool:
+  try:
+    hash(value)
+  except TypeError:
+    return False
+  return True
+
+
+def _checked_once(check: _Check, *, by_name: bool = True) -> _Check:
+  """``check`` as a check that runs once per value in a public call.
+
+  Args:
+    check: ``check(fn, name, value, ...)``.
+    by_name: whether the check's outcome depends on whether ``name`` is a
+      ``learning_rate``-like argument (see :func:`_check_type`).
+
+  Returns:
+    The check, keyed by its options with the defaults of its keyword-only
+    ones filled in (``closed=False`` given or not is one check).
+  """
+  defaults = check.__kwdefaults__ or {}
+  default_options = tuple(sorted(defaults.items()))
+
+  @functools.wraps(check)
+  def checked(fn: str, name: str, value: Any, *args: Any,
+              **kwargs: Any) -> None:
+    passed = _PASSED.get()
+    if passed is None:
+      check(fn, name, value, *args, **kwargs)
+      return
+    options = args + (tuple(sorted({**defaults, **kwargs}.items()))
+                      if kwargs else default_options)
+    key = (check, id(value), by_name and name in _SCALAR_ARGUMENTS, options)
+    if key not in passed:
+      check(fn, name, value, *args, **kwargs)
+      passed[key] = value
+
+  return checked  # pytype: disable=bad-return-type
 
 
 def _fail(fn: str, name: str, expected: str, value: Any) -> None:
@@ -135,11 +230,19 @@ def check_scalar_or_schedule(fn: str, name: str, value: Any, *,
     TypeError: sgd: learning_rate must be a scalar number or a schedule, ...
   """
   if value is None:
-    if allow_none:
-      return
-  elif callable(value) or isinstance(value, numbers.Number):
+    if not allow_none:
+      raise TypeError(f'{called(fn)}: {name} must be a scalar number or a'
+                      ' schedule, got None')
+  else:
+    _check_scalar_or_schedule(fn, name, value)
+
+
+@functools.partial(_checked_once, by_name=False)
+def _check_scalar_or_schedule(fn: str, name: str, value: Any) -> None:
+  """:func:`check_scalar_or_schedule` for a value that is not None."""
+  if callable(value) or isinstance(value, numbers.Number):
     return
-  elif not isinstance(value, (str, bytes)) and getattr(
+  if not isinstance(value, (str, bytes)) and getattr(
       value, 'shape', None) == ():
     return
   raise TypeError(f'{called(fn)}: {name} must be a scalar number or a'
@@ -220,6 +323,7 @@ def check_learning_rate(fn: str, value: Any, *,
   check_finite(fn, name, value)
 
 
+@_checked_once
 def check_non_negative(fn: str, name: str, value: Any) -> None:
   """Raises a ValueError if ``value`` is a number that is not ``>= 0``.
 
@@ -247,6 +351,7 @@ def check_non_negative(fn: str, name: str, value: Any) -> None:
     _fail(fn, name, 'non-negative', value)
 
 
+@_checked_once
 def check_positive(fn: str, name: str, value: Any) -> None:
   """As :func:`check_non_negative`, for ``> 0``: zero fails too."""
   _check_type(fn, name, value)
@@ -254,6 +359,7 @@ def check_positive(fn: str, name: str, value: Any) -> None:
     _fail(fn, name, 'positive', value)
 
 
+@_checked_once
 def check_finite(fn: str, name: str, value: Any) -> None:
   """As :func:`check_non_negative`, for NaN, ``inf`` and ``-inf``."""
   _check_type(fn, name, value)
@@ -261,6 +367,7 @@ def check_finite(fn: str, name: str, value: Any) -> None:
     _fail(fn, name, 'finite', value)
 
 
+@_checked_once
 def check_decay(fn: str, name: str, value: Any, *,
                 closed: bool = False) -> None:
   """Raises a ValueError if a decay rate is outside ``[0, 1)``.
@@ -295,6 +402,7 @@ def check_decay(fn: str, name: str, value: Any, *,
     _fail(fn, name, 'in [0, 1)', value)
 
 
+@functools.partial(_checked_once, by_name=False)
 def check_non_negative_int(fn: str, name: str, value: Any) -> None:
   """Raises a ValueError unless ``value`` is a whole number ``>= 0``.
 
@@ -313,6 +421,7 @@ def check_non_negative_int(fn: str, name: str, value: Any) -> None:
     _fail(fn, name, 'a non-negative integer', value)
 
 
+@_checked_once
 def check_in_interval(fn: str, name: str, value: Any, low: float,
                       high: float, *, include_low: bool = True,
                       include_high: bool = True, hint: str = '') -> None:
@@ -362,6 +471,7 @@ def check_in_interval(fn: str, name: str, value: Any, low: float,
       f'{called(fn)}: {name} must be in {interval}, got {value!r}{reason}')
 
 
+@functools.partial(_checked_once, by_name=False)
 def check_positive_int(fn: str, name: str, value: Any) -> None:
   """As :func:`check_non_negative_int`, for ``>= 1`` (sizes, periods)."""
   if not hyperparameters.is_number(value, integral=True) or value < 1:
