@@ -40,10 +40,24 @@ def _is_none(x: Any) -> bool:
   return x is None
 
 
-def _map_moments(fn: str, leaf_update: Any, updates: Any, moments: Any) -> Any:
-  """``jax.tree.map(leaf_update, updates, moments)`` after checking them."""
+def _map_moments(fn: str, leaf_update: Any, updates: Any, moments: Any,
+                 *args: Any) -> Any:
+  """``leaf_update(g, m, *args)`` over the leaves, after checking the trees.
+
+  Args:
+    fn: the public function's name, for the structure check's error.
+    leaf_update: the per-leaf moment update.
+    updates: the pytree of updates; its None leaves give None.
+    moments: the pytree of moments, structured like ``updates``.
+    *args: the update's factors, passed to every leaf.
+
+  Returns:
+    The pytree of new moments.
+  """
   tree_structure.check_like_updates(fn, updates, moments)
-  return jax.tree.map(leaf_update, updates, moments, is_leaf=_is_none)
+  return jax.tree.map(
+      lambda g, m: None if g is None else leaf_update(g, m, *args),
+      updates, moments, is_leaf=_is_none)
 
 
 def tree_add(tree_x: Any, tree_y: Any, *other_trees: Any) -> Any:
@@ -52,8 +66,9 @@ def tree_add(tree_x: Any, tree_y: Any, *other_trees: Any) -> Any:
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax.tree_utils as otu
-    >>> otu.tree_add({'a': jnp.array([1.0, 2.0])}, {'a': jnp.array([3.0, 4.0])})
-    {'a': Array([4., 6.], dtype=float32)}
+    >>> x, y, z = jnp.array([1.0, 2.0]), jnp.array([3.0, 4.0]), jnp.ones(2)
+    >>> otu.tree_add({'a': x}, {'a': y}, {'a': z})
+    {'a': Array([5., 7.], dtype=float32)}
 
   Args:
     tree_x: a pytree.
@@ -74,12 +89,14 @@ def tree_sub(tree_x: Any, tree_y: Any) -> Any:
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax.tree_utils as otu
-    >>> otu.tree_sub({'a': jnp.array([1.0, 2.0])}, {'a': jnp.array([3.0, 4.0])})
-    {'a': Array([-2., -2.], dtype=float32)}
+    >>> new = {'w': jnp.array([1.5, 2.0])}
+    >>> old = {'w': jnp.array([1.0, 2.5])}
+    >>> otu.tree_sub(new, old)
+    {'w': Array([ 0.5, -0.5], dtype=float32)}
 
   Args:
-    tree_x: a pytree.
-    tree_y: a pytree with the same structure as ``tree_x``.
+    tree_x: the pytree subtracted from.
+    tree_y: the pytree subtracted, structured as ``tree_x``.
 
   Returns:
     The pytree ``x - y``.
@@ -90,15 +107,20 @@ def tree_sub(tree_x: Any, tree_y: Any) -> Any:
 def tree_mul(tree_x: Any, tree_y: Any) -> Any:
   """Multiplies two pytrees leaf by leaf.
 
+  Each pair of leaves is multiplied with NumPy broadcasting, so a tree of
+  scalars can weight a tree of arrays.
+
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax.tree_utils as otu
-    >>> otu.tree_mul({'a': jnp.array([1.0, 2.0])}, {'a': jnp.array([3.0, 4.0])})
-    {'a': Array([3., 8.], dtype=float32)}
+    >>> grads = (jnp.array([1.0, 2.0]), jnp.array([3.0, 4.0]))
+    >>> otu.tree_mul(grads, (jnp.array(0.5), jnp.array(-1.0)))
+    (Array([0.5, 1. ], dtype=float32), Array([-3., -4.], dtype=float32))
 
   Args:
     tree_x: a pytree.
-    tree_y: a pytree with the same structure as ``tree_x``.
+    tree_y: a pytree of the structure of ``tree_x`` whose leaves broadcast
+      against the leaves of ``tree_x``.
 
   Returns:
     The pytree ``x * y``.
@@ -107,17 +129,20 @@ def tree_mul(tree_x: Any, tree_y: Any) -> Any:
 
 
 def tree_div(tree_x: Any, tree_y: Any) -> Any:
-  """Divides two pytrees leaf by leaf (true division).
+  """Divides two pytrees leaf by leaf.
+
+  This is true division (``/``): integer leaves give floating-point
+  quotients.
 
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax.tree_utils as otu
-    >>> otu.tree_div({'a': jnp.array([1.0, 2.0])}, {'a': jnp.array([4.0, 4.0])})
-    {'a': Array([0.25, 0.5 ], dtype=float32)}
+    >>> otu.tree_div({'a': jnp.array([1, 3])}, {'a': jnp.array([2, 4])})
+    {'a': Array([0.5 , 0.75], dtype=float32)}
 
   Args:
-    tree_x: a pytree.
-    tree_y: a pytree with the same structure as ``tree_x``.
+    tree_x: the pytree of numerators.
+    tree_y: the pytree of denominators, structured as ``tree_x``.
 
   Returns:
     The pytree ``x / y``.
@@ -561,17 +586,18 @@ def tree_zeros_like(tree: Any, dtype: Optional[Any] = None) -> Any:
 
 
 def tree_ones_like(tree: Any, dtype: Optional[Any] = None) -> Any:
-  """A pytree of ones shaped like ``tree``.
+  """A pytree of ones shaped like ``tree``, as ``jnp.ones_like`` per leaf.
 
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax.tree_utils as otu
-    >>> otu.tree_ones_like({'a': jnp.zeros(2)})
-    {'a': Array([1., 1.], dtype=float32)}
+    >>> otu.tree_ones_like((jnp.zeros(2), jnp.zeros(())), dtype=jnp.int32)
+    (Array([1, 1], dtype=int32), Array(1, dtype=int32))
 
   Args:
-    tree: a pytree.
-    dtype: the dtype of the result, or None for the dtype of each leaf.
+    tree: a pytree whose leaves give the shapes.
+    dtype: one dtype for every leaf of the result; None keeps the dtype of
+      each leaf.
 
   Returns:
     A pytree of ones.
@@ -673,10 +699,10 @@ def tree_update_moment(
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax.tree_utils as otu
-    >>> g = {'a': jnp.array([1.0, -2.0])}
-    >>> m = {'a': jnp.array([0.0, 0.0])}
+    >>> g = {'a': jnp.array([1.0, -2.0]), 'frozen': None}
+    >>> m = {'a': jnp.array([0.0, 0.0]), 'frozen': None}
     >>> otu.tree_update_moment(g, m, decay=0.5, order=2)
-    {'a': Array([0.5, 2. ], dtype=float32)}
+    {'a': Array([0.5, 2. ], dtype=float32), 'frozen': None}
 
   Args:
     updates: a pytree of updates :math:`g`.
@@ -690,14 +716,9 @@ def tree_update_moment(
   .. seealso:: :func:`tree_update_moment_per_elem_norm`,
     :func:`tree_bias_correction`.
   """
-  factors = leaf_moments.decay_factors(decay)
-
-  def leaf_update(g, m):
-    if g is None:
-      return None
-    return leaf_moments.update_moment(g, m, factors, order)
-
-  return _map_moments('tree_update_moment', leaf_update, updates, moments)
+  return _map_moments('tree_update_moment', leaf_moments.update_moment,
+                      updates, moments, leaf_moments.decay_factors(decay),
+                      order)
 
 
 def tree_update_moment_per_elem_norm(
@@ -731,15 +752,9 @@ def tree_update_moment_per_elem_norm(
   Returns:
     The pytree of new moments.
   """
-  factors = leaf_moments.decay_factors(decay)
-
-  def leaf_update(g, m):
-    if g is None:
-      return None
-    return leaf_moments.update_moment_per_elem_norm(g, m, factors, order)
-
-  return _map_moments('tree_update_moment_per_elem_norm', leaf_update,
-                      updates, moments)
+  return _map_moments('tree_update_moment_per_elem_norm',
+                      leaf_moments.update_moment_per_elem_norm, updates,
+                      moments, leaf_moments.decay_factors(decay), order)
 
 
 def tree_update_infinity_moment(
@@ -756,10 +771,11 @@ def tree_update_infinity_moment(
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax.tree_utils as otu
-    >>> g = {'a': jnp.array([1.0, -4.0])}
-    >>> u = {'a': jnp.array([4.0, 4.0])}
-    >>> otu.tree_update_infinity_moment(g, u, decay=0.5, eps=0.0)
-    {'a': Array([2., 4.], dtype=float32)}
+    >>> # The first entry keeps its decayed past, the second takes |g|.
+    >>> otu.tree_update_infinity_moment(
+    ...     [jnp.array([1.0, -4.0])], [jnp.array([4.0, 4.0])],
+    ...     decay=0.5, eps=0.0)
+    [Array([2., 4.], dtype=float32)]
 
   Args:
     updates: a pytree of updates :math:`g`.
@@ -774,15 +790,9 @@ def tree_update_infinity_moment(
     Kingma and Ba, `Adam: A Method for Stochastic Optimization
     <https://arxiv.org/abs/1412.6980>`_, 2014 (section 7.1, AdaMax).
   """
-  decay, eps = leaf_moments.infinity_factors(decay, eps)
-
-  def leaf_update(g, m):
-    if g is None:
-      return None
-    return leaf_moments.update_infinity_moment(g, m, decay, eps)
-
-  return _map_moments('tree_update_infinity_moment', leaf_update, updates,
-                      moments)
+  return _map_moments('tree_update_infinity_moment',
+                      leaf_moments.update_infinity_moment, updates, moments,
+                      *leaf_moments.infinity_factors(decay, eps))
 
 
 def tree_bias_correction(
