@@ -240,14 +240,10 @@ def tree_set(
   is left as is.
 
   Examples:
-    >>> import jax.numpy as jnp
-    >>> import optax
     >>> import optax.tree_utils as otu
-    >>> opt = optax.inject_hyperparams(optax.adam)(learning_rate=0.1)
-    >>> state = opt.init({'w': jnp.ones(2)})
-    >>> state = otu.tree_set(state, learning_rate=jnp.asarray(0.01))
-    >>> otu.tree_get(state, 'learning_rate')
-    Array(0.01, dtype=float32, weak_type=True)
+    >>> state = {'count': 3, 'hyperparams': {'learning_rate': 0.1}}
+    >>> otu.tree_set(state, learning_rate=0.01, count=0)
+    {'count': 0, 'hyperparams': {'learning_rate': 0.01}}
 
   Args:
     tree: a pytree (typically an optimizer state).
