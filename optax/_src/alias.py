@@ -1151,9 +1151,7 @@ def lion(
   )
 
 
-@arguments.declare(
-    eta=(arguments.scalar_schedule_or_none, arguments.non_negative),
-    gamma=arguments.scalar_schedule_or_none)
+@arguments.declare()  # add_noise checks eta and gamma.
 def noisy_sgd(
     learning_rate: base.ScalarOrSchedule,
     eta: float = 0.01,
@@ -1447,8 +1445,7 @@ def optimistic_adam_v2(
   )
 
 
-@arguments.declare(scaling=arguments.scalar_schedule_or_none,
-                   variant=arguments.one_of('sps', 'sps+'))
+@arguments.declare(scaling=arguments.scalar_schedule_or_none)
 def polyak_sgd(
     max_learning_rate: float = 1.0,
     scaling: base.ScalarOrSchedule = 1.0,

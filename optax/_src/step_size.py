@@ -31,6 +31,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -43,6 +44,7 @@ from optax._src import validation
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
+@arguments.declare(step_size=arguments.scalar_or_schedule)
 def scale(step_size: float) -> base.GradientTransformation:
   r"""Multiplies every update by a constant.
 
@@ -67,9 +69,6 @@ def scale(step_size: float) -> base.GradientTransformation:
 
   .. seealso:: :func:`scale_by_learning_rate`, :func:`scale_by_schedule`
   """
-
-  validation.check_scalar_or_schedule('scale', 'step_size', step_size,
-                                      allow_none=False)
 
   def update_fn(updates, state, params=None):
     del params
@@ -145,6 +144,7 @@ def _scale_by_schedule(
   return base.GradientTransformation(init_fn, update_fn)
 
 
+@arguments.declare(learning_rate=arguments.learning_rate)
 def scale_by_learning_rate(
     learning_rate: Optional[base.ScalarOrSchedule] = None,
     *,
@@ -178,8 +178,6 @@ def scale_by_learning_rate(
 
   .. seealso:: :func:`scale`, :func:`scale_by_schedule`
   """
-  validation.check_learning_rate('scale_by_learning_rate', learning_rate,
-                                 allow_none=True)
   if learning_rate is None:
     return prepared_inputs.with_prepared_inputs('scale_by_learning_rate',
                                                 base.identity())
@@ -213,6 +211,10 @@ def scale_by_learning_rate(
 _POLYAK_TINY = float(np.finfo(np.float64).eps)
 
 
+@arguments.declare(
+    variant=arguments.one_of('sps', 'sps+'),
+    max_learning_rate=arguments.non_negative,
+    eps=arguments.non_negative_scalar, f_min=arguments.scalar_or_schedule)
 def scale_by_polyak(
     f_min: float = 0.0,
     max_learning_rate: float = 1.0,
@@ -266,12 +268,6 @@ def scale_by_polyak(
     <https://arxiv.org/abs/2307.14528>`_, 2023.
   """
   fn = 'scale_by_polyak'
-  if variant not in ('sps', 'sps+'):
-    raise ValueError(
-        f"{fn}: variant must be 'sps' or 'sps+', got {variant!r}")
-  validation.check_non_negative(fn, 'max_learning_rate', max_learning_rate)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(fn, f_min=f_min, eps=eps)
 
   def update_fn(updates, state, params=None, *, value, **extra_args):
     del params, extra_args
@@ -307,6 +303,9 @@ class ScaleByDistanceOverGradientsState(NamedTuple):
   init_params: base.OptState
 
 
+@arguments.declare(reps_rel=arguments.positive_scalar,
+                   eps=arguments.non_negative_scalar,
+                   global_scale=arguments.scalar_or_schedule)
 def scale_by_distance_over_gradients(
     reps_rel: float = 1e-6,
     eps: float = 1e-8,
@@ -356,10 +355,6 @@ def scale_by_distance_over_gradients(
     Dynamic Step Size Schedule <https://arxiv.org/abs/2302.12022>`_, 2023.
   """
   fn = 'scale_by_distance_over_gradients'
-  validation.check_positive(fn, 'reps_rel', reps_rel)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(
-      fn, reps_rel=reps_rel, eps=eps, global_scale=global_scale)
   param_dtype = utils.canonicalize_dtype(param_dtype)
 
   def init_fn(params):

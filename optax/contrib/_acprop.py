@@ -18,17 +18,20 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
 from optax._src import transform
-from optax._src import validation
 from optax.transforms import _adding
 from optax.transforms import _combining
 
 
+@arguments.declare(
+    b1=arguments.decay_scalar, b2=arguments.decay_scalar,
+    eps=arguments.non_negative_scalar, eps_root=arguments.non_negative_scalar)
 def scale_by_acprop(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -90,13 +93,6 @@ def scale_by_acprop(
 
   .. seealso:: :func:`acprop`, :func:`optax.scale_by_belief`
   """
-  fn = 'scale_by_acprop'
-  validation.check_decay(fn, 'b1', b1)
-  validation.check_decay(fn, 'b2', b2)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_non_negative(fn, 'eps_root', eps_root)
-  validation.check_scalars_or_schedules(
-      fn, b1=b1, b2=b2, eps=eps, eps_root=eps_root)
 
   def init_fn(params):
     return transform.ScaleByBeliefState(
@@ -147,6 +143,7 @@ def scale_by_acprop(
       'scale_by_acprop', base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare(learning_rate=arguments.learning_rate)
 def acprop(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -196,7 +193,6 @@ def acprop(
 
   .. seealso:: :func:`scale_by_acprop`
   """
-  validation.check_learning_rate('acprop', learning_rate, allow_none=True)
   return _combining.chain(
       scale_by_acprop(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
       _adding.add_decayed_weights(weight_decay, mask),

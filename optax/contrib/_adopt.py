@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -37,6 +38,19 @@ def _default_clip_value(count: jax.Array) -> jax.Array:
   return jnp.asarray(count).astype(dtype) ** 0.25
 
 
+def _check_clip_value_fn(fn: str, name: str, clip_value_fn: Any,
+                         use_clipping: bool) -> None:
+  """The rule of ``clip_value_fn``: a function, where clipping is on."""
+  if use_clipping and not callable(clip_value_fn):
+    raise ValueError(
+        f'{validation.called(fn)}: {name} must be a function of the step'
+        f' count, got {type(clip_value_fn).__name__}')
+
+
+@arguments.declare(
+    b1=arguments.closed_decay_scalar, b2=arguments.closed_decay_scalar,
+    eps=arguments.non_negative_scalar,
+    clip_value_fn=arguments.given(_check_clip_value_fn, 'use_clipping'))
 def scale_by_adopt(
     b1: float = 0.9,
     b2: float = 0.9999,
@@ -110,15 +124,6 @@ def scale_by_adopt(
 
   .. seealso:: :func:`adopt`, :func:`optax.scale_by_adam`
   """
-  fn = 'scale_by_adopt'
-  validation.check_decay(fn, 'b1', b1, closed=True)
-  validation.check_decay(fn, 'b2', b2, closed=True)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(fn, b1=b1, b2=b2, eps=eps)
-  if use_clipping and not callable(clip_value_fn):
-    raise ValueError(
-        f'{fn}: clip_value_fn must be a function of the step count, got'
-        f' {type(clip_value_fn).__name__}')
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):
@@ -187,6 +192,7 @@ def scale_by_adopt(
       'scale_by_adopt', base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare(learning_rate=arguments.learning_rate)
 def adopt(
     learning_rate: base.ScalarOrSchedule,
     b1: float = 0.9,
@@ -239,7 +245,6 @@ def adopt(
 
   .. seealso:: :func:`scale_by_adopt`
   """
-  validation.check_learning_rate('adopt', learning_rate, allow_none=True)
   return _combining.chain(
       scale_by_adopt(b1=b1, b2=b2, eps=eps, mu_dtype=mu_dtype,
                      nesterov=nesterov, use_clipping=use_clipping,

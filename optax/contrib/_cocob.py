@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -52,6 +53,8 @@ class COCOBState(NamedTuple):
   reward: base.Updates
 
 
+@arguments.declare(alpha=arguments.non_negative_scalar,
+                   eps=arguments.non_negative_scalar)
 def scale_by_cocob(
     alpha: float = 100.0,
     eps: float = 1e-8,
@@ -104,9 +107,6 @@ def scale_by_cocob(
   .. seealso:: :func:`cocob`
   """
   fn = 'scale_by_cocob'
-  validation.check_non_negative(fn, 'alpha', alpha)
-  validation.check_non_negative(fn, 'eps', eps)
-  validation.check_scalars_or_schedules(fn, alpha=alpha, eps=eps)
 
   def init_fn(params):
     epsilon = hyperparameters.as_hyperparameter(eps)
@@ -161,6 +161,7 @@ def scale_by_cocob(
       'scale_by_cocob', base.GradientTransformation(init_fn, update_fn))
 
 
+@arguments.declare(learning_rate=arguments.learning_rate)
 def cocob(
     learning_rate: base.ScalarOrSchedule = 1.0,
     alpha: float = 100.0,
@@ -202,7 +203,6 @@ def cocob(
 
   .. seealso:: :func:`scale_by_cocob`
   """
-  validation.check_learning_rate('cocob', learning_rate, allow_none=True)
   return _combining.chain(
       _adding.add_decayed_weights(weight_decay, mask),
       transform.scale_by_learning_rate(learning_rate, flip_sign=False),

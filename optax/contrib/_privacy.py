@@ -27,11 +27,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import hyperparameters
 from optax._src import prepared_inputs
 from optax._src import transform
-from optax._src import validation
 from optax.transforms import _accumulation
 from optax.transforms import _clipping
 
@@ -73,7 +73,7 @@ def _key_maker(fn: str, key: Any, seed: Any):
   if seed is not None:
     warnings.warn(
         _DPSGD_SEED_DEPRECATED if fn == 'dpsgd' else _SEED_DEPRECATED,
-        DeprecationWarning, stacklevel=3)
+        DeprecationWarning, stacklevel=4)  # The declaration's caller.
     if key is not None:
       raise ValueError(
           f'{fn}: got key={key!r} and seed={seed!r}. Only one of seed or key'
@@ -81,7 +81,8 @@ def _key_maker(fn: str, key: Any, seed: Any):
   if key is None and seed is None:
     warnings.warn(
         f'{_KEY_REQUIRED} {fn}: no key was given, key 0 is used. Pass key='
-        ' (an int or a jax.random.key) to choose the noise.', stacklevel=3)
+        ' (an int or a jax.random.key) to choose the noise.',
+        stacklevel=4)  # The caller of the declaration's wrapper.
     seed = 0
   source = seed if key is None else key
   if hyperparameters.is_number(source, integral=True):
@@ -105,12 +106,8 @@ def _key_maker(fn: str, key: Any, seed: Any):
       f' {source!r}.')
 
 
-def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
+def _aggregate(l2_norm_clip, noise_multiplier, make_key):
   """The aggregation, its key made by ``make_key`` (inputs as prepared)."""
-  validation.check_non_negative(fn, 'l2_norm_clip', l2_norm_clip)
-  validation.check_non_negative(fn, 'noise_multiplier', noise_multiplier)
-  validation.check_scalars_or_schedules(
-      fn, l2_norm_clip=l2_norm_clip, noise_multiplier=noise_multiplier)
 
   def init_fn(params):
     del params
@@ -138,6 +135,12 @@ def _aggregate(fn, l2_norm_clip, noise_multiplier, make_key):
   return base.GradientTransformation(init_fn, update_fn)
 
 
+# The rules of the aggregation's arguments, which both factories declare.
+_CLIP_AND_NOISE = dict(l2_norm_clip=arguments.non_negative_scalar,
+                       noise_multiplier=arguments.non_negative_scalar)
+
+
+@arguments.declare(**_CLIP_AND_NOISE)
 def differentially_private_aggregate(
     l2_norm_clip: float,
     noise_multiplier: float,
@@ -200,10 +203,11 @@ def differentially_private_aggregate(
   fn = 'differentially_private_aggregate'
   return prepared_inputs.with_prepared_inputs(
       fn, _aggregate(
-          fn, l2_norm_clip, noise_multiplier, _key_maker(fn, key, seed)),
+          l2_norm_clip, noise_multiplier, _key_maker(fn, key, seed)),
       per_example=True)
 
 
+@arguments.declare(learning_rate=arguments.learning_rate, **_CLIP_AND_NOISE)
 def dpsgd(
     learning_rate: base.ScalarOrSchedule,
     l2_norm_clip: float,
@@ -261,13 +265,12 @@ def dpsgd(
     Abadi et al., `Deep Learning with Differential Privacy
     <https://arxiv.org/abs/1607.00133>`_, 2016.
   """
-  validation.check_learning_rate('dpsgd', learning_rate, allow_none=True)
   make_key = _key_maker('dpsgd', key, seed)
   if momentum is None:
     momentum_tx = base.identity()
   else:
     momentum_tx = _accumulation.trace(decay=momentum, nesterov=nesterov)
-  aggregate = _aggregate('dpsgd', l2_norm_clip, noise_multiplier, make_key)
+  aggregate = _aggregate(l2_norm_clip, noise_multiplier, make_key)
   rest = (momentum_tx, transform.scale_by_learning_rate(learning_rate))
 
   # The composition and state of chain(aggregate, *rest), written out:

@@ -202,6 +202,9 @@ def _is_seed(key: Any) -> bool:
           and jnp.issubdtype(dtype, jnp.integer))
 
 
+@arguments.declare(
+    eta=(arguments.scalar_schedule_or_none, arguments.non_negative),
+    gamma=arguments.scalar_schedule_or_none)
 def add_noise(
     eta: float,
     gamma: float,
@@ -233,7 +236,10 @@ def add_noise(
     A GradientTransformation whose state is an :class:`AddNoiseState`.
 
   Raises:
-    ValueError: if both ``key`` and ``seed`` are given.
+    ValueError: if both ``key`` and ``seed`` are given, or for a negative
+      (or NaN) Python-number ``eta``.
+    TypeError: for an ``eta`` or ``gamma`` that is neither a scalar nor a
+      schedule (a string, a vector).
 
   Examples:
     >>> import jax
@@ -254,7 +260,7 @@ def add_noise(
     warnings.warn(
         '"seed" is deprecated and will be removed in optax 0.2.7, use "key".',
         DeprecationWarning,
-        stacklevel=2,
+        stacklevel=3,  # The caller of the declaration's wrapper.
     )
     if key is not None:
       raise ValueError(
@@ -266,7 +272,7 @@ def add_noise(
     warnings.warn(
         'Specifying a key will be required in optax 0.2.7.',
         UserWarning,
-        stacklevel=2,
+        stacklevel=3,  # The caller of the declaration's wrapper.
     )
     key = 0
 

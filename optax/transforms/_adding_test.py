@@ -279,6 +279,20 @@ class AddNoiseTest(parameterized.TestCase):
     u2, _ = ref.update(grads, ref.init(grads))
     np.testing.assert_array_equal(u1['w'], u2['w'])
 
+  def test_unusable_eta_and_gamma_raise_when_built(self):
+    # A negative variance would give NaN noise; a string fails in update.
+    with self.assertRaisesRegex(
+        ValueError, r'^add_noise: eta must be non-negative, got -1.0$'):
+      _adding.add_noise(-1.0, 0.55, key=0)
+    with self.assertRaisesRegex(
+        ValueError, r'^add_noise: eta must be non-negative, got nan$'):
+      _adding.add_noise(float('nan'), 0.55, key=0)
+    with self.assertRaisesRegex(
+        TypeError, r'^add_noise: gamma must be a scalar number or a schedule'):
+      _adding.add_noise(0.01, jnp.ones(2), key=0)
+    # Arrays and schedules keep only their type checked.
+    _adding.add_noise(jnp.asarray(-1.0), lambda count: 0.5, key=0)
+
   def test_key_and_seed(self):
     # As upstream 0.2.8: the seed's DeprecationWarning, then the error.
     with warnings.catch_warnings(record=True) as caught:

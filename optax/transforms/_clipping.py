@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -57,6 +58,7 @@ def _upcast(x: jax.Array) -> jax.Array:
   return x.astype(_compute_dtype(x.dtype))
 
 
+@arguments.declare(max_delta=arguments.non_negative)
 def clip(max_delta: base.Numeric) -> base.GradientTransformation:
   r"""Clips each entry of the updates to ``[-max_delta, max_delta]``.
 
@@ -84,8 +86,6 @@ def clip(max_delta: base.Numeric) -> base.GradientTransformation:
 
   .. seealso:: :func:`clip_by_global_norm`, :func:`clip_by_block_rms`
   """
-  validation.check_non_negative('clip', 'max_delta', max_delta)
-
   def update_fn(updates, state, params=None):
     del params
     delta = hyperparameters.as_hyperparameter(max_delta)
@@ -139,6 +139,7 @@ def _where(condition: jax.Array, x: jax.Array, y: jax.Array) -> jax.Array:
   return jax.lax.select_n(condition, y, x)
 
 
+@arguments.declare(max_norm=arguments.non_negative)
 def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   r"""Rescales the updates so that their global norm is at most ``max_norm``.
 
@@ -174,8 +175,6 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   .. seealso:: :func:`clip`, :func:`clip_by_block_rms`,
     :func:`adaptive_grad_clip`
   """
-  validation.check_non_negative('clip_by_global_norm', 'max_norm', max_norm)
-
   def update_fn(updates, state, params=None):
     del params
     scalars = _GlobalNormScalars(updates, max_norm)
@@ -190,6 +189,7 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   return base.GradientTransformation(base.init_empty_state, update_fn)
 
 
+@arguments.declare(threshold=arguments.non_negative)
 def clip_by_block_rms(threshold: float) -> base.GradientTransformation:
   r"""Rescales each leaf so that its root mean square is at most ``threshold``.
 
@@ -219,8 +219,6 @@ def clip_by_block_rms(threshold: float) -> base.GradientTransformation:
 
   .. seealso:: :func:`clip_by_global_norm`
   """
-  validation.check_non_negative('clip_by_block_rms', 'threshold', threshold)
-
   def update_fn(updates, state, params=None):
     del params
     tau = hyperparameters.as_hyperparameter(threshold)
@@ -328,6 +326,8 @@ def unitwise_clip(
   return jnp.where(keep, grad, clipped).astype(grad.dtype)
 
 
+@arguments.declare(clipping=arguments.non_negative,
+                   eps=arguments.non_negative)
 def adaptive_grad_clip(
     clipping: float,
     eps: float = 1e-3,
@@ -377,9 +377,6 @@ def adaptive_grad_clip(
     Brock et al., `High-Performance Large-Scale Image Recognition Without
     Normalization <https://arxiv.org/abs/2102.06171>`_, 2021.
   """
-  validation.check_non_negative('adaptive_grad_clip', 'clipping', clipping)
-  validation.check_non_negative('adaptive_grad_clip', 'eps', eps)
-
   def update_fn(updates, state, params=None):
     validation.require_params(
         'adaptive_grad_clip', params,
@@ -443,6 +440,7 @@ def _clip_examples(
   return sums, num_clipped
 
 
+@arguments.declare(l2_norm_clip=arguments.non_negative)
 def per_example_global_norm_clip(
     grads: base.Updates, l2_norm_clip: float
 ) -> tuple[base.Updates, jax.Array]:
@@ -488,14 +486,13 @@ def per_example_global_norm_clip(
 
   .. seealso:: :func:`per_example_layer_norm_clip`
   """
-  fn_name = 'per_example_global_norm_clip'
-  validation.check_non_negative(fn_name, 'l2_norm_clip', l2_norm_clip)
-  leaves = _check_batched(fn_name, grads)
+  leaves = _check_batched('per_example_global_norm_clip', grads)
   sums, num_clipped = _clip_examples(
       leaves, hyperparameters.as_hyperparameter(l2_norm_clip))
   return jax.tree.unflatten(jax.tree.structure(grads), sums), num_clipped
 
 
+@arguments.declare(global_l2_norm_clip=arguments.non_negative)
 def per_example_layer_norm_clip(
     grads: base.Updates,
     global_l2_norm_clip: float,
@@ -549,10 +546,7 @@ def per_example_layer_norm_clip(
 
   .. seealso:: :func:`per_example_global_norm_clip`
   """
-  fn_name = 'per_example_layer_norm_clip'
-  validation.check_non_negative(
-      fn_name, 'global_l2_norm_clip', global_l2_norm_clip)
-  leaves = _check_batched(fn_name, grads)
+  leaves = _check_batched('per_example_layer_norm_clip', grads)
   c = hyperparameters.as_hyperparameter(global_l2_norm_clip)
   if uniform:
     fractions = [1.0 / len(leaves)] * len(leaves)
