@@ -66,12 +66,14 @@ def hvp(
     >>> import warnings
     >>> import jax.numpy as jnp
     >>> from optax import second_order
-    >>> loss = lambda p, x, y: jnp.sum((x * p - y) ** 2)
-    >>> with warnings.catch_warnings():
-    ...   warnings.simplefilter('ignore')
-    ...   second_order.hvp(loss, jnp.array([1.0, 0.0]), jnp.zeros(2),
+    >>> def loss(params, x, y):
+    ...   scale, shift = params
+    ...   return jnp.sum((x * scale + shift - y) ** 2)
+    >>> v = jnp.array([1.0, 0.0])  # A direction in (scale, shift).
+    >>> with warnings.catch_warnings(action='ignore'):
+    ...   second_order.hvp(loss, v, (jnp.zeros(()), jnp.zeros(())),
     ...                    jnp.array([1.0, 2.0]), jnp.zeros(2))
-    Array([2., 0.], dtype=float32)
+    (Array(10., dtype=float32), Array(6., dtype=float32))
 
   Args:
     loss: the loss ``loss(params, inputs, targets)``, a scalar.
@@ -112,18 +114,20 @@ def hessian_diag(
     >>> import warnings
     >>> import jax.numpy as jnp
     >>> from optax import second_order
-    >>> loss = lambda p, x, y: jnp.sum((x * p - y) ** 2)
+    >>> def loss(params, x, y):  # Raveled in key order: b, then w.
+    ...   return jnp.sum((x * params['w'] + params['b'] - y) ** 2)
+    >>> params = {'w': jnp.zeros(2), 'b': jnp.zeros(())}
     >>> with warnings.catch_warnings():
     ...   warnings.simplefilter('ignore')
-    ...   second_order.hessian_diag(loss, jnp.zeros(2),
-    ...                             jnp.array([1.0, 2.0]), jnp.zeros(2))
-    Array([2., 8.], dtype=float32)
+    ...   second_order.hessian_diag(loss, params, jnp.array([1.0, 2.0]),
+    ...                             jnp.zeros(2))
+    Array([4., 2., 8.], dtype=float32)
 
   Args:
-    loss: the loss ``loss(params, inputs, targets)``, a scalar.
-    params: the parameters (a pytree).
-    inputs: the inputs of the loss.
-    targets: the targets of the loss.
+    loss: the scalar loss, called as ``loss(params, inputs, targets)``.
+    params: the pytree of parameters where the Hessian is taken.
+    inputs: the loss's inputs.
+    targets: the loss's targets.
 
   Returns:
     The diagonal as a flat vector, in the order of
@@ -163,11 +167,12 @@ def fisher_diag(
     >>> import jax.numpy as jnp
     >>> from optax import second_order
     >>> nll = lambda p, x, y: jnp.sum((x * p - y) ** 2)
-    >>> with warnings.catch_warnings():
-    ...   warnings.simplefilter('ignore')
-    ...   second_order.fisher_diag(nll, jnp.ones(2),
-    ...                            jnp.array([1.0, 2.0]), jnp.zeros(2))
-    Array([ 4., 64.], dtype=float32)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...   warnings.simplefilter('always')
+    ...   diag = second_order.fisher_diag(
+    ...       nll, jnp.ones(2), jnp.array([1.0, 2.0]), jnp.zeros(2))
+    >>> diag, caught[0].category.__name__
+    (Array([ 4., 64.], dtype=float32), 'DeprecationWarning')
 
   Args:
     negative_log_likelihood: the negative log-likelihood
