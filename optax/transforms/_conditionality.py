@@ -111,6 +111,47 @@ def _condition(should_transform_fn, step, forward_extra_args, extra_args):
   return should_transform_fn(step)
 
 
+def _on_condition(
+    fn: str, state_type: Any, inner: base.GradientTransformation,
+    should_transform_fn: ConditionFn, forward_extra_args: bool,
+    skip_updates_fn: Any,
+) -> base.GradientTransformationExtraArgs:
+  """``inner`` at the steps where the condition holds, else a skip.
+
+  Args:
+    fn: the public name, for error messages.
+    state_type: the state's class, with fields ``step`` and ``inner_state``.
+    inner: the transformation to apply conditionally.
+    should_transform_fn: the condition on the step count.
+    forward_extra_args: whether the condition takes the extra arguments.
+    skip_updates_fn: the updates of a skipped step (see
+      :func:`_cond_update`).
+
+  Returns:
+    The wrapper; its step counter advances at every step.
+  """
+  inner = base.with_extra_args_support(inner)
+
+  def init_fn(params):
+    return state_type(step=jnp.zeros([], jnp.int32),
+                      inner_state=inner.init(params))
+
+  def update_fn(updates, state, params=None, **extra_args):
+    pred = _condition(should_transform_fn, state.step, forward_extra_args,
+                      extra_args)
+    new_updates, inner_state = _cond_update(
+        jnp.asarray(pred, jnp.bool_), inner, updates, state.inner_state,
+        params, extra_args, skip_updates_fn)
+    return new_updates, state_type(
+        step=numerics.safe_increment(state.step), inner_state=inner_state)
+
+  # Shapes unchecked: the inner transformation may take per-example
+  # gradients (dpsgd) and checks the shapes it needs itself.
+  return prepared_inputs.with_prepared_inputs(
+      fn, base.GradientTransformationExtraArgs(init_fn, update_fn),
+      check_shapes=False)
+
+
 def conditionally_mask(
     inner: base.GradientTransformation,
     should_transform_fn: ConditionFn,
@@ -148,27 +189,9 @@ def conditionally_mask(
 
   .. seealso:: :func:`conditionally_transform`, :func:`apply_if_finite`
   """
-  inner = base.with_extra_args_support(inner)
-
-  def init_fn(params):
-    return ConditionallyMaskState(
-        step=jnp.zeros([], jnp.int32), inner_state=inner.init(params))
-
-  def update_fn(updates, state, params=None, **extra_args):
-    pred = _condition(should_transform_fn, state.step, forward_extra_args,
-                      extra_args)
-    new_updates, inner_state = _cond_update(
-        jnp.asarray(pred, jnp.bool_), inner, updates, state.inner_state,
-        params, extra_args, _zeros_like_spec)
-    return new_updates, ConditionallyMaskState(
-        step=numerics.safe_increment(state.step), inner_state=inner_state)
-
-  # Shapes unchecked: the inner transformation may take per-example
-  # gradients (dpsgd) and checks the shapes it needs itself.
-  return prepared_inputs.with_prepared_inputs(
-      'conditionally_mask',
-      base.GradientTransformationExtraArgs(init_fn, update_fn),
-      check_shapes=False)
+  return _on_condition('conditionally_mask', ConditionallyMaskState, inner,
+                       should_transform_fn, forward_extra_args,
+                       _zeros_like_spec)
 
 
 class ConditionallyTransformState(NamedTuple):
@@ -188,22 +211,24 @@ def conditionally_transform(
     should_transform_fn: ConditionFn,
     forward_extra_args: bool = False,
 ) -> base.GradientTransformationExtraArgs:
-  """Applies ``inner`` when a condition on the step holds, else identity.
+  """Transforms the updates by ``inner`` only at the steps a condition picks.
 
-  At each step, ``should_transform_fn(step)`` (``step`` counts the updates
-  done so far, starting at 0) decides: if true, the updates and the state of
-  ``inner`` are updated; if false, the updates pass through unchanged and
-  the inner state is left as it is. The step counter advances either way.
+  ``should_transform_fn`` receives the number of updates made so far (0 at
+  the first call of ``update``). Where it returns True, ``inner`` transforms
+  the updates and its state moves on; where it returns False, the updates
+  come back as given and ``inner``'s state is kept. The wrapper's own step
+  counter moves on at every step.
 
   Args:
-    inner: the transformation to apply conditionally.
-    should_transform_fn: maps the step count to a scalar boolean.
-    forward_extra_args: if True, the extra arguments of ``update`` are also
-      passed to ``should_transform_fn`` as keyword arguments. They are
-      always passed to ``inner`` (if it accepts them).
+    inner: the transformation applied at the steps the condition selects.
+    should_transform_fn: the condition, a function of the step count
+      returning a scalar boolean.
+    forward_extra_args: whether ``should_transform_fn`` also receives the
+      keyword arguments given to ``update`` (``inner`` receives them in
+      any case, when it takes extra arguments).
 
   Returns:
-    A GradientTransformationExtraArgs whose state is a
+    A GradientTransformationExtraArgs; its state is a
     :class:`ConditionallyTransformState`.
 
   Examples:
@@ -212,36 +237,18 @@ def conditionally_transform(
     >>> tx = optax.conditionally_transform(
     ...     optax.scale(-1.0), lambda s: s % 2 == 1)
     >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([1.0, 2.0]), state)
-    >>> updates
-    Array([1., 2.], dtype=float32)
-    >>> updates, state = tx.update(jnp.array([1.0, 2.0]), state)
-    >>> updates
-    Array([-1., -2.], dtype=float32)
+    >>> for step in range(3):  # inner at the odd steps only
+    ...   updates, state = tx.update(jnp.array([1.0, 2.0]), state)
+    ...   print(step, updates)
+    0 [1. 2.]
+    1 [-1. -2.]
+    2 [1. 2.]
 
   .. seealso:: :func:`conditionally_mask`
   """
-  inner = base.with_extra_args_support(inner)
-
-  def init_fn(params):
-    return ConditionallyTransformState(
-        inner_state=inner.init(params), step=jnp.zeros([], jnp.int32))
-
-  def update_fn(updates, state, params=None, **extra_args):
-    pred = _condition(should_transform_fn, state.step, forward_extra_args,
-                      extra_args)
-    new_updates, inner_state = _cond_update(
-        jnp.asarray(pred, jnp.bool_), inner, updates, state.inner_state,
-        params, extra_args, _same_updates_like_spec)
-    return new_updates, ConditionallyTransformState(
-        inner_state=inner_state, step=numerics.safe_increment(state.step))
-
-  # Shapes unchecked: the inner transformation may take per-example
-  # gradients (dpsgd) and checks the shapes it needs itself.
-  return prepared_inputs.with_prepared_inputs(
-      'conditionally_transform',
-      base.GradientTransformationExtraArgs(init_fn, update_fn),
-      check_shapes=False)
+  return _on_condition('conditionally_transform', ConditionallyTransformState,
+                       inner, should_transform_fn, forward_extra_args,
+                       _same_updates_like_spec)
 
 
 class ApplyIfFiniteState(NamedTuple):
