@@ -327,13 +327,21 @@ def _check_at_least_argument(fn: str, name: str, value: Any, low: Any, *,
 
 
 def not_above(other: str) -> Rule:
-  """The rule "not above argument ``other``" where both are numbers.
+  """The rule "not above argument ``other``" (where both are numbers).
 
-  For a lower bound declared with its upper bound: the message says
-  ``'<name> must not exceed <other>, got <value> > <its value>'``.
+  Examples:
+    >>> from optax._src import arguments
+    >>> @arguments.declare(low=arguments.not_above('high'))
+    ... def clamp(low=1e-6, high=50.0):
+    ...   return low, high
+    >>> try:
+    ...   clamp(high=1e-7)
+    ... except ValueError as e:
+    ...   print(e)
+    clamp: low must not exceed high, got 1e-06 > 1e-07
 
   Args:
-    other: the name of the upper bound.
+    other: the name of the upper bound; NaN bounds pass.
 
   Returns:
     A rule for :func:`declare`.

@@ -169,22 +169,29 @@ def acprop(
     b2: decay rate of the centred second moment.
     eps: term added to the denominator outside the root.
     eps_root: term added to the second moment at every step.
-    weight_decay: the coefficient :math:`\lambda` of the decoupled weight
-      decay.
-    mask: a tree of booleans (or a function of the params returning one)
-      selecting the leaves to decay.
+    weight_decay: :math:`\lambda`, the decay of the params added to the
+      direction (decoupled from the moments).
+    mask: which params are decayed: booleans shaped like the params, or a
+      function of the params that returns them.
 
   Returns:
-    A ``GradientTransformationExtraArgs``; its ``update`` requires ``params``.
+    A ``GradientTransformationExtraArgs`` whose ``update`` takes the params
+    (for the weight decay).
 
   Examples:
+    The first step divides by :math:`1 + \epsilon` only; the second by the
+    centred second moment of the first (the asynchronous update):
+
     >>> import jax.numpy as jnp
-    >>> from optax.contrib import _acprop
-    >>> opt = _acprop.acprop(learning_rate=0.1)
+    >>> import optax
     >>> params = jnp.array([1.0, -2.0])
-    >>> updates, _ = opt.update(2 * params, opt.init(params), params)
-    >>> updates
-    Array([-0.2,  0.4], dtype=float32)
+    >>> opt = optax.contrib.acprop(learning_rate=0.1, weight_decay=0.5)
+    >>> state = opt.init(params)
+    >>> for g in (jnp.array([2.0, -4.0]), jnp.array([1.0, 1.0])):
+    ...   updates, state = opt.update(g, state, params)
+    ...   print(updates.round(4))
+    [-0.25  0.5 ]
+    [-0.1056  0.0722]
 
   References:
     Zhuang, Ding, Tang, Dvornek, Tatikonda and Duncan, `Momentum Centering

@@ -180,22 +180,29 @@ def cocob(
       number or a schedule.
     alpha: the bound on the growth of the bet fraction at the start.
     eps: the initial scale of each coordinate.
-    weight_decay: the coefficient :math:`\lambda` of the weight decay added
-      to the gradient.
-    mask: a tree of booleans (or a function of the params returning one)
-      selecting the leaves to decay.
+    weight_decay: :math:`\lambda`; :math:`\lambda \theta` is added to the
+      gradient before the bet (coupled weight decay).
+    mask: the params that get the weight decay, as a tree of booleans or a
+      function of the params.
 
   Returns:
-    A ``GradientTransformationExtraArgs``; its ``update`` requires ``params``.
+    A ``GradientTransformationExtraArgs``: COCOB bets relative to the
+    initial params, so ``update`` needs them.
 
   Examples:
+    No step size is tuned: on :math:`\|\theta\|^2` the bets move the
+    params towards 0 at a pace set by the gradients seen.
+
     >>> import jax.numpy as jnp
-    >>> from optax.contrib import _cocob
-    >>> opt = _cocob.cocob(alpha=2.0)
+    >>> import optax
+    >>> opt = optax.contrib.cocob(alpha=2.0)
     >>> params = jnp.array([1.0, -1.0])
-    >>> updates, _ = opt.update(2 * params, opt.init(params), params)
-    >>> updates
-    Array([-0.5,  0.5], dtype=float32)
+    >>> state = opt.init(params)
+    >>> for _ in range(3):
+    ...   updates, state = opt.update(2 * params, state, params)
+    ...   params = optax.apply_updates(params, updates)
+    >>> print(params.round(4))
+    [ 0.0852 -0.0852]
 
   References:
     Orabona and Tommasi, `Training Deep Networks without Learning Rates

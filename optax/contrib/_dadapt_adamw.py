@@ -115,15 +115,22 @@ def dadapt_adamw(
       schedule (None included), or another hyperparameter is not a scalar.
 
   Examples:
+    The estimate of the step (``estim_lr``, the distance to the solution
+    :math:`d`) starts at ``estim_lr0`` and grows while the gradients keep
+    pointing the same way:
+
     >>> import jax.numpy as jnp
-    >>> import numpy as np
-    >>> from optax.contrib import _dadapt_adamw
-    >>> opt = _dadapt_adamw.dadapt_adamw(estim_lr0=0.1)
+    >>> import optax
+    >>> opt = optax.contrib.dadapt_adamw(estim_lr0=0.1)
     >>> params = jnp.array([1.0, -2.0])
     >>> state = opt.init(params)
-    >>> updates, state = opt.update(2 * params, state, params)
-    >>> print(np.asarray(updates).round(4), updates.dtype)
-    [-0.1  0.1] float32
+    >>> estimates = []
+    >>> for _ in range(3):
+    ...   updates, state = opt.update(2 * params, state, params)
+    ...   params = params + updates
+    ...   estimates.append(round(float(state.estim_lr), 4))
+    >>> estimates
+    [0.1, 0.41, 0.882]
 
   References:
     Defazio and Mishchenko, `Learning-Rate-Free Learning by D-Adaptation

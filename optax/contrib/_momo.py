@@ -61,6 +61,32 @@ def _require_params(fn: str, params: Any) -> None:
       'tx.update(grads, state, params, value=loss)')
 
 
+def _learning_rate_at(fn: str, learning_rate: Any, count: jax.Array,
+                      params: Any, value: Any) -> jax.Array:
+  """The learning rate of this step, after checking update's arguments."""
+  _require_params(fn, params)
+  _check_value(fn, value)
+  return hyperparameters.as_hyperparameter(
+      learning_rate(count) if callable(learning_rate) else learning_rate)
+
+
+def _initial_scalars(lower_bound: Any) -> dict[str, jax.Array]:
+  """The scalar fields of the state at step 0: barf, gamma, lb and count."""
+  dtype = _scalar_dtype()
+  return dict(barf=jnp.zeros([], dtype), gamma=jnp.zeros([], dtype),
+              lb=jnp.asarray(lower_bound, dtype),
+              count=jnp.zeros([], jnp.int32))
+
+
+def _next_lower_bound(adapt: bool, floor: jax.Array, h: jax.Array,
+                      tau: jax.Array, sq_norm: jax.Array,
+                      lb: jax.Array) -> jax.Array:
+  """The lower bound of the next step: raised to the model's, if adapted."""
+  if adapt:
+    return jnp.maximum(floor, h - tau * sq_norm / 2)
+  return lb
+
+
 def _step_size(nom, sq_norm, lr):
   """``min(lr, max(nom, 0) / sq_norm)``, with ``0 / 0`` read as 0."""
   ratio = jnp.maximum(nom, 0) / jnp.where(
@@ -199,21 +225,13 @@ def momo(
   fn = 'momo'
 
   def init_fn(params):
-    dtype = _scalar_dtype()
-    return MomoState(
-        exp_avg=otu.tree_zeros_like(params),
-        barf=jnp.zeros([], dtype),
-        gamma=jnp.zeros([], dtype),
-        lb=jnp.asarray(lower_bound, dtype),
-        count=jnp.zeros([], jnp.int32))
+    return MomoState(exp_avg=otu.tree_zeros_like(params),
+                     **_initial_scalars(lower_bound))
 
   def update_fn(updates, state, params=None, *, value=None, **extra_args):
     del extra_args
-    _require_params(fn, params)
-    _check_value(fn, value)
     count = state.count
-    lr = hyperparameters.as_hyperparameter(
-        learning_rate(count) if callable(learning_rate) else learning_rate)
+    lr = _learning_rate_at(fn, learning_rate, count, params, value)
     hp = lr.dtype
     decay = hyperparameters.as_hyperparameter(weight_decay)
     floor = hyperparameters.as_hyperparameter(lower_bound)
@@ -243,10 +261,8 @@ def momo(
       return (new_p - p32).astype(g.dtype)
 
     new_updates = jax.tree.map(leaf_update, updates, params, exp_avg)
-    if adapt_lower_bound:
-      new_lb = jnp.maximum(floor, h - tau * sq_norm / 2)
-    else:
-      new_lb = state.lb
+    new_lb = _next_lower_bound(adapt_lower_bound, floor, h, tau, sq_norm,
+                               state.lb)
     return new_updates, MomoState(
         exp_avg=exp_avg,
         barf=barf.astype(state.barf.dtype),
@@ -371,22 +387,14 @@ def momo_adam(
   fn = 'momo_adam'
 
   def init_fn(params):
-    dtype = _scalar_dtype()
-    return MomoAdamState(
-        exp_avg=otu.tree_zeros_like(params),
-        exp_avg_sq=otu.tree_zeros_like(params),
-        barf=jnp.zeros([], dtype),
-        gamma=jnp.zeros([], dtype),
-        lb=jnp.asarray(lower_bound, dtype),
-        count=jnp.zeros([], jnp.int32))
+    return MomoAdamState(exp_avg=otu.tree_zeros_like(params),
+                         exp_avg_sq=otu.tree_zeros_like(params),
+                         **_initial_scalars(lower_bound))
 
   def update_fn(updates, state, params=None, *, value=None, **extra_args):
     del extra_args
-    _require_params(fn, params)
-    _check_value(fn, value)
     count = state.count
-    lr = hyperparameters.as_hyperparameter(
-        learning_rate(count) if callable(learning_rate) else learning_rate)
+    lr = _learning_rate_at(fn, learning_rate, count, params, value)
     hp = lr.dtype
     beta1 = hyperparameters.as_hyperparameter(b1)
     beta2 = hyperparameters.as_hyperparameter(b2)
@@ -435,10 +443,8 @@ def momo_adam(
       return (new_p - p32).astype(g.dtype)
 
     new_updates = jax.tree.map(leaf_update, updates, params, m_hat, diag)
-    if adapt_lower_bound:
-      new_lb = jnp.maximum(floor, h - tau * sq_norm / 2)
-    else:
-      new_lb = state.lb
+    new_lb = _next_lower_bound(adapt_lower_bound, floor, h, tau, sq_norm,
+                               state.lb)
     return new_updates, MomoAdamState(
         exp_avg=exp_avg,
         exp_avg_sq=exp_avg_sq,
