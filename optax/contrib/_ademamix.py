@@ -285,23 +285,29 @@ def scale_by_simplified_ademamix(
     eps_root: term :math:`\epsilon_{\text{root}}` added inside the root.
 
   Returns:
-    A ``GradientTransformation`` whose state is a
-    :class:`ScaleBySimplifiedAdEMAMixState`.
+    The transformation; its state, a
+    :class:`ScaleBySimplifiedAdEMAMixState`, holds :math:`m_t` and
+    :math:`n_t`.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: if a Python-number decay rate is out of range or ``eps`` or
-      ``eps_root`` is negative.
+    ValueError: for a Python-number ``b1`` outside [0, 1], ``b2`` outside
+      [0, 1), or a negative ``eps`` or ``eps_root``.
+    TypeError: for a vector or a string where a scalar is expected.
 
   Examples:
+    With a constant gradient of 1 the sum :math:`m_t` tends to
+    :math:`1 / (1 - \beta_1)` = 2 here, and so does the update:
+
     >>> import jax.numpy as jnp
     >>> from optax.contrib import _ademamix
-    >>> tx = _ademamix.scale_by_simplified_ademamix(alpha=1.0)
-    >>> state = tx.init(jnp.zeros(2))
-    >>> u, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> u
-    Array([ 2., -2.], dtype=float32)
+    >>> tx = _ademamix.scale_by_simplified_ademamix(b1=0.5)
+    >>> state = tx.init(jnp.zeros(1))
+    >>> for _ in range(3):
+    ...   u, state = tx.update(jnp.array([1.0]), state)
+    ...   print(state.m, u)
+    [1.] [1.]
+    [1.5] [1.5]
+    [1.75] [1.75]
 
   References:
     Morwani, Vyas, Zhang and Kakade, `Connections between Schedule-Free

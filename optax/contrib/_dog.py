@@ -296,19 +296,19 @@ def dowg(
     init_estim_sq_dist: the initial estimate of the squared distance to the
       solution; ``None`` uses ``eps``.
     eps: term added to the denominator, and the default initial estimate.
-    weight_decay: the coefficient :math:`\lambda` of the weight decay added
-      to the gradients, or ``None`` for none.
-    mask: a tree of booleans (or a function of the params returning one)
-      selecting the leaves to decay.
+    weight_decay: :math:`\lambda`; :math:`\lambda \theta` is added to the
+      gradients before the DoWG step (``None``: no decay).
+    mask: the params to decay, as booleans shaped like the params or a
+      function of the params that returns them.
 
   Returns:
-    A ``GradientTransformationExtraArgs``; its ``update`` requires ``params``.
+    A ``GradientTransformationExtraArgs``. Its ``update`` needs the params:
+    the distance estimate is measured from the first ones.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
     ValueError: if a Python-number ``eps`` or ``init_estim_sq_dist`` is
       negative.
+    TypeError: for a vector or a string given as a hyperparameter.
 
   Examples:
     >>> import jax.numpy as jnp

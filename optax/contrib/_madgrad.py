@@ -178,17 +178,23 @@ def madgrad(
     eps: term added to the learning rate and to the denominator.
 
   Returns:
-    A ``GradientTransformationExtraArgs``; its ``update`` requires ``params``.
+    A ``GradientTransformationExtraArgs`` whose ``update`` takes the params
+    (the step is computed from them and from the first ones, the centre of
+    the dual averaging).
 
   Examples:
+    The weight decay joins the gradient, so it changes the first step too:
+
     >>> import jax.numpy as jnp
-    >>> from optax.contrib import _madgrad
-    >>> opt = _madgrad.madgrad(learning_rate=1.0, momentum=0.0, eps=0.0)
-    >>> params = jnp.array([1.0, -8.0])
-    >>> updates, _ = opt.update(jnp.array([1.0, 8.0]), opt.init(params),
-    ...                         params)
-    >>> updates
-    Array([-1., -2.], dtype=float32)
+    >>> import optax
+    >>> params = jnp.array([1.0, -2.0])
+    >>> for weight_decay in (0.0, 0.5):
+    ...   opt = optax.contrib.madgrad(learning_rate=0.1,
+    ...                              weight_decay=weight_decay)
+    ...   updates, _ = opt.update(2 * params, opt.init(params), params)
+    ...   print([round(float(u), 4) for u in updates])
+    [-0.0271, 0.0342]
+    [-0.0292, 0.0368]
 
   References:
     Defazio and Jelassi, `Adaptivity without Compromise: A Momentumized,

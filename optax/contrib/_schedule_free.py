@@ -406,22 +406,25 @@ def schedule_free_adamw(
     eps: :math:`\epsilon`, added to the root of the second moment.
     weight_decay: the decoupled weight decay :math:`\lambda` (at
       :math:`y`).
-    weight_lr_power: the power of the learning rate in the averaging
-      weights.
-    state_dtype: the dtype of the state, see :func:`schedule_free`.
+    weight_lr_power: :math:`r`, the averaging weights being
+      :math:`\gamma_t^r` (see :func:`schedule_free`).
+    state_dtype: the dtype of :math:`z`, or ``None`` for the params' dtypes;
+      the RMS moment of the gradients keeps the params' dtypes.
 
   Returns:
-    A ``GradientTransformationExtraArgs`` whose state is a
-    :class:`ScheduleFreeState`; its ``update`` requires ``params``.
+    RMSProp-scaled steps on :math:`z` wrapped by :func:`schedule_free`, as
+    a ``GradientTransformationExtraArgs`` (state :class:`ScheduleFreeState`)
+    whose ``update`` takes the params.
 
   Examples:
-    >>> import jax
+    Its first step is the sign of the gradient times the learning rate
+    (Adam's, with the bias-corrected second moment):
+
     >>> import jax.numpy as jnp
     >>> import optax
-    >>> tx = optax.contrib.schedule_free_adamw(learning_rate=0.1)
     >>> params = jnp.array([1.0, -1.0])
-    >>> state = tx.init(params)
-    >>> updates, state = tx.update(2 * params, state, params)
+    >>> tx = optax.contrib.schedule_free_adamw(learning_rate=0.1)
+    >>> updates, state = tx.update(2 * params, tx.init(params), params)
     >>> print(updates.dtype, [round(float(u), 4) for u in updates])
     float32 [-0.1, 0.1]
 
