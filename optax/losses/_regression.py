@@ -24,6 +24,7 @@ from typing import Optional, Union
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from optax._src import validation
 
@@ -250,15 +251,64 @@ def _cosh_minus_one(z: jax.Array) -> jax.Array:
   return z * series
 
 
-def _unit_vectors(
+def _power_of_two_below(m: jax.Array) -> jax.Array:
+  """The largest power of two ``<= m``, for ``m >= 0`` (the zero vector too).
+
+  Clearing the mantissa bits leaves ``2^floor(log2 m)`` for a normal ``m``;
+  a subnormal or zero ``m`` gets the smallest normal number instead, by which
+  every component of its vector still divides exactly.
+
+  Args:
+    m: non-negative floating values.
+
+  Returns:
+    Powers of two, shaped and typed like ``m``.
+  """
+  info = jnp.finfo(m.dtype)
+  uint = jnp.dtype(f'uint{info.bits}')
+  # The sign and exponent bits: -inf stays -inf.
+  mask = np.array(~((1 << info.nmant) - 1) & ((1 << info.bits) - 1), uint)
+  bits = jax.lax.bitcast_convert_type(m, uint) & mask
+  power = jax.lax.bitcast_convert_type(bits, m.dtype)
+  return jnp.maximum(power, np.array(info.smallest_normal, m.dtype))
+
+
+def _scaled(
     x: jax.Array,
     epsilon: float,
     axis: Axis,
     where: Optional[jax.Array],
-) -> jax.Array:
-  """Divides ``x`` by its norm along ``axis``, the squared norm floored."""
-  sq_norm = jnp.sum(jnp.square(x), axis=axis, where=where, keepdims=True)
-  return x / jnp.sqrt(jnp.maximum(sq_norm, epsilon))
+) -> tuple[jax.Array, jax.Array]:
+  """Splits ``x`` into ``s * y`` along ``axis`` with ``s`` a power of two.
+
+  ``s`` lies within a factor two of the largest component of each vector, so
+  the squares of ``y`` sum without overflow for huge vectors or underflow
+  for tiny ones; a power of two scales exactly.
+
+  Args:
+    x: the vectors.
+    epsilon: the floor of the squared norms of ``x``.
+    axis: the axis or axes holding the components.
+    where: the components taking part, or ``None`` for all.
+
+  Returns:
+    ``y = x / s``, shaped like ``x``, and ``max(|x|, sqrt(epsilon)) / s``,
+    with ``axis`` kept as size one.
+  """
+  # -inf for a vector with no component: it is scaled like the zero vector.
+  largest = jnp.max(
+      jnp.abs(x), axis=axis, where=where, initial=-np.inf, keepdims=True)
+  # The norm of x / |x| does not depend on s: no derivative goes through it.
+  scale = jax.lax.stop_gradient(_power_of_two_below(largest))
+  y = x / scale
+  sq_norm = jnp.sum(jnp.square(y), axis=axis, where=where, keepdims=True)
+  if isinstance(epsilon, (int, float)) and epsilon == 0:
+    return y, jnp.sqrt(sq_norm)
+  # |x|^2 = sq_norm * s^2 compared with epsilon, unscaled. The square root
+  # of a floored norm is not taken: its derivative at 0 would be NaN.
+  floored = sq_norm * scale * scale < epsilon
+  norm = jnp.sqrt(jnp.where(floored, 1, sq_norm))
+  return y, jnp.where(floored, jnp.sqrt(epsilon) / scale, norm)
 
 
 def cosine_similarity(
@@ -275,9 +325,11 @@ def cosine_similarity(
     \cos(\hat y, y) = \left\langle \frac{\hat y}{\|\hat y\|},
       \frac{y}{\|y\|} \right\rangle
 
-  Each vector is normalized first, and the normalized vectors are then
-  multiplied, so the result stays finite for huge inputs. ``epsilon`` floors
-  each *squared* norm: a vector whose norm is below
+  Each vector is divided by a power of two near its largest component before
+  its squares are summed, so vectors whose squares overflow or underflow the
+  dtype (float16 components above 256, say) still give their cosine, and
+  rounding never takes the result outside :math:`[-1, 1]`. ``epsilon``
+  floors each *squared* norm: a vector whose norm is below
   :math:`\sqrt{\epsilon}` is divided by :math:`\sqrt{\epsilon}` instead.
   With the default ``epsilon=0`` a zero vector gives NaN.
 
@@ -300,7 +352,7 @@ def cosine_similarity(
     >>> from optax import losses
     >>> losses.cosine_similarity(jnp.array([[1.0, 0.0], [1.0, 1.0]]),
     ...                          jnp.array([[1.0, 1.0], [2.0, 2.0]]))
-    Array([0.70710677, 0.99999994], dtype=float32)
+    Array([0.70710677, 1.        ], dtype=float32)
 
   .. seealso:: :func:`cosine_distance`
   """
@@ -311,9 +363,16 @@ def cosine_similarity(
   validation.check_floating_dtype('cosine_similarity', 'targets', targets)
   if where is not None:
     where = jnp.asarray(where)
-  unit_predictions = _unit_vectors(predictions, epsilon, axis, where)
-  unit_targets = _unit_vectors(targets, epsilon, axis, where)
-  return jnp.sum(unit_predictions * unit_targets, axis=axis, where=where)
+  # <a, b> / (|a| |b|) = <a / s, b / t> / ((|a| / s) (|b| / t)): the inner
+  # product and both norms are sums over the same scaled components.
+  scaled_predictions, prediction_norms = _scaled(
+      predictions, epsilon, axis, where)
+  scaled_targets, target_norms = _scaled(targets, epsilon, axis, where)
+  inner = jnp.sum(scaled_predictions * scaled_targets, axis=axis,
+                  where=where, keepdims=True)
+  cosine = inner / (prediction_norms * target_norms)
+  # |<a, b>| <= |a| |b|: only rounding can step outside [-1, 1].
+  return jnp.squeeze(jnp.clip(cosine, -1, 1), axis)
 
 
 def cosine_distance(
