@@ -443,9 +443,9 @@ def check_in_interval(fn: str, name: str, value: Any, low: float,
       excluded, or what to do instead).
 
   Raises:
-    ValueError: for a number outside the interval, or NaN.
-    TypeError: for a string, or a value that cannot be a scalar for
-      ``learning_rate``-like arguments.
+    ValueError: for NaN, or a number below ``low`` or above ``high`` (or
+      equal to an end left out), the hint appended.
+    TypeError: as :func:`check_non_negative`.
 
   Examples:
     >>> from optax._src import validation

@@ -382,22 +382,33 @@ def simplified_ademamix(
     alpha: weight of the current update.
     eps: term added to the denominator outside the root.
     eps_root: term added inside the root.
-    weight_decay: the coefficient :math:`\lambda` of the decoupled weight
-      decay.
-    mask: a tree of booleans (or a function of the params returning one)
-      selecting the leaves to decay.
+    weight_decay: :math:`\lambda`; :math:`\lambda \theta` is added to the
+      direction before the learning rate scales it (decoupled).
+    mask: the params to decay, as booleans like the params or a function of
+      the params returning them.
 
   Returns:
-    A ``GradientTransformationExtraArgs``; its ``update`` requires ``params``.
+    :func:`scale_by_simplified_ademamix`, the weight decay and the learning
+    rate chained, a ``GradientTransformationExtraArgs``; ``update`` takes
+    the params for the decay.
 
   Examples:
+    After a gradient that flipped sign, the sum :math:`m_t` has nearly
+    cancelled in the second coordinate; ``alpha`` adds the current gradient
+    back:
+
     >>> import jax.numpy as jnp
-    >>> from optax.contrib import _ademamix
-    >>> opt = _ademamix.simplified_ademamix(learning_rate=0.1)
+    >>> import optax
     >>> params = jnp.array([1.0, -2.0])
-    >>> updates, _ = opt.update(2 * params, opt.init(params), params)
-    >>> updates
-    Array([-0.1,  0.1], dtype=float32)
+    >>> for alpha in (0.0, 5.0):
+    ...   opt = optax.contrib.simplified_ademamix(learning_rate=0.1,
+    ...                                           alpha=alpha)
+    ...   state = opt.init(params)
+    ...   for g in (jnp.array([1.0, -1.0]), jnp.array([1.0, 1.0])):
+    ...     updates, state = opt.update(g, state, params)
+    ...   print([round(float(u), 4) for u in updates])
+    [-0.199, -0.001]
+    [-0.699, -0.501]
 
   References:
     Morwani, Vyas, Zhang and Kakade, `Connections between Schedule-Free

@@ -128,6 +128,14 @@ def _scale_by_dog(
       'dog', base.GradientTransformation(init_fn, update_fn))
 
 
+def _decayed_weights(weight_decay: Any,
+                     mask: base.MaskOrFn) -> base.GradientTransformation:
+  """The weight decay added to the gradients; none for ``None``."""
+  if weight_decay is None:
+    return base.identity()
+  return _adding.add_decayed_weights(weight_decay, mask)
+
+
 @arguments.declare(eps=arguments.non_negative_scalar)
 def dog(
     learning_rate: base.ScalarOrSchedule = 1.0,
@@ -200,12 +208,8 @@ def dog(
         f'{fn}: init_step must be a pair (kind, value) with kind one of'
         f' {_INIT_STEP_TYPES}, got {init_step!r}')
   validation.check_positive(fn, 'init_step[1]', init_step[1])
-  if weight_decay is None:
-    decay = base.identity()
-  else:
-    decay = _adding.add_decayed_weights(weight_decay, mask)
   return _combining.chain(
-      decay,
+      _decayed_weights(weight_decay, mask),
       _scale_by_dog(tuple(init_step), eps),
       transform.scale_by_learning_rate(learning_rate),
   )
@@ -326,12 +330,8 @@ def dowg(
 
   .. seealso:: :func:`dog`
   """
-  if weight_decay is None:
-    decay = base.identity()
-  else:
-    decay = _adding.add_decayed_weights(weight_decay, mask)
   return _combining.chain(
-      decay,
+      _decayed_weights(weight_decay, mask),
       _scale_by_dowg(init_estim_sq_dist, eps),
       transform.scale_by_learning_rate(learning_rate),
   )

@@ -188,18 +188,23 @@ def schedule_free(
       schedule (None included), or another hyperparameter is not a scalar.
 
   Examples:
+    Any optimizer can be the base one, here Adam, whose learning rate is
+    also the one given to ``schedule_free``; the params :math:`y` are
+    trained, the average :math:`x` is the one to evaluate:
+
     >>> import jax
     >>> import jax.numpy as jnp
     >>> import optax
-    >>> tx = optax.contrib.schedule_free(optax.sgd(0.1), learning_rate=0.1)
-    >>> params = jnp.array([2.0])
+    >>> tx = optax.contrib.schedule_free(optax.adam(0.1), learning_rate=0.1)
+    >>> params = {'w': jnp.array([2.0, -1.0])}
     >>> state = tx.init(params)
+    >>> loss = lambda p: jnp.sum(p['w'] ** 2)
     >>> for _ in range(3):
-    ...   grads = jax.grad(lambda p: jnp.sum(p ** 2))(params)
-    ...   updates, state = tx.update(grads, state, params)
-    ...   params = params + updates
-    >>> print(params, optax.contrib.schedule_free_eval_params(state, params))
-    [1.2620798] [1.2917333]
+    ...   updates, state = tx.update(jax.grad(loss)(params), state, params)
+    ...   params = optax.apply_updates(params, updates)
+    >>> x = optax.contrib.schedule_free_eval_params(state, params)
+    >>> print(params['w'], x['w'])
+    [ 1.7902507 -0.7906195] [ 1.8002228  -0.80055064]
 
   References:
     Defazio et al., `The Road Less Scheduled
