@@ -14,7 +14,7 @@
 # ==============================================================================
 """D-Adaptation for AdamW: a learning-rate-free Adam."""
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -54,6 +54,28 @@ class DAdaptAdamWState(NamedTuple):
   estim_lr: jax.Array
   numerator_weighted: jax.Array
   count: jax.Array
+
+
+def initial_fields(params: base.Params, estim_lr0: Any) -> dict[str, Any]:
+  """The state at step 0 of the fields D-Adaptation and Prodigy share.
+
+  Args:
+    params: the params (their shapes and dtypes).
+    estim_lr0: the initial distance estimate :math:`d_0`.
+
+  Returns:
+    ``exp_avg``, ``exp_avg_sq`` and ``grad_sum`` (zeros like the params),
+    ``estim_lr`` and ``numerator_weighted`` (scalars in the statistics'
+    dtype) and ``count`` (int32 zero), by name.
+  """
+  dtype = scalar_statistics.statistics_dtype(params)
+  return dict(
+      exp_avg=otu.tree_zeros_like(params),
+      exp_avg_sq=otu.tree_zeros_like(params),
+      grad_sum=otu.tree_zeros_like(params),
+      estim_lr=hyperparameters.as_hyperparameter(estim_lr0).astype(dtype),
+      numerator_weighted=jnp.zeros([], dtype),
+      count=jnp.zeros([], jnp.int32))
 
 
 @arguments.declare(
@@ -142,14 +164,7 @@ def dadapt_adamw(
   b1, b2 = betas
 
   def init_fn(params):
-    dtype = scalar_statistics.statistics_dtype(params)
-    return DAdaptAdamWState(
-        exp_avg=otu.tree_zeros_like(params),
-        exp_avg_sq=otu.tree_zeros_like(params),
-        grad_sum=otu.tree_zeros_like(params),
-        estim_lr=hyperparameters.as_hyperparameter(estim_lr0).astype(dtype),
-        numerator_weighted=jnp.zeros([], dtype),
-        count=jnp.zeros([], jnp.int32))
+    return DAdaptAdamWState(**initial_fields(params, estim_lr0))
 
   def update_fn(updates, state, params=None, **extra_args):
     del extra_args

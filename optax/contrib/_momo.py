@@ -349,21 +349,21 @@ def momo_adam(
       model, in [0, 1).
     b2: decay rate :math:`\beta_2` of the second moment, in [0, 1).
     eps: term :math:`\epsilon` of the preconditioner.
-    lower_bound: a lower bound :math:`f_*` of the loss (0 for non-negative
-      losses).
-    weight_decay: the coefficient :math:`\lambda` of the weight decay.
-    adapt_lower_bound: whether to estimate the lower bound online.
+    lower_bound: :math:`f_*`, known to be below the loss (0 when the loss
+      cannot be negative).
+    weight_decay: :math:`\lambda`, applied as a proximal step of the whole
+      update (as in :func:`momo`).
+    adapt_lower_bound: whether :math:`f_*` is estimated online from the
+      model (never below ``lower_bound``).
 
   Returns:
-    A ``GradientTransformationExtraArgs`` whose state is a
-    :class:`MomoAdamState`.
+    A ``GradientTransformationExtraArgs``; its state, a
+    :class:`MomoAdamState`, adds Adam's second moment to MoMo's.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
     ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1) or
-      ``eps`` is negative; in ``update``, if ``params`` or ``value`` is
-      missing.
+      ``eps`` is negative (TypeError for a vector or a string); in
+      ``update``, if ``params`` or ``value`` is missing.
 
   Examples:
     >>> import jax

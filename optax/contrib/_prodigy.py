@@ -28,10 +28,10 @@ from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
-from optax._src import scalar_statistics
 from optax._src import tree_or_function
 from optax._src import tree_structure
 from optax._src import validation
+from optax.contrib import _dadapt_adamw
 
 
 class ProdigyState(NamedTuple):
@@ -197,15 +197,9 @@ def prodigy(
   b1, b2 = betas
 
   def init_fn(params):
-    dtype = scalar_statistics.statistics_dtype(params)
     return ProdigyState(
-        exp_avg=otu.tree_zeros_like(params),
-        exp_avg_sq=otu.tree_zeros_like(params),
-        grad_sum=otu.tree_zeros_like(params),
         params0=jax.tree.map(lambda p: jnp.array(p, copy=True), params),
-        estim_lr=hyperparameters.as_hyperparameter(estim_lr0).astype(dtype),
-        numerator_weighted=jnp.zeros([], dtype),
-        count=jnp.zeros([], jnp.int32))
+        **_dadapt_adamw.initial_fields(params, estim_lr0))
 
   def update_fn(updates, state, params=None, **extra_args):
     del extra_args
