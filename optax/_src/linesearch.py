@@ -37,6 +37,7 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -81,11 +82,126 @@ _STRATEGIES = ('keep', 'one')
 # ------------------------------------------------------------------------------
 
 
-def _require_params(fn: str, params: Any) -> None:
+def _step_inputs(
+    fn: str, state: Any, params: Any, grad: base.Updates,
+    value_fn: Callable[..., Any], extra_args: dict[str, Any],
+) -> tuple[Any, base.Updates, dict[str, Any]]:
+  """Checks and prepares the arguments of a line search's ``update``.
+
+  Args:
+    fn: the name of the line search, for the error messages.
+    state: the search's state; entries set by hand (``optax.tree_utils.
+      tree_set(state, learning_rate=1.0)``) may be Python numbers.
+    params: the current parameters, which the search starts from.
+    grad: the gradient at ``params``.
+    value_fn: the objective.
+    extra_args: the extra keyword arguments given to ``update``.
+
+  Returns:
+    The state with array entries, the gradient as the updates are prepared
+    (an integer parameter's float0 gradient is zeros, see
+    ``prepared_inputs.as_updates``) and the keyword arguments of
+    ``value_fn`` (see :func:`_value_fn_kwargs`).
+  """
   validation.require_params(
       fn, params, 'the search starts from the current parameters',
       'tx.update(updates, state, params, value=value, grad=grad,'
       ' value_fn=value_fn)')
+  grad = prepared_inputs.as_updates(grad, params)[0]
+  fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
+  return jax.tree.map(jnp.asarray, state), grad, fn_kwargs
+
+
+def _line_search(
+    fn: str,
+    init_fn: Callable[[base.Params], Any],
+    search: Callable[..., tuple[base.Updates, Any]],
+) -> base.GradientTransformationExtraArgs:
+  """The transformation of a line search, whose ``update`` runs ``search``.
+
+  Both searches take the same arguments in ``update``; they are checked and
+  prepared here (:func:`_step_inputs`), and the inputs are those that
+  ``optax.chain`` gives (``prepared_inputs.with_prepared_inputs``).
+
+  Args:
+    fn: the public name of the line search, for the error messages.
+    init_fn: the search's ``init``.
+    search: ``search(updates, state, params, value, grad, value_fn,
+      fn_kwargs)`` returning the scaled updates and the new state, where
+      ``fn_kwargs`` are the keyword arguments of ``value_fn``.
+
+  Returns:
+    The line search.
+  """
+
+  def update_fn(
+      updates: base.Updates,
+      state: Any,
+      params: Optional[base.Params] = None,
+      *,
+      value: base.Numeric,
+      grad: base.Updates,
+      value_fn: Callable[..., base.Numeric],
+      **extra_args: Any,
+  ) -> tuple[base.Updates, Any]:
+    state, grad, fn_kwargs = _step_inputs(fn, state, params, grad, value_fn,
+                                          extra_args)
+    return search(updates, state, params, value, grad, value_fn, fn_kwargs)
+
+  return prepared_inputs.with_prepared_inputs(
+      fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
+
+
+def _first_state(state_type: Any, grad: Optional[base.Updates]) -> Any:
+  """A search's state before its first step.
+
+  Args:
+    state_type: the state's class; its ``info`` field's class is read from
+      its annotations.
+    grad: the stored gradient (zeros like the params, or None).
+
+  Returns:
+    The state with step size 1, value ``inf``, no search step counted and
+    every error of ``info`` ``inf``, in the hyperparameter dtype.
+  """
+  dtype = _scalar_dtype()
+  info_type = state_type.__annotations__['info']
+  errors = {name: jnp.full([], jnp.inf, dtype)
+            for name in info_type._fields if name.endswith('_error')}
+  return state_type(
+      learning_rate=jnp.ones([], dtype), value=jnp.full([], jnp.inf, dtype),
+      grad=grad,
+      info=info_type(num_linesearch_steps=jnp.zeros([], jnp.int32), **errors))
+
+
+def _next_state(state: Any, carry: Any, stuck: jax.Array,
+                stepsize: jax.Array, value: jax.Array,
+                grad: Optional[base.Updates]) -> Any:
+  """A search's state after its step, in the dtypes of the state before.
+
+  Args:
+    state: the state before the search.
+    carry: the search loop's last carry (its ``count`` and the errors that
+      ``state.info`` has).
+    stuck: whether no finite value was found (then no step is made).
+    stepsize: the step size taken.
+    value: the value at the new parameters.
+    grad: the gradient there (or None when the search does not keep it).
+
+  Returns:
+    The new state. When stuck, the next search starts again from the
+    previous step size.
+  """
+  rate = state.learning_rate
+  kept_rate = jnp.where(stuck, rate.astype(_scalar_dtype()), stepsize)
+  errors = {name: getattr(carry, name).astype(getattr(state.info, name).dtype)
+            for name in state.info._fields if name.endswith('_error')}
+  return type(state)(
+      learning_rate=kept_rate.astype(rate.dtype),
+      value=value.astype(state.value.dtype),
+      grad=grad,
+      info=type(state.info)(
+          num_linesearch_steps=carry.count.astype(jnp.int32), **errors))
 
 
 def _extract_fns_kwargs(
@@ -153,6 +269,11 @@ def _value_fn_kwargs(fn: str, value_fn: Callable[..., Any],
 def _scalar_dtype() -> jnp.dtype:
   """The dtype of step sizes, values and slopes inside the searches."""
   return hyperparameters.hyperparameter_dtype()
+
+
+def _optional_hyperparameter(value: Any) -> Optional[jax.Array]:
+  """``hyperparameters.as_hyperparameter(value)``, None for None."""
+  return None if value is None else hyperparameters.as_hyperparameter(value)
 
 
 def _scaled(updates: base.Updates, stepsize: jax.Array) -> base.Updates:
@@ -244,6 +365,18 @@ class _BacktrackingCarry(NamedTuple):
   accepted: jax.Array
 
 
+# A step count may be a float, or an array inside inject_hyperparams: only
+# its sign is checked.
+@arguments.declare(
+    max_backtracking_steps=arguments.non_negative_scalar,
+    slope_rtol=arguments.non_negative_scalar,
+    decrease_factor=(
+        arguments.in_interval(0, 1, include_low=False, include_high=False),
+        arguments.scalar_or_schedule),
+    increase_factor=arguments.positive_scalar,
+    max_learning_rate=arguments.positive,
+    atol=arguments.non_negative_scalar,
+    rtol=arguments.non_negative_scalar)
 def scale_by_backtracking_linesearch(
     max_backtracking_steps: int,
     slope_rtol: float = 0.0001,
@@ -331,51 +464,12 @@ def scale_by_backtracking_linesearch(
     :func:`value_and_grad_from_state`.
   """
   fn = 'scale_by_backtracking_linesearch'
-  # A step count may be a float, or an array inside inject_hyperparams: only
-  # its sign is checked.
-  validation.check_non_negative(
-      fn, 'max_backtracking_steps', max_backtracking_steps)
-  validation.check_non_negative(fn, 'slope_rtol', slope_rtol)
-  validation.check_in_interval(fn, 'decrease_factor', decrease_factor, 0, 1,
-                               include_low=False, include_high=False)
-  validation.check_positive(fn, 'increase_factor', increase_factor)
-  validation.check_positive(fn, 'max_learning_rate', max_learning_rate)
-  validation.check_non_negative(fn, 'atol', atol)
-  validation.check_non_negative(fn, 'rtol', rtol)
-  validation.check_scalars_or_schedules(
-      fn, max_backtracking_steps=max_backtracking_steps, slope_rtol=slope_rtol,
-      decrease_factor=decrease_factor, increase_factor=increase_factor,
-      atol=atol, rtol=rtol)
 
   def init_fn(params: base.Params) -> ScaleByBacktrackingLinesearchState:
-    dtype = _scalar_dtype()
     grad = otu.tree_zeros_like(params) if store_grad else None
-    return ScaleByBacktrackingLinesearchState(
-        learning_rate=jnp.ones([], dtype),
-        value=jnp.full([], jnp.inf, dtype),
-        grad=grad,
-        info=BacktrackingLinesearchInfo(
-            num_linesearch_steps=jnp.zeros([], jnp.int32),
-            decrease_error=jnp.full([], jnp.inf, dtype)))
+    return _first_state(ScaleByBacktrackingLinesearchState, grad)
 
-  def update_fn(
-      updates: base.Updates,
-      state: ScaleByBacktrackingLinesearchState,
-      params: Optional[base.Params] = None,
-      *,
-      value: base.Numeric,
-      grad: base.Updates,
-      value_fn: Callable[..., base.Numeric],
-      **extra_args: Any,
-  ) -> tuple[base.Updates, ScaleByBacktrackingLinesearchState]:
-    _require_params(fn, params)
-    # The gradient argument as the updates are prepared (an integer param's
-    # float0 gradient is zeros, see prepared_inputs.as_updates).
-    grad = prepared_inputs.as_updates(grad, params)[0]
-    fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
-    # Entries set by hand (``optax.tree_utils.tree_set(state,
-    # learning_rate=1.0)``) may be Python numbers.
-    state = jax.tree.map(jnp.asarray, state)
+  def search(updates, state, params, value, grad, value_fn, fn_kwargs):
     dtype = _scalar_dtype()
     c = hyperparameters.as_hyperparameter(slope_rtol)
     beta = hyperparameters.as_hyperparameter(decrease_factor)
@@ -453,20 +547,10 @@ def scale_by_backtracking_linesearch(
               value=value_init, slope=slope_init, stepsize=carry.stepsize,
               error=carry.decrease_error, stuck=stuck)
 
-    # When stuck, the next search starts again from the previous guess.
-    kept_rate = jnp.where(stuck, state.learning_rate.astype(dtype), stepsize)
-    new_state = ScaleByBacktrackingLinesearchState(
-        learning_rate=kept_rate.astype(state.learning_rate.dtype),
-        value=new_value.astype(state.value.dtype),
-        grad=new_grad,
-        info=BacktrackingLinesearchInfo(
-            num_linesearch_steps=carry.count.astype(jnp.int32),
-            decrease_error=carry.decrease_error.astype(
-                state.info.decrease_error.dtype)))
-    return _scaled(updates, stepsize), new_state
+    return _scaled(updates, stepsize), _next_state(
+        state, carry, stuck, stepsize, new_value, new_grad)
 
-  return prepared_inputs.with_prepared_inputs(
-      fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
+  return _line_search(fn, init_fn, search)
 
 
 # ------------------------------------------------------------------------------
@@ -496,15 +580,14 @@ class ScaleByZoomLinesearchState(NamedTuple):
   """State of :func:`scale_by_zoom_linesearch`.
 
   Attributes:
-    learning_rate: the step size of the last step, a scalar of the
-      hyperparameter dtype (float32, float64 under x64); the initial guess
-      of the next search with ``initial_guess_strategy='keep'``. (When no
-      finite value was found and no step was made, the previous one is
-      kept.)
-    value: the value of the objective at the parameters after the last step
-      (``inf`` before the first step), same dtype.
-    grad: the gradient of the objective there (zeros before the first step),
-      same structure and dtypes as the params.
+    learning_rate: the step size taken at the last step (a scalar in the
+      hyperparameter dtype: float32, or float64 under x64), the next
+      search's first guess when ``initial_guess_strategy='keep'``; a search
+      that found no finite value makes no step and leaves it as it was.
+    value: the objective's value after the last step, in that dtype;
+      ``inf`` until the first step.
+    grad: the objective's gradient after the last step (zeros until the
+      first step), structured and typed as the params.
     info: a :class:`ZoomLinesearchInfo` about the last search.
   """
   learning_rate: jax.Array
@@ -616,6 +699,14 @@ def _zoom_trial(carry: _ZoomCarry) -> jax.Array:
                    jnp.where(use_quadratic, quadratic, middle))
 
 
+@arguments.declare(
+    max_linesearch_steps=arguments.non_negative_scalar,
+    tol=arguments.non_negative_scalar,
+    increase_factor=arguments.positive_scalar,
+    slope_rtol=arguments.non_negative_scalar,
+    curv_rtol=arguments.non_negative_scalar,
+    stepsize_precision=arguments.non_negative_scalar,
+    approx_dec_rtol=arguments.scalar_schedule_or_none)
 def scale_by_zoom_linesearch(
     max_linesearch_steps: int,
     max_learning_rate: Optional[float] = None,
@@ -662,24 +753,25 @@ def scale_by_zoom_linesearch(
   satisfying the sufficient decrease is returned; if there is none, the last
   step size tried (an unsafe step).
 
-  The update needs the extra keyword arguments ``value`` (:math:`f(w)`),
-  ``grad`` (:math:`\nabla f(w)`) and ``value_fn`` (:math:`f`, called as
-  ``value_fn(params, **kwargs)`` with the extra arguments that name its
-  parameters). The value and gradient at the new parameters are kept in the
-  state, for :func:`value_and_grad_from_state`.
+  ``update`` takes three more keyword arguments: ``value`` and ``grad``,
+  the objective's value :math:`f(w)` and gradient :math:`\nabla f(w)` at
+  the current parameters, and ``value_fn``, the objective :math:`f` itself.
+  Any other keyword argument of ``update`` goes to ``value_fn`` by name
+  (``value_fn(params, **kwargs)``), so ``value_fn`` must have a parameter of
+  that name. The state keeps the value and the gradient at the new
+  parameters, which :func:`value_and_grad_from_state` reads.
 
   Examples:
     >>> import jax
     >>> import jax.numpy as jnp
     >>> from optax._src import linesearch
-    >>> def f(x):
-    ...   return jnp.sum((x - 1.0) ** 2)
+    >>> def f(x, target):
+    ...   return jnp.sum((x - target) ** 2)
     >>> tx = linesearch.scale_by_zoom_linesearch(max_linesearch_steps=15)
-    >>> params = jnp.array([3.0, -2.0])
-    >>> state = tx.init(params)
-    >>> value, grad = jax.value_and_grad(f)(params)
-    >>> updates, state = tx.update(
-    ...     -grad, state, params, value=value, grad=grad, value_fn=f)
+    >>> w, target = jnp.array([3.0, -2.0]), jnp.array([1.0, 1.0])
+    >>> value, grad = jax.value_and_grad(f)(w, target)
+    >>> updates, state = tx.update(-grad, tx.init(w), w, value=value,
+    ...                            grad=grad, value_fn=f, target=target)
     >>> updates, state.learning_rate
     (Array([-2.,  3.], dtype=float32), Array(0.5, dtype=float32))
 
@@ -722,69 +814,26 @@ def scale_by_zoom_linesearch(
     :func:`value_and_grad_from_state`, :func:`optax.lbfgs`.
   """
   fn = 'scale_by_zoom_linesearch'
-  validation.check_non_negative(
-      fn, 'max_linesearch_steps', max_linesearch_steps)
   if max_learning_rate is not None:
     validation.check_positive(fn, 'max_learning_rate', max_learning_rate)
-  validation.check_non_negative(fn, 'tol', tol)
-  validation.check_positive(fn, 'increase_factor', increase_factor)
-  validation.check_non_negative(fn, 'slope_rtol', slope_rtol)
-  validation.check_non_negative(fn, 'curv_rtol', curv_rtol)
-  validation.check_non_negative(fn, 'stepsize_precision', stepsize_precision)
-  validation.check_scalars_or_schedules(
-      fn, max_linesearch_steps=max_linesearch_steps, tol=tol,
-      increase_factor=increase_factor, slope_rtol=slope_rtol,
-      curv_rtol=curv_rtol, stepsize_precision=stepsize_precision)
-  validation.check_scalar_or_schedule(fn, 'approx_dec_rtol', approx_dec_rtol,
-                                      allow_none=True)
   if initial_guess_strategy not in _STRATEGIES:
     raise ValueError(
         f'{fn}: initial_guess_strategy must be one of {_STRATEGIES}, got '
         f'{initial_guess_strategy!r}')
 
   def init_fn(params: base.Params) -> ScaleByZoomLinesearchState:
-    dtype = _scalar_dtype()
-    return ScaleByZoomLinesearchState(
-        learning_rate=jnp.ones([], dtype),
-        value=jnp.full([], jnp.inf, dtype),
-        grad=otu.tree_zeros_like(params),
-        info=ZoomLinesearchInfo(
-            num_linesearch_steps=jnp.zeros([], jnp.int32),
-            decrease_error=jnp.full([], jnp.inf, dtype),
-            curvature_error=jnp.full([], jnp.inf, dtype)))
+    return _first_state(ScaleByZoomLinesearchState,
+                        otu.tree_zeros_like(params))
 
-  def update_fn(
-      updates: base.Updates,
-      state: ScaleByZoomLinesearchState,
-      params: Optional[base.Params] = None,
-      *,
-      value: base.Numeric,
-      grad: base.Updates,
-      value_fn: Callable[..., base.Numeric],
-      **extra_args: Any,
-  ) -> tuple[base.Updates, ScaleByZoomLinesearchState]:
-    _require_params(fn, params)
-    # The gradient argument as the updates are prepared (an integer param's
-    # float0 gradient is zeros, see prepared_inputs.as_updates).
-    grad = prepared_inputs.as_updates(grad, params)[0]
-    fn_kwargs = _value_fn_kwargs(fn, value_fn, extra_args)
-    # Entries set by hand (``optax.tree_utils.tree_set(state,
-    # learning_rate=1.0)``) may be Python numbers.
-    state = jax.tree.map(jnp.asarray, state)
+  def search(updates, state, params, value, grad, value_fn, fn_kwargs):
     dtype = _scalar_dtype()
     c1 = hyperparameters.as_hyperparameter(slope_rtol)
     c2 = hyperparameters.as_hyperparameter(curv_rtol)
-    if approx_dec_rtol is None:
-      eps = None
-    else:
-      eps = hyperparameters.as_hyperparameter(approx_dec_rtol)
+    eps = _optional_hyperparameter(approx_dec_rtol)
     tolerance = hyperparameters.as_hyperparameter(tol)
     gamma = hyperparameters.as_hyperparameter(increase_factor)
     precision = hyperparameters.as_hyperparameter(stepsize_precision)
-    if max_learning_rate is None:
-      eta_max = None
-    else:
-      eta_max = hyperparameters.as_hyperparameter(max_learning_rate)
+    eta_max = _optional_hyperparameter(max_learning_rate)
 
     def capped(stepsize):
       return stepsize if eta_max is None else jnp.minimum(stepsize, eta_max)
@@ -1000,22 +1049,10 @@ def scale_by_zoom_linesearch(
               interval_length=interval_length, no_interval=no_interval,
               safe=safe, low=carry.low, stuck=stuck)
 
-    # When stuck, the next search starts again from the previous guess.
-    kept_rate = jnp.where(stuck, state.learning_rate.astype(dtype), stepsize)
-    new_state = ScaleByZoomLinesearchState(
-        learning_rate=kept_rate.astype(state.learning_rate.dtype),
-        value=new_value.astype(state.value.dtype),
-        grad=new_grad,
-        info=ZoomLinesearchInfo(
-            num_linesearch_steps=carry.count.astype(jnp.int32),
-            decrease_error=carry.decrease_error.astype(
-                state.info.decrease_error.dtype),
-            curvature_error=carry.curvature_error.astype(
-                state.info.curvature_error.dtype)))
-    return _scaled(updates, stepsize), new_state
+    return _scaled(updates, stepsize), _next_state(
+        state, carry, stuck, stepsize, new_value, new_grad)
 
-  return prepared_inputs.with_prepared_inputs(
-      fn, base.GradientTransformationExtraArgs(init_fn, update_fn))
+  return _line_search(fn, init_fn, search)
 
 
 # ------------------------------------------------------------------------------
