@@ -111,27 +111,28 @@ class TransformUpdateFn(Protocol):
 
 
 class TransformUpdateExtraArgsFn(Protocol):
-  """An ``update`` function that also accepts extra keyword arguments."""
+  """An ``update`` function that also accepts extra keyword arguments.
 
-  def __call__(
-      self,
-      updates: Updates,
-      state: OptState,
-      params: Optional[Params] = None,
-      **extra_args: Any,
-  ) -> tuple[Updates, OptState]:
-    """Transforms updates and advances the state.
+  The ``update`` of a :class:`GradientTransformationExtraArgs`: a line
+  search, for instance, reads the objective's ``value``, ``grad`` and
+  ``value_fn`` from them.
+  """
+
+  def __call__(self, updates: Updates, state: OptState,
+               params: Optional[Params] = None,
+               **extra_args: Any) -> tuple[Updates, OptState]:
+    """As :class:`TransformUpdateFn`, given keyword arguments besides.
 
     Args:
-      updates: a tree of updates shaped like the parameters.
-      state: the current state of the transformation.
-      params: the current parameters, for transformations that need them.
-      **extra_args: further keyword arguments (``value``, ``grad``,
-        ``value_fn``, ...). A transformation uses the ones it knows and
-        ignores the rest.
+      updates: the updates to transform, shaped like the parameters.
+      state: the transformation's state before this step.
+      params: the parameters, for a transformation that reads them.
+      **extra_args: keyword arguments such as ``value``, ``grad`` or
+        ``value_fn``; a transformation reads those it knows and ignores the
+        others.
 
     Returns:
-      The transformed updates and the new state.
+      The new updates and the state after this step.
     """
 
 
@@ -219,10 +220,13 @@ def set_to_zero() -> GradientTransformation:
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax
-    >>> tx = optax.set_to_zero()
-    >>> updates, _ = tx.update(jnp.array([1.0, -2.0]), tx.init(None))
-    >>> updates
-    Array([0., 0.], dtype=float32)
+    >>> params = {'a': jnp.array([1.0, -2.0]), 'b': jnp.ones(1)}
+    >>> tx = optax.partition(  # a is frozen, b trained
+    ...     {'frozen': optax.set_to_zero(), 'trained': optax.sgd(0.5)},
+    ...     {'a': 'frozen', 'b': 'trained'})
+    >>> updates, _ = tx.update(params, tx.init(params))
+    >>> optax.apply_updates(params, updates)
+    {'a': Array([ 1., -2.], dtype=float32), 'b': Array([0.5], dtype=float32)}
 
   Returns:
     A stateless GradientTransformation.
