@@ -27,6 +27,7 @@ them and gives them that ``__module__`` so that pickles name the same module.
 import jax
 import jax.numpy as jnp
 
+from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -47,6 +48,32 @@ def _check_params_like_updates(fn: str, updates, params) -> None:
         f'{fn}: the updates and the params differ in structure {difference}'
         ' (updates != params). Remedy: give gradients structured as the'
         ' params.')
+
+
+def _scaled_by_params(fn: str, leaf, *hyperparameters_: base.ScalarOrSchedule
+                      ) -> base.GradientTransformation:
+  """A stateless transformation scaling each leaf by a statistic of params.
+
+  Args:
+    fn: the public name, for the error messages.
+    leaf: ``leaf(u, p, *h)``, the new update of an update leaf ``u`` and its
+      param ``p``, given the hyperparameters ``h`` as arrays.
+    *hyperparameters_: the hyperparameters passed to ``leaf``.
+
+  Returns:
+    The transformation; its ``update`` needs ``params`` structured as the
+    updates.
+  """
+
+  def update_fn(updates, state, params=None):
+    validation.require_params(fn, params)
+    values = [_hp(h) for h in hyperparameters_]
+    _check_params_like_updates(fn, updates, params)
+    return jax.tree.map(lambda u, p: leaf(u, p, *values), updates,
+                        params), state
+
+  return prepared_inputs.with_prepared_inputs(
+      fn, base.GradientTransformation(base.init_empty_state, update_fn))
 
 
 def scale_by_trust_ratio(
@@ -103,28 +130,20 @@ def scale_by_trust_ratio(
   validation.check_scalars_or_schedules(
       fn, min_norm=min_norm, trust_coefficient=trust_coefficient, eps=eps)
 
-  def update_fn(updates, state, params=None):
-    validation.require_params(fn, params)
-    floor, coefficient, epsilon = _hp(min_norm), _hp(trust_coefficient), _hp(
-        eps)
+  def leaf(u, p, floor, coefficient, epsilon):
+    x, p, floor, coefficient, epsilon = dtypes.lift(
+        u, p, floor, coefficient, epsilon)
+    param_norm = numerics.safe_norm(p, floor)
+    update_norm = numerics.safe_norm(x, floor)
+    ratio = coefficient * param_norm / (update_norm + epsilon)
+    zero = jnp.logical_or(param_norm == 0, update_norm == 0)
+    ratio = jnp.where(zero, jnp.ones_like(ratio), ratio)
+    return (x * ratio).astype(u.dtype)
 
-    def leaf(u, p):
-      x, p, floor_, coefficient_, epsilon_ = dtypes.lift(
-          u, p, floor, coefficient, epsilon)
-      param_norm = numerics.safe_norm(p, floor_)
-      update_norm = numerics.safe_norm(x, floor_)
-      ratio = coefficient_ * param_norm / (update_norm + epsilon_)
-      zero = jnp.logical_or(param_norm == 0, update_norm == 0)
-      ratio = jnp.where(zero, jnp.ones_like(ratio), ratio)
-      return (x * ratio).astype(u.dtype)
-
-    _check_params_like_updates(fn, updates, params)
-    return jax.tree.map(leaf, updates, params), state
-
-  return prepared_inputs.with_prepared_inputs(
-      fn, base.GradientTransformation(base.init_empty_state, update_fn))
+  return _scaled_by_params(fn, leaf, min_norm, trust_coefficient, eps)
 
 
+@arguments.declare(min_scale=arguments.non_negative_scalar)
 def scale_by_param_block_norm(
     min_scale: float = 1e-3,
 ) -> base.GradientTransformation:
@@ -145,85 +164,65 @@ def scale_by_param_block_norm(
       ``update`` when ``params`` is None.
 
   Examples:
+    >>> import jax
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_param_block_norm()
-    >>> params = jnp.array([3.0, 4.0])
-    >>> updates, _ = tx.update(jnp.array([1.0, -1.0]), tx.init(params), params)
-    >>> updates
-    Array([ 5., -5.], dtype=float32)
+    >>> tx = transform.scale_by_param_block_norm(min_scale=0.1)
+    >>> params = {'w': jnp.array([3.0, 4.0]), 'b': jnp.zeros(1)}
+    >>> grads = jax.tree.map(jnp.ones_like, params)
+    >>> tx.update(grads, tx.init(params), params)[0]  # b's norm is floored
+    {'b': Array([0.1], dtype=float32), 'w': Array([5., 5.], dtype=float32)}
 
   .. seealso:: :func:`scale_by_param_block_rms`
   """
-  fn = 'scale_by_param_block_norm'
-  validation.check_non_negative(fn, 'min_scale', min_scale)
-  validation.check_scalar_or_schedule(fn, 'min_scale', min_scale,
-                                      allow_none=False)
 
-  def update_fn(updates, state, params=None):
-    validation.require_params(fn, params)
-    floor = _hp(min_scale)
-    def leaf(u, p):
-      x, p, floor_ = dtypes.lift(u, p, floor)
-      return (x * numerics.safe_norm(p, floor_)).astype(u.dtype)
+  def leaf(u, p, floor):
+    x, p, floor = dtypes.lift(u, p, floor)
+    return (x * numerics.safe_norm(p, floor)).astype(u.dtype)
 
-    _check_params_like_updates(fn, updates, params)
-    new_updates = jax.tree.map(leaf, updates, params)
-    return new_updates, state
-
-  return prepared_inputs.with_prepared_inputs(
-      fn, base.GradientTransformation(base.init_empty_state, update_fn))
+  return _scaled_by_params('scale_by_param_block_norm', leaf, min_scale)
 
 
+@arguments.declare(min_scale=arguments.non_negative_scalar)
 def scale_by_param_block_rms(
     min_scale: float = 1e-3,
 ) -> base.GradientTransformation:
-  r"""Scales each leaf's update by the RMS of that leaf of the params.
+  r"""Multiplies each update leaf by the root mean square of its param leaf.
 
   .. math::
 
     u^l_t = \max\left(\sqrt{\operatorname{mean}((\theta^l)^2)},
       s_{\min}\right) g^l_t.
 
+  A leaf of zeros (or of a root mean square below :math:`s_{\min}`) gets
+  the factor :math:`s_{\min}`.
+
   Args:
-    min_scale: the floor :math:`s_{\min}` of the root mean squares.
+    min_scale: the smallest factor :math:`s_{\min}` (not negative).
 
   Returns:
-    A stateless ``GradientTransformation``; ``update`` needs ``params``.
+    A ``GradientTransformation`` without state, whose ``update`` must be
+    given the params (a ValueError otherwise).
 
   Raises:
-    ValueError: for a Python-number negative ``min_scale``, and in
-      ``update`` when ``params`` is None.
+    ValueError: when ``min_scale`` is a negative Python number.
 
   Examples:
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_param_block_rms()
-    >>> params = jnp.array([1.0, -1.0])
-    >>> updates, _ = tx.update(jnp.array([2.0, 3.0]), tx.init(params), params)
-    >>> updates
-    Array([2., 3.], dtype=float32)
+    >>> tx = transform.scale_by_param_block_rms(min_scale=0.5)
+    >>> params = (jnp.array([3.0, -3.0]), jnp.zeros(2))
+    >>> grads = (jnp.array([1.0, 2.0]), jnp.array([1.0, 2.0]))
+    >>> tx.update(grads, tx.init(params), params)[0]
+    (Array([3., 6.], dtype=float32), Array([0.5, 1. ], dtype=float32))
 
   .. seealso:: :func:`scale_by_param_block_norm`
   """
-  fn = 'scale_by_param_block_rms'
-  validation.check_non_negative(fn, 'min_scale', min_scale)
-  validation.check_scalar_or_schedule(fn, 'min_scale', min_scale,
-                                      allow_none=False)
 
-  def update_fn(updates, state, params=None):
-    validation.require_params(fn, params)
-    floor = _hp(min_scale)
-    def leaf(u, p):
-      x, p, floor_ = dtypes.lift(u, p, floor)
-      # The RMS of a complex parameter is real: the floor stays real too.
-      floor_ = floor_.real
-      rms = numerics.safe_root_mean_squares(p, floor_).astype(x.dtype)
-      return (x * rms).astype(u.dtype)
+  def leaf(u, p, floor):
+    x, p, floor = dtypes.lift(u, p, floor)
+    # The RMS of a complex parameter is real: the floor stays real too.
+    rms = numerics.safe_root_mean_squares(p, floor.real).astype(x.dtype)
+    return (x * rms).astype(u.dtype)
 
-    _check_params_like_updates(fn, updates, params)
-    new_updates = jax.tree.map(leaf, updates, params)
-    return new_updates, state
-
-  return prepared_inputs.with_prepared_inputs(
-      fn, base.GradientTransformation(base.init_empty_state, update_fn))
+  return _scaled_by_params('scale_by_param_block_rms', leaf, min_scale)
