@@ -179,10 +179,9 @@ def structure_difference(
     None
 
   Args:
-    tree_a: a pytree.
-    tree_b: another pytree.
-    is_leaf: an optional predicate marking extra leaves, as in
-      ``jax.tree.map``, applied to both trees.
+    tree_a: the first pytree, described left of ``!=``.
+    tree_b: the second pytree, described right of ``!=``.
+    is_leaf: as in :func:`find_difference`.
 
   Returns:
     None if the structures are equal, else a message of the form
