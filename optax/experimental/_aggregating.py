@@ -556,10 +556,13 @@ def get_unbiased_mean_and_variance_ema(
     >>> from optax.experimental import aggregating
     >>> tx = aggregating.track_per_element_mean_and_variance_with_ema(0.5)
     >>> state = tx.init(jnp.zeros(1))
-    >>> _, state = tx.update(jnp.array([2.0]), state,
-    ...                      sum_sq_diff_grads=jnp.array([8.0]), sample_size=5)
-    >>> aggregating.get_unbiased_mean_and_variance_ema(state)
-    (Array([2.], dtype=float32), Array([2.], dtype=float32))
+    >>> for mean, sum_sq in [(2.0, 8.0), (4.0, 0.0)]:  # two steps, N = 5
+    ...   _, state = tx.update(jnp.array([mean]), state, sample_size=5,
+    ...                        sum_sq_diff_grads=jnp.array([sum_sq]))
+    >>> state.mean_grads_ema, state.variance_grads_ema  # biased to zero
+    (Array([2.5], dtype=float32), Array([0.5], dtype=float32))
+    >>> aggregating.get_unbiased_mean_and_variance_ema(state)  # / (1 - 0.25)
+    (Array([3.3333333], dtype=float32), Array([0.6666667], dtype=float32))
 
   Args:
     state: the state of
