@@ -377,13 +377,18 @@ def projection_l2_ball(tree: base.Params, scale: Any = 1) -> base.Params:
     >>> from optax import projections
     >>> projections.projection_l2_ball(jnp.array([3.0, 4.0]))
     Array([0.6, 0.8], dtype=float32)
+    >>> projections.projection_l2_ball(  # norm 5 <= 10: kept as it is
+    ...     {'w': jnp.array([3.0]), 'b': jnp.array([4.0])}, scale=10.0)
+    {'b': Array([4.], dtype=float32), 'w': Array([3.], dtype=float32)}
 
   Args:
-    tree: the pytree to project.
-    scale: the radius :math:`s > 0`.
+    tree: the pytree to project, taken as one vector of all its entries.
+    scale: the ball's radius :math:`s`, positive.
 
   Returns:
-    A pytree like ``tree`` with :math:`\ell_2` norm at most ``scale``.
+    ``tree`` where its :math:`\ell_2` norm is at most ``scale``, else
+    ``tree`` shrunk onto the sphere of that radius (same structure and
+    dtypes).
   """
   squared_norm = _squared_l2_norm(tree)
   # max(|x|, s) as the root of max(|x|^2, s^2): the square root never sees
@@ -433,17 +438,20 @@ def projection_halfspace(x: base.Params, a: base.Params, b: Any
   Examples:
     >>> import jax.numpy as jnp
     >>> from optax import projections
-    >>> projections.projection_halfspace(
-    ...     jnp.array([1.0, 2.0]), jnp.array([1.0, 1.0]), 1.0)
+    >>> a = jnp.array([1.0, 1.0])
+    >>> projections.projection_halfspace(jnp.array([1.0, 2.0]), a, 1.0)
     Array([0., 1.], dtype=float32)
+    >>> projections.projection_halfspace(jnp.array([-1.0, 0.5]), a, 1.0)
+    Array([-1. ,  0.5], dtype=float32)
 
   Args:
-    x: the pytree to project.
-    a: the normal vector, a pytree like ``x`` (not zero).
-    b: the offset, a scalar.
+    x: the pytree to project; a point inside comes back as it is.
+    a: the outward normal of the boundary, a nonzero pytree structured as
+      ``x``.
+    b: the bound on :math:`\langle a, y \rangle`, a scalar.
 
   Returns:
-    A pytree like ``x``.
+    The projection, a pytree structured and typed as ``x``.
   """
   # x + c a with c = min((b - <a, x>) / |a|^2, 0): a point of the halfspace
   # gets c = 0 and comes back unchanged (up to the sign of a zero entry).
