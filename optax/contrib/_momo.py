@@ -30,6 +30,7 @@ from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
+from optax._src import step_size
 from optax._src import validation
 
 
@@ -66,8 +67,7 @@ def _learning_rate_at(fn: str, learning_rate: Any, count: jax.Array,
   """The learning rate of this step, after checking update's arguments."""
   _require_params(fn, params)
   _check_value(fn, value)
-  return hyperparameters.as_hyperparameter(
-      learning_rate(count) if callable(learning_rate) else learning_rate)
+  return step_size.learning_rate_at(learning_rate, count)
 
 
 def _initial_scalars(lower_bound: Any) -> dict[str, jax.Array]:
