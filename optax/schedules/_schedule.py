@@ -157,27 +157,21 @@ def linear_schedule(
 ) -> base.Schedule:
   r"""A linear transition from ``init_value`` to ``end_value``.
 
-  With :math:`T` = ``transition_steps``, :math:`t_0` = ``transition_begin`` and
-  :math:`\tau = \min(\max(t - t_0, 0), T)`:
-
-  .. math::
-
-    f(t) = (v_{\text{init}} - v_{\text{end}})
-      \left(1 - \frac{\tau}{T}\right) + v_{\text{end}}.
-
-  This is :func:`polynomial_schedule` with ``power=1``, including its handling
-  of degenerate settings (``transition_steps <= 0`` gives the constant
-  ``init_value``; a negative ``transition_begin`` is replaced by ``0``).
+  The value stays at ``init_value`` for the first ``transition_begin``
+  steps, moves in equal increments to ``end_value`` over the next
+  ``transition_steps`` steps and stays there. This is
+  :func:`polynomial_schedule` with ``power=1``, degenerate settings
+  included (``transition_steps <= 0`` gives the constant ``init_value``; a
+  negative ``transition_begin`` is replaced by ``0``).
 
   Args:
-    init_value: the value at the start of the transition.
-    end_value: the value at the end of the transition and after it.
-    transition_steps: the number of steps of the transition.
-    transition_begin: the number of steps during which the value stays at
-      ``init_value`` before the transition starts.
+    init_value: the value before and at the start of the line.
+    end_value: the value the line reaches, kept afterwards.
+    transition_steps: how many steps the line takes.
+    transition_begin: the step at which the line starts.
 
   Returns:
-    A schedule (a function of the step).
+    A schedule: a function of the step count.
 
   Examples:
     >>> import optax
@@ -607,10 +601,10 @@ def cosine_onecycle_schedule(
     div_factor: float = 25.0,
     final_div_factor: float = 1e4,
 ) -> base.Schedule:
-  r"""The cosine one-cycle schedule of Smith and Topin.
+  r"""Smith and Topin's one-cycle schedule, in two half-cosine phases.
 
-  With :math:`T` = ``transition_steps`` and :math:`v_0` = ``peak_value /
-  div_factor``, the value follows a half cosine
+  The value starts at :math:`v_0` = ``peak_value / div_factor`` and, over
+  the cycle of :math:`T` = ``transition_steps`` steps, follows a half cosine
 
   * from :math:`v_0` up to ``peak_value`` over the first
     :math:`\lfloor \text{pct\_start} \cdot T \rfloor` steps,
@@ -622,26 +616,30 @@ def cosine_onecycle_schedule(
   :math:`v_0 / \text{final\_div\_factor}` from step :math:`T` on.
 
   Args:
-    transition_steps: the length :math:`T` of the cycle; must be positive.
-    peak_value: the largest value.
-    pct_start: the fraction of the cycle spent increasing, in [0, 1].
-    div_factor: the ratio of ``peak_value`` to the initial value; positive.
-    final_div_factor: the ratio of the initial value to the final value;
-      positive.
+    transition_steps: the number of steps :math:`T` the cycle lasts
+      (positive).
+    peak_value: the value at the top of the cycle.
+    pct_start: the share of the cycle, in [0, 1], during which the value
+      rises.
+    div_factor: ``peak_value`` divided by the starting value (positive).
+    final_div_factor: the starting value divided by the final one
+      (positive).
 
   Returns:
-    A schedule (a function of the step).
+    The schedule, a function of the step count.
 
   Raises:
-    ValueError: if an argument is outside the range given above.
+    ValueError: for an argument out of its range.
 
   Examples:
     >>> import optax
+    >>> import jax.numpy as jnp
     >>> schedule = optax.cosine_onecycle_schedule(
     ...     10, peak_value=1.0, pct_start=0.2, div_factor=4.0,
     ...     final_div_factor=5.0)
-    >>> [round(float(schedule(t)), 4) for t in (0, 1, 2, 6, 10)]
-    [0.25, 0.625, 1.0, 0.525, 0.05]
+    >>> steps = jnp.array([0, 1, 2, 6, 10])  # Steps as one array.
+    >>> schedule(steps).round(4)
+    Array([0.25 , 0.625, 1.   , 0.525, 0.05 ], dtype=float32)
 
   References:
     Smith and Topin, `Super-Convergence: Very Fast Training of Neural Networks
