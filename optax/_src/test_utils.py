@@ -176,12 +176,13 @@ def assert_trees_all_equal(
     AssertionError: assert_trees_all_equal: the trees have different ...
 
   Args:
-    actual: the pytree computed.
-    desired: the expected pytree.
-    err_msg: an optional text appended to the failure message.
+    actual: the pytree whose leaves must equal those of ``desired``.
+    desired: the pytree of exact expected values.
+    err_msg: a text added at the end of the failure message, if any.
 
   Raises:
-    AssertionError: naming the key path of the first mismatch.
+    AssertionError: where a structure, a shape or an entry first differs,
+      with its key path.
   """
   what = 'assert_trees_all_equal'
   for path, a, d in _paired_leaves(what, actual, desired, err_msg):
@@ -225,6 +226,16 @@ def assert_tree_all_finite(actual: Any, err_msg: Optional[str] = None) -> None:
           f'{count} non-finite entries in {x!r}', err_msg))
 
 
+def _assert_leaves_agree(what: str, get: Any, name: str, actual: Any,
+                         desired: Any, err_msg: Optional[str]) -> None:
+  """Asserts ``get`` gives the same for each pair of leaves of two trees."""
+  for path, a, d in _paired_leaves(what, actual, desired, err_msg):
+    got, want = get(a), get(d)
+    if got != want:
+      raise AssertionError(_message(
+          what, path, f'{name} differ: {got} != {want}', err_msg))
+
+
 def _dtype(x: Any) -> Any:
   dtype = getattr(x, 'dtype', None)
   return jnp.result_type(x) if dtype is None else dtype
@@ -244,18 +255,16 @@ def assert_trees_all_equal_dtypes(
     ...     {'a': jnp.ones(2)}, {'a': jnp.zeros(3)})
 
   Args:
-    actual: the pytree computed.
-    desired: the expected pytree.
-    err_msg: an optional text appended to the failure message.
+    actual: the pytree whose leaves' dtypes are checked.
+    desired: a pytree of leaves of the expected dtypes (values ignored).
+    err_msg: extra text for the failure message, if any.
 
   Raises:
-    AssertionError: naming the key path of the first mismatch.
+    AssertionError: at the first leaf of another dtype (or node of another
+      structure), naming both dtypes and the key path.
   """
-  what = 'assert_trees_all_equal_dtypes'
-  for path, a, d in _paired_leaves(what, actual, desired, err_msg):
-    if _dtype(a) != _dtype(d):
-      raise AssertionError(_message(
-          what, path, f'dtypes differ: {_dtype(a)} != {_dtype(d)}', err_msg))
+  _assert_leaves_agree('assert_trees_all_equal_dtypes', _dtype, 'dtypes',
+                       actual, desired, err_msg)
 
 
 def assert_trees_all_equal_shapes(
@@ -272,19 +281,17 @@ def assert_trees_all_equal_shapes(
     ...     {'a': jnp.ones(2)}, {'a': jnp.zeros(2, jnp.int32)})
 
   Args:
-    actual: the pytree computed.
-    desired: the expected pytree.
-    err_msg: an optional text appended to the failure message.
+    actual: a pytree of arrays, numbers or shape structs.
+    desired: a pytree giving each leaf's expected shape by its own.
+    err_msg: a text for the end of the failure message.
 
   Raises:
-    AssertionError: naming the key path of the first mismatch.
+    AssertionError: for the first two leaves whose shapes differ (both
+      shapes and the key path are in the message), or trees that differ in
+      structure.
   """
-  what = 'assert_trees_all_equal_shapes'
-  for path, a, d in _paired_leaves(what, actual, desired, err_msg):
-    shape_a, shape_d = np.shape(a), np.shape(d)
-    if shape_a != shape_d:
-      raise AssertionError(_message(
-          what, path, f'shapes differ: {shape_a} != {shape_d}', err_msg))
+  _assert_leaves_agree('assert_trees_all_equal_shapes', np.shape, 'shapes',
+                       actual, desired, err_msg)
 
 
 def assert_trees_all_equal_structs(actual: Any, desired: Any) -> None:
@@ -301,11 +308,11 @@ def assert_trees_all_equal_structs(actual: Any, desired: Any) -> None:
     AssertionError: assert_trees_all_equal_structs: the trees have ...
 
   Args:
-    actual: the pytree computed.
-    desired: the expected pytree.
+    actual: a pytree.
+    desired: the pytree whose structure ``actual`` must have.
 
   Raises:
-    AssertionError: naming the key path of the first mismatch.
+    AssertionError: naming the key path of the first node that differs.
   """
   _assert_same_structure('assert_trees_all_equal_structs', actual, desired)
 
