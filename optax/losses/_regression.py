@@ -371,8 +371,10 @@ def cosine_similarity(
   inner = jnp.sum(scaled_predictions * scaled_targets, axis=axis,
                   where=where, keepdims=True)
   cosine = inner / (prediction_norms * target_norms)
-  # |<a, b>| <= |a| |b|: only rounding can step outside [-1, 1].
-  return jnp.squeeze(jnp.clip(cosine, -1, 1), axis)
+  # |<a, b>| <= |a| |b|: only rounding steps outside [-1, 1], and the
+  # derivative is that of the cosine (the correction is exact, by Sterbenz).
+  cosine += jax.lax.stop_gradient(jnp.clip(cosine, -1, 1) - cosine)
+  return jnp.squeeze(cosine, axis)
 
 
 def cosine_distance(
