@@ -786,10 +786,14 @@ def perceptron_loss(
     ValueError: if the two inputs have different shapes.
 
   Examples:
+    A score of the target's sign costs nothing, whatever its size; a wrong
+    sign costs the score's magnitude:
+
     >>> import jax.numpy as jnp
     >>> from optax import losses
-    >>> losses.perceptron_loss(jnp.array([2.0, -1.0]), jnp.array([1.0, 1.0]))
-    Array([0., 1.], dtype=float32)
+    >>> scores = jnp.array([2.0, -1.0, 0.5])
+    >>> losses.perceptron_loss(scores, jnp.array([1.0, 1.0, -1.0]))
+    Array([0. , 1. , 0.5], dtype=float32)
 
   .. seealso:: :func:`multiclass_perceptron_loss`, :func:`hinge_loss`
   """
@@ -1020,13 +1024,8 @@ def kl_divergence(
   .. seealso:: :func:`kl_divergence_with_log_targets`,
     :func:`convex_kl_divergence`
   """
-  log_predictions = jnp.asarray(log_predictions)
-  targets = jnp.asarray(targets)
-  validation.check_floating_dtype(
-      'kl_divergence', 'log_predictions', log_predictions)
-  validation.check_floating_dtype('kl_divergence', 'targets', targets)
-  _check_broadcastable('kl_divergence', 'log_predictions', log_predictions,
-                       'targets', targets)
+  log_predictions, targets = _kl_inputs(
+      'kl_divergence', log_predictions, 'targets', targets)
   if where is not None:
     where = jnp.asarray(where)
   return jnp.sum(
@@ -1043,6 +1042,36 @@ def _check_broadcastable(
     raise ValueError(
         f'{fn_name}: Shape mismatch: {name_a} of shape {a.shape} and'
         f' {name_b} of shape {b.shape} do not broadcast together.') from None
+
+
+def _kl_inputs(
+    fn_name: str,
+    log_predictions: jax.typing.ArrayLike,
+    targets_name: str,
+    targets: jax.typing.ArrayLike,
+) -> tuple[jax.Array, jax.Array]:
+  """The two inputs of a divergence, checked: floating and broadcastable.
+
+  Args:
+    fn_name: the public function, named by the errors.
+    log_predictions: the log-predictions.
+    targets_name: the name of the second argument.
+    targets: the targets (or log-targets).
+
+  Returns:
+    Both inputs as arrays.
+
+  Raises:
+    TypeError: if either input is not floating.
+    ValueError: if their shapes do not broadcast together.
+  """
+  log_predictions = jnp.asarray(log_predictions)
+  targets = jnp.asarray(targets)
+  validation.check_floating_dtype(fn_name, 'log_predictions', log_predictions)
+  validation.check_floating_dtype(fn_name, targets_name, targets)
+  _check_broadcastable(fn_name, 'log_predictions', log_predictions,
+                       targets_name, targets)
+  return log_predictions, targets
 
 
 def _kl_terms(
@@ -1097,13 +1126,9 @@ def kl_divergence_with_log_targets(
 
   .. seealso:: :func:`kl_divergence`
   """
-  fn = 'kl_divergence_with_log_targets'
-  log_predictions = jnp.asarray(log_predictions)
-  log_targets = jnp.asarray(log_targets)
-  validation.check_floating_dtype(fn, 'log_predictions', log_predictions)
-  validation.check_floating_dtype(fn, 'log_targets', log_targets)
-  _check_broadcastable(fn, 'log_predictions', log_predictions,
-                       'log_targets', log_targets)
+  log_predictions, log_targets = _kl_inputs(
+      'kl_divergence_with_log_targets', log_predictions,
+      'log_targets', log_targets)
   ignore = jnp.isneginf(log_targets)
   if where is not None:
     where = jnp.asarray(where)
@@ -1153,13 +1178,8 @@ def generalized_kl_divergence(
 
   .. seealso:: :func:`convex_kl_divergence`, :func:`kl_divergence`
   """
-  fn = 'generalized_kl_divergence'
-  log_predictions = jnp.asarray(log_predictions)
-  targets = jnp.asarray(targets)
-  validation.check_floating_dtype(fn, 'log_predictions', log_predictions)
-  validation.check_floating_dtype(fn, 'targets', targets)
-  _check_broadcastable(fn, 'log_predictions', log_predictions,
-                       'targets', targets)
+  log_predictions, targets = _kl_inputs(
+      'generalized_kl_divergence', log_predictions, 'targets', targets)
   if where is not None:
     where = jnp.asarray(where)
   kl = jnp.sum(
@@ -1189,34 +1209,33 @@ def convex_kl_divergence(
     ``DeprecationWarning``.
 
   Args:
-    log_predictions: logarithms of the predicted (possibly unnormalized)
-      measure.
-    targets: the target measure, broadcastable against ``log_predictions``.
-    axis: the axis or axes holding the measure.
-    where: optional boolean mask of the entries taking part.
+    log_predictions: :math:`\log q`, entrywise; :math:`q` need not sum to 1.
+    targets: :math:`t`, non-negative, broadcastable against
+      ``log_predictions``.
+    axis: the axes summed over.
+    where: optional boolean mask; the entries where it is ``False`` are
+      left out of both sums.
 
   Returns:
-    The divergence, with ``axis`` reduced away.
+    :math:`D(t \,\|\, q)`, one value per position of the axes not summed.
 
   Raises:
-    TypeError: if either input is not floating.
+    TypeError: if ``log_predictions`` or ``targets`` is not floating.
 
   Examples:
+    On two distributions the extra term vanishes and this is the
+    Kullback-Leibler divergence:
+
     >>> import jax.numpy as jnp
     >>> from optax import losses
-    >>> losses.convex_kl_divergence(jnp.log(jnp.array([2.0, 1.0])),
-    ...                             jnp.array([1.0, 1.0]))
-    Array(0.30685282, dtype=float32)
+    >>> q = jnp.array([0.25, 0.75])
+    >>> losses.convex_kl_divergence(jnp.log(q), jnp.array([0.5, 0.5]))
+    Array(0.14384104, dtype=float32)
 
   .. seealso:: :func:`kl_divergence`, :func:`generalized_kl_divergence`
   """
-  fn = 'convex_kl_divergence'
-  log_predictions = jnp.asarray(log_predictions)
-  targets = jnp.asarray(targets)
-  validation.check_floating_dtype(fn, 'log_predictions', log_predictions)
-  validation.check_floating_dtype(fn, 'targets', targets)
-  _check_broadcastable(fn, 'log_predictions', log_predictions,
-                       'targets', targets)
+  log_predictions, targets = _kl_inputs(
+      'convex_kl_divergence', log_predictions, 'targets', targets)
   return generalized_kl_divergence(log_predictions, targets, axis, where)
 
 
