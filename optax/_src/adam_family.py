@@ -16,17 +16,9 @@
 
 Adam (:func:`scale_by_adam`, NAdam with ``nesterov=True``) and its variants:
 Adamax, AMSGrad, Adan, AdaBelief, NovoGrad (layer-wise second moments), RAdam
-and Yogi. The helpers they share (bias corrections, the Adam ratio, NAdam's
-look-ahead moment, dtype lifting) live in :mod:`optax._src.moments`.
-
-Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them
-(:func:`optax._src.prepared_inputs.with_prepared_inputs`); the rules of its
-hyperparameters are declared once (:func:`optax._src.arguments.declare`)
-and checked when it is built.
-
-Upstream Optax defines these in ``optax._src.transform``, which re-exports
-them and gives them that ``__module__`` so that pickles name the same module.
+and Yogi, re-exported by :mod:`optax._src.transform` under upstream's names.
+Their bodies are written with the leaf formulas of :mod:`optax._src.moments`
+(moving averages, bias corrections, the Adam ratio, NAdam's look-ahead).
 """
 
 from typing import Any, NamedTuple, Optional
@@ -40,6 +32,7 @@ from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import leaf_kernels
+from optax._src import leaf_moments
 from optax._src import moments
 from optax._src import numerics
 from optax._src import prepared_inputs
@@ -49,11 +42,11 @@ from optax._src import validation
 
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
 
-# The rules of the hyperparameters (see arguments.declare): a value rule,
-# then the type rule (a number, a scalar array or a schedule).
-_DECAY = (arguments.decay, arguments.scalar_or_schedule)
-_CLOSED_DECAY = (arguments.closed_decay, arguments.scalar_or_schedule)
-_NON_NEGATIVE = (arguments.non_negative, arguments.scalar_or_schedule)
+# Adam's four hyperparameters follow the same rules in each member that has
+# them (see arguments.declare).
+_ADAM_RULES = {'b1': arguments.decay_scalar, 'b2': arguments.decay_scalar,
+               'eps': arguments.non_negative_scalar,
+               'eps_root': arguments.non_negative_scalar}
 
 
 class ScaleByAdamState(NamedTuple):
@@ -72,11 +65,18 @@ class ScaleByAdamState(NamedTuple):
   nu: base.Updates
 
 
-@arguments.declare(
-    b1=_DECAY,
-    b2=_DECAY,
-    eps=_NON_NEGATIVE,
-    eps_root=_NON_NEGATIVE)
+def _zero_moments(state_type: Any, mu_dtype: Optional[Any] = None) -> Any:
+  """The ``init`` of a state of fields count, mu and nu: all zeros."""
+
+  def init_fn(params):
+    return state_type(count=jnp.zeros([], jnp.int32),
+                      mu=otu.tree_zeros_like(params, dtype=mu_dtype),
+                      nu=otu.tree_zeros_like(params))
+
+  return init_fn
+
+
+@arguments.declare(**_ADAM_RULES)
 def scale_by_adam(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -141,27 +141,42 @@ def scale_by_adam(
   fn = 'scale_by_adam'
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
-  def init_fn(params):
-    mu = otu.tree_zeros_like(params, dtype=mu_dtype)
-    nu = otu.tree_zeros_like(params)
-    return ScaleByAdamState(count=jnp.zeros([], jnp.int32), mu=mu, nu=nu)
+  init_fn = _zero_moments(ScaleByAdamState, mu_dtype)
 
   def update_fn(updates, state, params=None):
     del params
     tree_structure.check_like_updates(fn, updates, state.mu)
     tree_structure.check_like_updates(fn, updates, state.nu)
-    beta1, beta2 = moments.Decay.of(b1), moments.Decay.of(b2)
     count = numerics.safe_increment(state.count)
-    bc1_next = (beta1.correction(numerics.safe_increment(count))
-                if nesterov else None)
     updates, mu, nu = _adam_leaf.map(
-        (updates, state.mu, state.nu), beta1, beta2, beta1.correction(count),
-        beta2.correction(count), bc1_next, _hp(eps),
-        hyperparameters.as_hyperparameter_unless(eps_root, 0))
+        (updates, state.mu, state.nu), *_step_scalars(b1, b2, count, nesterov),
+        _hp(eps), hyperparameters.as_hyperparameter_unless(eps_root, 0))
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
+
+
+def _step_scalars(b1: Any, b2: Any, count: jax.Array,
+                  nesterov: bool) -> tuple[Any, ...]:
+  """The decays of a step, their corrections and NAdam's next correction.
+
+  Args:
+    b1: the first moment's decay rate (a number or a scalar array).
+    b2: the second moment's decay rate.
+    count: the step count :math:`t` (1 at the first update).
+    nesterov: whether the look-ahead correction is wanted.
+
+  Returns:
+    ``Decay`` of ``b1`` and of ``b2``, :math:`1 - \\beta_1^t`,
+    :math:`1 - \\beta_2^t`, and :math:`1 - \\beta_1^{t+1}` (``None``
+    without ``nesterov``): the scalars a kernel of moments takes.
+  """
+  beta1, beta2 = moments.Decay.of(b1), moments.Decay.of(b2)
+  bc1_next = (beta1.correction(numerics.safe_increment(count))
+              if nesterov else None)
+  return (beta1, beta2, beta1.correction(count), beta2.correction(count),
+          bc1_next)
 
 
 @leaf_kernels.per_leaf(results_like=(0, 1, 2))
@@ -169,18 +184,14 @@ def _adam_leaf(g, mu, nu, b1, b2, bc1, bc2, bc1_next, eps, eps_root):
   """One leaf of :func:`scale_by_adam`: the update and the new moments."""
   m = moments.first_moment(g, mu, b1)
   v = moments.second_moment(g, nu, b2)
-  if bc1_next is None:
-    m_hat = moments.debiased(m, bc1)
-  else:  # NAdam's look-ahead.
-    m_hat = moments.nesterov_debiased(g, m, b1, bc1, bc1_next)
+  m_hat = moments.debiased_first(g, m, b1, bc1, bc1_next)
   v_hat = moments.debiased(v, bc2)
   return moments.adam_ratio(m_hat, v_hat, eps, eps_root), m, v
 
 
 @arguments.declare(
-    b1=_DECAY,
-    b2=_CLOSED_DECAY,
-    eps=_NON_NEGATIVE)
+    b1=arguments.decay_scalar, b2=arguments.closed_decay_scalar,
+    eps=arguments.non_negative_scalar)
 def scale_by_adamax(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -205,47 +216,53 @@ def scale_by_adamax(
     holds the infinity norm).
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for a Python-number ``b1`` outside [0, 1), ``b2`` outside
-      [0, 1] or a negative ``eps``.
+    TypeError: if ``b1``, ``b2`` or ``eps`` is neither a scalar nor a
+      schedule.
+    ValueError: if a Python-number ``b1`` is outside [0, 1), ``b2`` outside
+      [0, 1] or ``eps`` below 0.
 
   Examples:
+    The infinity norm forgets a large gradient only at the rate ``b2``:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_adamax(eps=0.0)
+    >>> tx = transform.scale_by_adamax(b2=0.5, eps=0.0)
     >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1., -1.], dtype=float32)
+    >>> for g in ([4.0, -1.0], [1.0, 1.0]):
+    ...   updates, state = tx.update(jnp.array(g), state)
+    >>> state.nu
+    Array([2., 1.], dtype=float32)
 
   References:
     Kingma and Ba, `Adam: A Method for Stochastic Optimization
     <https://arxiv.org/abs/1412.6980>`_, 2014 (section 7.1).
   """
 
-  def init_fn(params):
-    return ScaleByAdamState(
-        count=jnp.zeros([], jnp.int32),
-        mu=otu.tree_zeros_like(params),
-        nu=otu.tree_zeros_like(params))
+  fn = 'scale_by_adamax'
+  init_fn = _zero_moments(ScaleByAdamState)
 
   def update_fn(updates, state, params=None):
     del params
+    tree_structure.check_like_updates(fn, updates, state.mu)
+    beta1 = moments.Decay.of(b1)
     count = numerics.safe_increment(state.count)
-    mu = otu.tree_update_moment(updates, state.mu, b1, 1)
-    nu = otu.tree_update_infinity_moment(updates, state.nu, b2, eps)
-    bc1, epsilon = moments.bias_correction(_hp(b1), count), _hp(eps)
-
-    def direction(g, m, v):  # v >= |g| + eps: a float16 v loses eps.
-      m, bc, v = dtypes.lift(m, bc1, dtypes.at_least(v, epsilon))
-      return (m / bc / v).astype(g.dtype)
-
-    updates = jax.tree.map(direction, updates, mu, nu)
+    updates, mu, nu = _adamax_leaf.map(
+        (updates, state.mu, state.nu), beta1, _hp(b2),
+        beta1.correction(count), _hp(eps))
     return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return prepared_inputs.with_prepared_inputs(
-      'scale_by_adamax', base.GradientTransformation(init_fn, update_fn))
+      fn, base.GradientTransformation(init_fn, update_fn))
+
+
+@leaf_kernels.per_leaf(results_like=(0, 1, 2))
+def _adamax_leaf(g, mu, nu, b1, b2, bc1, eps):
+  """One leaf of :func:`scale_by_adamax`: the update and the new moments."""
+  m = moments.first_moment(g, mu, b1)
+  u = leaf_moments.update_infinity_moment(g, nu, b2, eps)
+  # u >= |g| + eps, but a float16 u loses eps.
+  m_wide, bc, u_floor = dtypes.lift(m, bc1, dtypes.at_least(u, eps))
+  return m_wide / bc / u_floor, m, u
 
 
 class ScaleByAmsgradState(NamedTuple):
@@ -269,8 +286,8 @@ class ScaleByAmsgradState(NamedTuple):
 @arguments.declare(
     b1=arguments.scalar_or_schedule,
     b2=arguments.scalar_or_schedule,
-    eps=_NON_NEGATIVE,
-    eps_root=_NON_NEGATIVE)
+    eps=arguments.non_negative_scalar,
+    eps_root=arguments.non_negative_scalar)
 def scale_by_amsgrad(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -310,19 +327,23 @@ def scale_by_amsgrad(
     A ``GradientTransformation`` whose state is a ``ScaleByAmsgradState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number decay rates outside [0, 1) (or [0, 1] when
-      the matching bias correction is off) or negative ``eps``/``eps_root``.
+    TypeError: if one of the four hyperparameters is neither a scalar nor
+      a schedule.
+    ValueError: if a Python-number ``b1`` (``b2``) is outside [0, 1), or
+      outside [0, 1] where ``bias_correction_mu`` (``bias_correction_nu``) is
+      off; or if ``eps`` or ``eps_root`` is negative.
 
   Examples:
+    After a large gradient, the denominator keeps its maximum:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_amsgrad()
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1., -1.], dtype=float32)
+    >>> tx = transform.scale_by_amsgrad(b2=0.5, bias_correction_nu=False)
+    >>> state = tx.init(jnp.zeros(1))
+    >>> for g in (4.0, 0.0, 0.0):
+    ...   updates, state = tx.update(jnp.array([g]), state)
+    >>> state.nu, state.nu_max
+    (Array([2.], dtype=float32), Array([8.], dtype=float32))
 
   References:
     Reddi, Kale and Kumar, `On the Convergence of Adam and Beyond
@@ -342,34 +363,36 @@ def scale_by_amsgrad(
 
   def update_fn(updates, state, params=None):
     del params
-    beta1, beta2 = _hp(b1), _hp(b2)
-    epsilon = _hp(eps)
-    epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
-    mu = otu.tree_update_moment(
-        updates, moments.widen_moments(state.mu, updates), beta1, 1)
-    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
+    tree_structure.check_like_updates(fn, updates, state.mu)
+    beta1, beta2 = moments.Decay.of(b1), moments.Decay.of(b2)
     count = numerics.safe_increment(state.count)
-    mu_hat = (otu.tree_bias_correction(mu, beta1, count)
-              if bias_correction_mu else mu)
-    nu_hat = (otu.tree_bias_correction(nu, beta2, count)
-              if bias_correction_nu else nu)
-    def new_nu_max(vm, v):
-      # The maximum taken in the epsilon's (float32) dtype and rounded to
-      # the state's: the same bits as in a bfloat16 state's own dtype
-      # (rounding keeps order), but XLA:CPU then reads the stored maximum
-      # for the update instead of taking it again from a copy of the state.
-      vm_w, v_w, _ = dtypes.lift(vm, v, epsilon)
-      return dtypes.cast_leaf_like(jnp.maximum(vm_w, v_w), vm)
-
-    nu_max = jax.tree.map(new_nu_max, state.nu_max, nu_hat)
-    updates = moments.tree_adam_ratio(
-        updates, mu_hat, nu_max, epsilon_root, epsilon)
-    mu = dtypes.cast_like(mu, state.mu)
+    updates, mu, nu, nu_max = _amsgrad_leaf.map(
+        (updates, state.mu, state.nu, state.nu_max), beta1, beta2,
+        beta1.correction(count) if bias_correction_mu else None,
+        beta2.correction(count) if bias_correction_nu else None, _hp(eps),
+        hyperparameters.as_hyperparameter_unless(eps_root, 0))
     return updates, ScaleByAmsgradState(
         count=count, mu=mu, nu=nu, nu_max=nu_max)
 
   return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
+
+
+
+@leaf_kernels.per_leaf(results_like=(0, 1, 2, 3))
+def _amsgrad_leaf(g, mu, nu, nu_max, b1, b2, bc1, bc2, eps, eps_root):
+  """One leaf of :func:`scale_by_amsgrad` (no bias correction for a None)."""
+  m = moments.first_moment(g, mu, b1)
+  v = moments.second_moment(g, nu, b2)
+  m_hat = m if bc1 is None else moments.debiased(m, bc1)
+  v_hat = v if bc2 is None else moments.debiased(v, bc2)
+  # The maximum taken in the epsilon's (float32) dtype and rounded to the
+  # state's: the same bits as in a bfloat16 state's own dtype (rounding
+  # keeps order), but XLA:CPU then reads the stored maximum for the update
+  # instead of taking it again from a copy of the state.
+  v_max_wide, v_hat, _ = dtypes.lift(nu_max, v_hat, eps)
+  v_max = dtypes.cast_leaf_like(jnp.maximum(v_max_wide, v_hat), nu_max)
+  return moments.adam_ratio(m_hat, v_max, eps, eps_root), m, v, v_max
 
 
 class ScaleByAdanState(NamedTuple):
@@ -391,12 +414,7 @@ class ScaleByAdanState(NamedTuple):
   t: jax.Array
 
 
-@arguments.declare(
-    b1=_DECAY,
-    b2=_DECAY,
-    b3=_DECAY,
-    eps=_NON_NEGATIVE,
-    eps_root=_NON_NEGATIVE)
+@arguments.declare(**_ADAM_RULES, b3=arguments.decay_scalar)
 def scale_by_adan(
     b1: float = 0.98,
     b2: float = 0.92,
@@ -435,19 +453,21 @@ def scale_by_adan(
     A ``GradientTransformation`` whose state is a ``ScaleByAdanState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number decay rates outside [0, 1) or negative
-      ``eps``/``eps_root``.
+    TypeError: if ``b1``, ``b2``, ``b3``, ``eps`` or ``eps_root`` is a
+      vector, a string or another value that is not a scalar.
+    ValueError: if one of the three Python-number decay rates is outside
+      [0, 1), or one of the two epsilons is negative.
 
   Examples:
+    The state keeps the gradient, for the next step's difference:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_adan()
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1., -1.], dtype=float32)
+    >>> tx = transform.scale_by_adan(eps=0.0)
+    >>> state = tx.init({'w': jnp.zeros(2)})
+    >>> updates, state = tx.update({'w': jnp.array([2.0, -0.5])}, state)
+    >>> updates['w'], state.g['w']
+    (Array([ 1., -1.], dtype=float32), Array([ 2. , -0.5], dtype=float32))
 
   References:
     Xie, Zhou, Li, Lin and Yan, `Adan: Adaptive Nesterov Momentum Algorithm
@@ -465,46 +485,37 @@ def scale_by_adan(
         t=jnp.zeros([], jnp.int32))
 
   def update_fn(updates, state, params=None):
-    tree_structure.check_like_updates('scale_by_adan', updates, state.m)
     del params
-    beta1, beta2, beta3 = _hp(b1), _hp(b2), _hp(b3)
-    epsilon = _hp(eps)
-    epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
-    first = dtypes.ScalarsByDtype(state.t == 0)
-
-    def difference(g, prev):
-      # jnp.where(first, 0, g - prev), the predicate broadcast once per
-      # leaf shape and without jnp.where's nested jit.
-      first_g, = first.get(jnp.dtype(jnp.bool_), g)
-      return jax.lax.select_n(first_g, g - prev.astype(g.dtype),
-                              jnp.zeros_like(g))
-
-    diff = jax.tree.map(difference, updates, state.g)
-
-    beta2_by_dtype = dtypes.ScalarsByDtype(beta2)
-
-    def plus_b2_times(x, y):
-      """``x + b2 y`` in the promoted dtype (Adan's look-ahead)."""
-      x, y, c = beta2_by_dtype.lift(x, y)
-      return x + c * y
-
-    lookahead = jax.tree.map(plus_b2_times, updates, diff)
-    m = otu.tree_update_moment(updates, state.m, beta1, 1)
-    v = otu.tree_update_moment(diff, state.v, beta2, 1)
-    n = otu.tree_update_moment_per_elem_norm(lookahead, state.n, beta3, 2)
+    tree_structure.check_like_updates(fn, updates, state.m)
+    betas = moments.Decay.of(b1), moments.Decay.of(b2), moments.Decay.of(b3)
     t = numerics.safe_increment(state.t)
-    m_hat = otu.tree_bias_correction(m, beta1, t)
-    v_hat = otu.tree_bias_correction(v, beta2, t)
-    n_hat = otu.tree_bias_correction(n, beta3, t)
-
-    new_updates = moments.tree_adam_ratio(
-        updates, jax.tree.map(plus_b2_times, m_hat, v_hat), n_hat,
-        epsilon_root, epsilon)
-    prev = jax.tree.map(lambda g, p: g.astype(p.dtype), updates, state.g)
-    return new_updates, ScaleByAdanState(m=m, v=v, n=n, g=prev, t=t)
+    updates, m, v, n, prev = _adan_leaf.map(
+        (updates, state.m, state.v, state.n, state.g), *betas,
+        *(b.correction(t) for b in betas), state.t == 0, _hp(eps),
+        hyperparameters.as_hyperparameter_unless(eps_root, 0))
+    return updates, ScaleByAdanState(m=m, v=v, n=n, g=prev, t=t)
 
   return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
+
+
+
+@leaf_kernels.per_leaf(results_like=(0, 1, 2, 3, 4))
+def _adan_leaf(g, m, v, n, prev, b1, b2, b3, bc1, bc2, bc3, first, eps,
+               eps_root):
+  """One leaf of :func:`scale_by_adan`: the update, m, v, n and g."""
+  # jnp.where(first, 0, g - prev) without jnp.where's nested jit.
+  diff = jax.lax.select_n(jnp.broadcast_to(first, g.shape),
+                          g - prev.astype(g.dtype), jnp.zeros_like(g))
+  g_wide, diff_wide, b = dtypes.lift(g, diff, b2.rate)
+  m = moments.first_moment(g, m, b1)
+  v = moments.first_moment(diff, v, b2)
+  n = moments.second_moment(g_wide + b * diff_wide, n, b3)
+  m_hat, v_hat, b = dtypes.lift(moments.debiased(m, bc1),
+                                moments.debiased(v, bc2), b2.rate)
+  ratio = moments.adam_ratio(m_hat + b * v_hat, moments.debiased(n, bc3),
+                             eps, eps_root)
+  return ratio, m, v, n, g
 
 
 def _belief_step_floor(e: jax.Array, s: jax.Array, b2: jax.Array,
@@ -552,11 +563,7 @@ class ScaleByBeliefState(NamedTuple):
   nu: base.Updates
 
 
-@arguments.declare(
-    b1=_DECAY,
-    b2=_DECAY,
-    eps=_NON_NEGATIVE,
-    eps_root=_NON_NEGATIVE)
+@arguments.declare(**_ADAM_RULES)
 def scale_by_belief(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -592,19 +599,22 @@ def scale_by_belief(
     A ``GradientTransformation`` whose state is a ``ScaleByBeliefState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number decay rates outside [0, 1) or negative
-      ``eps``/``eps_root``.
+    TypeError: for a ``b1``, ``b2``, ``eps`` or ``eps_root`` that is not a
+      scalar (or a schedule).
+    ValueError: for a Python-number ``b1`` or ``b2`` outside [0, 1), or a
+      negative ``eps`` or ``eps_root`` (the floor of the second moment).
 
   Examples:
+    A gradient equal to its running mean adds only ``eps_root`` to the
+    second moment:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_belief()
+    >>> tx = transform.scale_by_belief(b1=0.0, eps=0.0, eps_root=1e-4)
     >>> state = tx.init(jnp.zeros(2))
     >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1.1111112, -1.1111112], dtype=float32)
+    >>> print(state.nu)
+    [0.0001 0.0001]
 
   References:
     Zhuang, Tang, Ding, Tatikonda, Dvornek, Papademetris and Duncan,
@@ -613,39 +623,32 @@ def scale_by_belief(
   """
   fn = 'scale_by_belief'
 
-  def init_fn(params):
-    return ScaleByBeliefState(
-        count=jnp.zeros([], jnp.int32),
-        mu=otu.tree_zeros_like(params),
-        nu=otu.tree_zeros_like(params))
+  init_fn = _zero_moments(ScaleByBeliefState)
 
   def update_fn(updates, state, params=None):
     del params
-    beta1, beta2 = _hp(b1), _hp(b2)
-    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
-    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
-    error = jax.tree.map(lambda g, m: g - m.astype(g.dtype), updates, mu)
-    nu = otu.tree_update_moment_per_elem_norm(error, state.nu, beta2, 2)
-    roots = dtypes.ScalarsByDtype(epsilon_root)
-
-    def add_root(v):
-      wide, root = roots.lift(v)
-      return (wide + root).astype(v.dtype)
-
-    nu = jax.tree.map(add_root, nu)
+    tree_structure.check_like_updates(fn, updates, state.mu)
     count = numerics.safe_increment(state.count)
-    if nesterov:
-      mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)
-    else:
-      mu_hat = otu.tree_bias_correction(mu, beta1, count)
-    nu_read = jax.tree.map(
-        lambda e, v: _belief_step_floor(e, v, beta2, epsilon_root), error, nu)
-    nu_hat = otu.tree_bias_correction(nu_read, beta2, count)
-    updates = moments.tree_adam_ratio(updates, mu_hat, nu_hat, None, epsilon)
+    updates, mu, nu = _belief_leaf.map(
+        (updates, state.mu, state.nu), *_step_scalars(b1, b2, count, nesterov),
+        _hp(eps), _hp(eps_root))
     return updates, ScaleByBeliefState(count=count, mu=mu, nu=nu)
 
   return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
+
+
+
+@leaf_kernels.per_leaf(results_like=(0, 1, 2))
+def _belief_leaf(g, mu, nu, b1, b2, bc1, bc2, bc1_next, eps, eps_root):
+  """One leaf of :func:`scale_by_belief`: the update and the new moments."""
+  m = moments.first_moment(g, mu, b1)
+  e = g - m.astype(g.dtype)
+  s_wide, root = dtypes.lift(moments.second_moment(e, nu, b2), eps_root)
+  s = (s_wide + root).astype(nu.dtype)
+  s_hat = moments.debiased(_belief_step_floor(e, s, b2.rate, eps_root), bc2)
+  m_hat = moments.debiased_first(g, m, b1, bc1, bc1_next)
+  return moments.adam_ratio(m_hat, s_hat, eps, None), m, s
 
 
 class ScaleByNovogradState(NamedTuple):
@@ -666,10 +669,10 @@ class ScaleByNovogradState(NamedTuple):
 
 
 @arguments.declare(
-    b1=_CLOSED_DECAY,
-    b2=_CLOSED_DECAY,
-    eps=_NON_NEGATIVE,
-    eps_root=_NON_NEGATIVE,
+    b1=arguments.closed_decay_scalar,
+    b2=arguments.closed_decay_scalar,
+    eps=arguments.non_negative_scalar,
+    eps_root=arguments.non_negative_scalar,
     weight_decay=arguments.scalar_or_schedule)
 def scale_by_novograd(
     b1: float = 0.9,
@@ -705,18 +708,24 @@ def scale_by_novograd(
     A ``GradientTransformation`` whose state is a ``ScaleByNovogradState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number decay rates outside [0, 1] or negative
-      ``eps``/``eps_root``.
+    TypeError: if a hyperparameter, ``weight_decay`` included, is not a
+      scalar or a schedule.
+    ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1] or
+      ``eps`` or ``eps_root`` is negative; in ``update``, if
+      ``weight_decay`` is non-zero and no ``params`` are given.
 
   Examples:
+    One second moment per leaf, the squared norm of its gradient:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
     >>> tx = transform.scale_by_novograd()
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([3.0, -4.0]), state)
-    >>> updates
+    >>> grads = {'b': jnp.array([1.0]), 'w': jnp.array([3.0, -4.0])}
+    >>> state = tx.init(grads)
+    >>> updates, state = tx.update(grads, state)
+    >>> state.nu
+    {'b': Array(1., dtype=float32), 'w': Array(25., dtype=float32)}
+    >>> updates['w']
     Array([ 0.6, -0.8], dtype=float32)
 
   References:
@@ -787,12 +796,7 @@ def scale_by_novograd(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
-@arguments.declare(
-    b1=_DECAY,
-    b2=_DECAY,
-    eps=_NON_NEGATIVE,
-    eps_root=_NON_NEGATIVE,
-    threshold=arguments.scalar_or_schedule)
+@arguments.declare(**_ADAM_RULES, threshold=arguments.scalar_or_schedule)
 def scale_by_radam(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -836,19 +840,28 @@ def scale_by_radam(
     A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number decay rates outside [0, 1) or negative
-      ``eps``/``eps_root``.
+    TypeError: if ``threshold`` or another hyperparameter is not a scalar
+      or a schedule.
+    ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1) or
+      ``eps`` or ``eps_root`` is negative (``threshold`` may be any value).
 
   Examples:
+    Until :math:`\rho_t` reaches ``threshold`` (at the sixth step here),
+    the update is the bias-corrected momentum:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
     >>> tx = transform.scale_by_radam()
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates  # rho_1 < threshold: plain bias-corrected momentum.
-    Array([ 2. , -0.5], dtype=float32)
+    >>> state = tx.init(jnp.zeros(1))
+    >>> for t in range(1, 7):
+    ...   updates, state = tx.update(jnp.array([2.0]), state)
+    ...   print(t, updates)
+    1 [2.]
+    2 [1.9999999]
+    3 [1.9999998]
+    4 [2.]
+    5 [2.0000002]
+    6 [0.02586873]
 
   References:
     Liu, Jiang, He, Chen, Liu, Gao and Han, `On the Variance of the Adaptive
@@ -856,50 +869,45 @@ def scale_by_radam(
   """
   fn = 'scale_by_radam'
 
-  def init_fn(params):
-    return ScaleByAdamState(
-        count=jnp.zeros([], jnp.int32),
-        mu=otu.tree_zeros_like(params),
-        nu=otu.tree_zeros_like(params))
+  init_fn = _zero_moments(ScaleByAdamState)
 
   def update_fn(updates, state, params=None):
     del params
-    beta1, beta2 = _hp(b1), _hp(b2)
-    epsilon, epsilon_root = _hp(eps), _hp(eps_root)
+    tree_structure.check_like_updates(fn, updates, state.mu)
+    beta2 = _hp(b2)
     rho_inf = 2 / (1 - beta2) - 1
-    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
-    nu = otu.tree_update_moment_per_elem_norm(updates, state.nu, beta2, 2)
     count = numerics.safe_increment(state.count)
     t = count.astype(beta2.dtype)
     b2t = beta2 ** t
     rho = rho_inf - 2 * t * b2t / (1 - b2t)
     rect = jnp.sqrt((rho - 4) * (rho - 2) * rho_inf
                     / ((rho_inf - 4) * (rho_inf - 2) * rho))
-    use_rect = rho >= _hp(threshold)
-    if nesterov:
-      mu_hat = moments.nesterov_first_moment(updates, mu, beta1, count)
-    else:
-      mu_hat = otu.tree_bias_correction(mu, beta1, count)
-    nu_hat = otu.tree_bias_correction(nu, beta2, count)
-
-    def direction(g, m, v):
-      m, v, r, e_root, e = dtypes.lift(m, v, rect, epsilon_root, epsilon)
-      adaptive = r * m / (jnp.sqrt(v + e_root) + e)
-      return jnp.where(use_rect, adaptive, m).astype(g.dtype)
-
-    new_updates = jax.tree.map(direction, updates, mu_hat, nu_hat)
-    return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
+    updates, mu, nu = _radam_leaf.map(
+        (updates, state.mu, state.nu), *_step_scalars(b1, b2, count, nesterov),
+        rect, rho >= _hp(threshold),
+        _hp(eps), _hp(eps_root))
+    return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
 
 
+
+@leaf_kernels.per_leaf(results_like=(0, 1, 2))
+def _radam_leaf(g, mu, nu, b1, b2, bc1, bc2, bc1_next, rect, use_rect, eps,
+                eps_root):
+  """One leaf of :func:`scale_by_radam`: the update and the new moments."""
+  m = moments.first_moment(g, mu, b1)
+  v = moments.second_moment(g, nu, b2)
+  m_hat = moments.debiased_first(g, m, b1, bc1, bc1_next)
+  m_hat, v_hat, r, e_root, e = dtypes.lift(
+      m_hat, moments.debiased(v, bc2), rect, eps_root, eps)
+  adaptive = r * m_hat / (jnp.sqrt(v_hat + e_root) + e)
+  return jnp.where(use_rect, adaptive, m_hat), m, v
+
+
 @arguments.declare(
-    b1=_DECAY,
-    b2=_DECAY,
-    eps=_NON_NEGATIVE,
-    eps_root=_NON_NEGATIVE,
-    initial_accumulator_value=arguments.scalar_or_schedule)
+    **_ADAM_RULES, initial_accumulator_value=arguments.scalar_or_schedule)
 def scale_by_yogi(
     b1: float = 0.9,
     b2: float = 0.999,
@@ -931,19 +939,22 @@ def scale_by_yogi(
     A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number decay rates outside [0, 1) or negative
-      ``eps``/``eps_root``.
+    TypeError: for ``initial_accumulator_value`` or another hyperparameter
+      that is not a scalar.
+    ValueError: for a Python-number decay rate outside [0, 1), or a
+      negative ``eps`` or ``eps_root``.
 
   Examples:
+    The second moment moves towards :math:`g^2` by a step of at most
+    :math:`(1 - \beta_2) g^2`:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_yogi(eps=0.0, initial_accumulator_value=0.0)
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1., -1.], dtype=float32)
+    >>> tx = transform.scale_by_yogi(b2=0.5, initial_accumulator_value=1.0)
+    >>> updates, state = tx.update(jnp.array([3.0]),
+    ...                            tx.init(jnp.zeros(1)))
+    >>> state.nu  # 1 + 0.5 * 9
+    Array([5.5], dtype=float32)
 
   References:
     Zaheer, Reddi, Sachan, Kale and Kumar, `Adaptive Methods for Nonconvex
@@ -961,23 +972,24 @@ def scale_by_yogi(
 
   def update_fn(updates, state, params=None):
     del params
-    beta1, beta2 = _hp(b1), _hp(b2)
-    epsilon = _hp(eps)
-    epsilon_root = hyperparameters.as_hyperparameter_unless(eps_root, 0)
-    one_minus_b2 = 1 - beta2
-    mu = otu.tree_update_moment(updates, state.mu, beta1, 1)
-
-    def new_nu(g, v):
-      v_, g2, c = dtypes.lift(v, numerics.abs_sq(g), one_minus_b2)
-      return (v_ - c * jnp.sign(v_ - g2) * g2).astype(v.dtype)
-
-    nu = jax.tree.map(new_nu, updates, state.nu)
+    tree_structure.check_like_updates(fn, updates, state.mu)
+    beta1, beta2 = moments.Decay.of(b1), moments.Decay.of(b2)
     count = numerics.safe_increment(state.count)
-    mu_hat = otu.tree_bias_correction(mu, beta1, count)
-    nu_hat = otu.tree_bias_correction(nu, beta2, count)
-    new_updates = moments.tree_adam_ratio(
-        updates, mu_hat, nu_hat, epsilon_root, epsilon)
-    return new_updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
+    updates, mu, nu = _yogi_leaf.map(
+        (updates, state.mu, state.nu), beta1, beta2, beta1.correction(count),
+        beta2.correction(count), _hp(eps),
+        hyperparameters.as_hyperparameter_unless(eps_root, 0))
+    return updates, ScaleByAdamState(count=count, mu=mu, nu=nu)
 
   return prepared_inputs.with_prepared_inputs(
       fn, base.GradientTransformation(init_fn, update_fn))
+
+
+@leaf_kernels.per_leaf(results_like=(0, 1, 2))
+def _yogi_leaf(g, mu, nu, b1, b2, bc1, bc2, eps, eps_root):
+  """One leaf of :func:`scale_by_yogi`: the update and the new moments."""
+  m = moments.first_moment(g, mu, b1)
+  v, g2, c = dtypes.lift(nu, numerics.abs_sq(g), b2.complement)
+  v = (v - c * jnp.sign(v - g2) * g2).astype(nu.dtype)
+  m_hat, v_hat = moments.debiased(m, bc1), moments.debiased(v, bc2)
+  return moments.adam_ratio(m_hat, v_hat, eps, eps_root), m, v

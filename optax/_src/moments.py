@@ -18,17 +18,16 @@ The rescaling transformations (Adam and its relatives, RMSProp, Lion, ...)
 combine update leaves with moment leaves and scalar hyperparameters that may
 all have different dtypes. The helpers here keep that arithmetic explicit:
 
-* dtype handling: :func:`widen_moments` (moments widened to the updates'
-  dtype within a step), :func:`scale_leaves`; the casts themselves
-  (``lift``, ``cast_like``) are those of ``optax._src.dtypes``;
-* moment formulas over trees: :func:`bias_correction`,
-  :func:`tree_adam_ratio`, :func:`nesterov_first_moment`;
+* over trees: :func:`scale_leaves` (a scalar times every leaf, each in its
+  dtype) and :func:`nesterov_first_moment` (NAdam's look-ahead moment);
 * the formulas of one leaf that an optimizer's per-leaf body is written
   with (see ``leaf_kernels.per_leaf``): :func:`first_moment`,
-  :func:`second_moment`, :func:`debiased`, :func:`nesterov_debiased`,
+  :func:`second_moment`, :func:`debiased`, :func:`debiased_first`,
   :func:`adam_ratio`, with the hyperparameters as scalars and decay rates as
   :class:`Decay` (rate and complement); they lift the leaves to the
-  promotion of their dtypes, so that the body itself holds no cast.
+  promotion of their dtypes, so that the body itself holds no cast. The
+  moving averages and bias corrections themselves are those of
+  :mod:`optax._src.leaf_moments`, which ``optax.tree_utils`` maps.
 """
 
 from typing import Any, Optional
@@ -41,7 +40,6 @@ from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import leaf_moments
 from optax._src import numerics
-from optax._src import tree_structure
 
 
 def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
@@ -70,40 +68,6 @@ def scale_leaves(factor: jax.Array, updates: base.Updates) -> base.Updates:
   return jax.tree.map(leaf, updates)
 
 
-bias_correction = leaf_moments.bias_correction
-
-
-def tree_adam_ratio(updates: base.Updates, mu: Any, nu: Any,
-                    epsilon_root: Optional[jax.Array],
-                    epsilon: jax.Array) -> base.Updates:
-  """Adam's direction ``m / (sqrt(v + eps_root) + eps)`` for every leaf.
-
-  Each leaf is computed in the common dtype of its moments and the epsilons
-  and cast to the dtype of its update; under ``jit`` the epsilons are
-  broadcast once per leaf shape.
-
-  Args:
-    updates: the incoming updates; each result leaf has their leaf's dtype.
-    mu: the (bias-corrected) first moments, shaped like ``updates``.
-    nu: the (bias-corrected) second moments, shaped like ``updates``.
-    epsilon_root: the term added inside the root; ``None`` for none (see
-      :func:`optax._src.hyperparameters.as_hyperparameter_unless`).
-    epsilon: the term added outside the root.
-
-  Returns:
-    The tree of ratios.
-  """
-  scalars = (epsilon,) if epsilon_root is None else (epsilon, epsilon_root)
-  scalars = dtypes.ScalarsByDtype(*scalars)
-  return jax.tree.map(lambda g, m, v: adam_ratio_leaf(g, m, v, scalars),
-                      updates, mu, nu)
-
-
-def adam_ratio_leaf(g: jax.Array, m: jax.Array, v: jax.Array,
-                    scalars: dtypes.ScalarsByDtype) -> jax.Array:
-  """One leaf of :func:`tree_adam_ratio`; ``scalars`` are eps[, eps_root]."""
-  return dtypes.cast(_ratio(m, v, scalars), dtypes.dtype_of(g))
-
 
 def _ratio(m: Any, v: Any, scalars: dtypes.ScalarsByDtype) -> jax.Array:
   """Adam's ratio in the promoted dtype; ``scalars`` are eps[, eps_root]."""
@@ -117,31 +81,8 @@ def _ratio(m: Any, v: Any, scalars: dtypes.ScalarsByDtype) -> jax.Array:
   return m / (jnp.sqrt(radicand) + epsilon)
 
 
-def widen_moments(moments: Any, updates: Any) -> Any:
-  """Casts moments to their promotion with the updates' dtypes.
-
-  A first moment kept in a narrow ``mu_dtype`` (bfloat16) is updated and used
-  in the wider dtype of the updates within a step, and only rounded to
-  ``mu_dtype`` when stored (see :func:`optax._src.dtypes.cast_like`).
-
-  Args:
-    moments: a tree of moment leaves, shaped like ``updates``.
-    updates: the tree of incoming updates.
-
-  Returns:
-    The moments, each leaf cast to the promotion of its dtype and the dtype
-    of the matching update.
-
-  Raises:
-    ValueError: when the trees do not match (the message names the key
-      path).
-  """
-  tree_structure.check_like_updates('optimizer update', updates, moments)
-  return jax.tree.map(widened_moment, moments, updates)
-
-
-def widened_moment(m: Any, g: Any) -> jax.Array:
-  """One leaf of :func:`widen_moments`."""
+def _widened(m: Any, g: Any) -> jax.Array:
+  """``m`` cast to the promotion of its dtype and the dtype of ``g``."""
   m = dtypes.as_array(m)
   # jnp.result_type also reads the dtype of a Python number (params and
   # gradients may be plain ints or floats).
@@ -175,17 +116,12 @@ def nesterov_first_moment(updates: base.Updates, mu: base.Updates,
     >>> moments.nesterov_first_moment(g, mu, jnp.float32(0.5), jnp.int32(1))
     Array([1.3333334], dtype=float32)
   """
-  bc_now, bc_next = nesterov_bias_corrections(beta1, count)
+  bc_now = leaf_moments.bias_correction(beta1, count)
+  bc_next = leaf_moments.bias_correction(beta1,
+                                         numerics.safe_increment(count))
   return jax.tree.map(
       lambda g, m: nesterov_first_moment_leaf(g, m, beta1, bc_next, bc_now),
       updates, mu)
-
-
-def nesterov_bias_corrections(beta1: jax.Array, count: jax.Array
-                              ) -> tuple[jax.Array, jax.Array]:
-  """The bias corrections of NAdam's look-ahead: at ``count`` and after."""
-  return (bias_correction(beta1, count),
-          bias_correction(beta1, numerics.safe_increment(count)))
 
 
 def nesterov_first_moment_leaf(g: jax.Array, m: jax.Array, beta1: jax.Array,
@@ -222,7 +158,7 @@ class Decay:
 
   def correction(self, count: jax.Array) -> jax.Array:
     """The bias correction ``1 - rate ** count``, one scalar per step."""
-    return bias_correction(self.rate, count)
+    return leaf_moments.bias_correction(self.rate, count)
 
   def tree_flatten(self) -> tuple[tuple[jax.Array, jax.Array], None]:
     """The children (rate, complement) and no auxiliary data."""
@@ -256,7 +192,7 @@ def first_moment(g: Any, m: Any, b: Decay, order: int = 1) -> jax.Array:
     The new moment.
   """
   factors = dtypes.ScalarsByDtype(b.complement, b.rate)
-  return leaf_moments.update_moment(g, widened_moment(m, g), factors, order)
+  return leaf_moments.update_moment(g, _widened(m, g), factors, order)
 
 
 def second_moment(g: Any, v: Any, b: Decay, order: int = 2) -> jax.Array:
@@ -289,20 +225,27 @@ def debiased(m: Any, correction: jax.Array) -> jax.Array:
   return leaf_moments.bias_corrected(m, dtypes.ScalarsByDtype(correction))
 
 
-def nesterov_debiased(g: Any, m: Any, b: Decay, correction: jax.Array,
-                      next_correction: jax.Array) -> jax.Array:
-  r"""NAdam's look-ahead moment (see :func:`nesterov_first_moment`).
+def debiased_first(g: Any, m: Any, b: Decay, correction: jax.Array,
+                   next_correction: Optional[jax.Array]) -> jax.Array:
+  r"""The bias-corrected first moment, or NAdam's look-ahead moment.
+
+  :math:`m / (1 - \beta_1^t)`, or with ``next_correction`` given
+  :math:`\beta_1 m / (1 - \beta_1^{t+1}) + (1 - \beta_1) g /
+  (1 - \beta_1^t)` (see :func:`nesterov_first_moment`).
 
   Args:
     g: the update leaf.
     m: the first moment leaf after this step's update.
     b: the decay rate :math:`\beta_1`.
     correction: :math:`1 - \beta_1^t`.
-    next_correction: :math:`1 - \beta_1^{t+1}`.
+    next_correction: :math:`1 - \beta_1^{t+1}`, or ``None`` for the plain
+      correction.
 
   Returns:
-    The look-ahead moment in ``m``'s dtype.
+    The corrected moment in ``m``'s dtype.
   """
+  if next_correction is None:
+    return debiased(m, correction)
   return nesterov_first_moment_leaf(g, m, b.rate, next_correction,
                                     correction)
 

@@ -35,46 +35,13 @@ class ScaleLeavesTest(absltest.TestCase):
 
 class MomentFormulasTest(absltest.TestCase):
 
-  def test_bias_correction(self):
-    out = moments.bias_correction(jnp.float32(0.9), jnp.int32(2))
-    self.assertEqual(out.dtype, jnp.float32)
-    np.testing.assert_allclose(out, 1 - 0.9**2, rtol=1e-6)
-
-  def test_adam_ratio_in_update_dtype(self):
-    g = jnp.ones(2, jnp.bfloat16)
-    out, = moments.tree_adam_ratio([g], [jnp.array([1.0, -2.0])],
-                                   [jnp.array([4.0, 0.0])], jnp.float32(0.0),
-                                   jnp.float32(1.0))
-    self.assertEqual(out.dtype, jnp.bfloat16)
-    np.testing.assert_allclose(out.astype(np.float32), [1 / 3, -2.0],
-                               rtol=1e-2)  # bfloat16 rounding
-
-  def test_tree_adam_ratio_matches_formula_per_leaf(self):
-    g = {'a': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones((2, 1))}
-    m = {'a': jnp.array([1.0, -2.0]), 'b': jnp.array([[0.5], [3.0]])}
-    v = {'a': jnp.array([4.0, 0.0]), 'b': jnp.array([[0.25], [9.0]])}
-    eps_root, eps = jnp.float32(1e-2), jnp.float32(1.0)
-    out = moments.tree_adam_ratio(g, m, v, eps_root, eps)
-    self.assertEqual(out['a'].dtype, jnp.bfloat16)
-    self.assertEqual(out['b'].dtype, jnp.float32)
-    for key, g_leaf in g.items():
-      expected = np.asarray(m[key]) / (np.sqrt(np.asarray(v[key]) + 1e-2) + 1)
-      np.testing.assert_allclose(out[key].astype(np.float32), expected,
-                                 rtol=1e-2 if key == 'a' else 1e-6)
-      # The same bits as the leaf alone: sharing the epsilons between
-      # leaves of other dtypes and shapes changes nothing.
-      alone, = moments.tree_adam_ratio([g_leaf], [m[key]], [v[key]],
-                                       eps_root, eps)
-      np.testing.assert_array_equal(out[key], alone)
-
   def test_no_eps_root_is_bitwise_eps_root_zero(self):
     m = jnp.array([1.0, -2.0, 3e-3, 0.0])
     v = jnp.array([4.0, 1e-12, 7.0, 0.0])
-    without = moments.tree_adam_ratio([m], [m], [v], None, jnp.float32(1e-8))
-    with_zero = moments.tree_adam_ratio([m], [m], [v], jnp.float32(0.0),
-                                        jnp.float32(1e-8))
-    self.assertEqual(np.asarray(without[0]).tobytes(),
-                     np.asarray(with_zero[0]).tobytes())
+    without = moments.adam_ratio(m, v, jnp.float32(1e-8), None)
+    with_zero = moments.adam_ratio(m, v, jnp.float32(1e-8), jnp.float32(0.0))
+    self.assertEqual(np.asarray(without).tobytes(),
+                     np.asarray(with_zero).tobytes())
 
   def test_nesterov_first_moment_matches_formula(self):
     beta1, t = 0.9, 3
@@ -88,20 +55,6 @@ class MomentFormulasTest(absltest.TestCase):
     self.assertEqual(out['x'].dtype, jnp.bfloat16)
     np.testing.assert_allclose(out['x'].astype(np.float32), expected,
                                rtol=1e-2)
-
-
-class TreeHelpersTest(absltest.TestCase):
-
-  def test_widen_moments_promotes_to_updates_dtype(self):
-    mu = {'a': jnp.zeros(2, jnp.bfloat16), 'b': jnp.zeros(2)}
-    updates = {'a': jnp.ones(2), 'b': jnp.ones(2, jnp.bfloat16)}
-    out = moments.widen_moments(mu, updates)
-    self.assertEqual(out['a'].dtype, jnp.float32)
-    self.assertEqual(out['b'].dtype, jnp.float32)
-
-  def test_widen_moments_names_mismatched_structure(self):
-    with self.assertRaisesRegex(ValueError, 'optimizer update'):
-      moments.widen_moments({'a': jnp.zeros(2)}, {'b': jnp.zeros(2)})
 
 
 class LeafFormulasTest(absltest.TestCase):
@@ -138,6 +91,19 @@ class LeafFormulasTest(absltest.TestCase):
     out = moments.second_moment(g, v, moments.Decay.of(0.5))
     self.assertEqual(out.dtype, jnp.float32)
     np.testing.assert_allclose(out, [12.5], rtol=1e-7)
+
+  def test_debiased_first_plain_and_look_ahead(self):
+    beta1, t = 0.9, 3
+    g = np.array([0.5, -1.0], np.float32)
+    m = np.array([0.2, 0.1], np.float32)
+    b = moments.Decay.of(beta1)
+    bc, bc_next = b.correction(jnp.int32(t)), b.correction(jnp.int32(t + 1))
+    plain = moments.debiased_first(g, jnp.asarray(m), b, bc, None)
+    np.testing.assert_allclose(plain, m / (1 - beta1 ** t), rtol=1e-6)
+    ahead = moments.debiased_first(g, jnp.asarray(m), b, bc, bc_next)
+    np.testing.assert_allclose(
+        ahead, beta1 * m / (1 - beta1 ** (t + 1))
+        + (1 - beta1) * g / (1 - beta1 ** t), rtol=1e-6)
 
   def test_debiased_and_adam_ratio(self):
     m = jnp.array([0.2, -0.4], jnp.bfloat16)

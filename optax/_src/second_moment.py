@@ -16,16 +16,8 @@
 
 RMSProp (:func:`scale_by_rms`) and its centered form (:func:`scale_by_stddev`),
 Adagrad (:func:`scale_by_rss`), its memory-efficient cover SM3
-(:func:`scale_by_sm3`), and Adadelta (:func:`scale_by_adadelta`).
-
-Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them
-(:func:`optax._src.prepared_inputs.with_prepared_inputs`); the rules of its
-hyperparameters are declared once (:func:`optax._src.arguments.declare`)
-and checked when it is built.
-
-Upstream Optax defines these in ``optax._src.transform``, which re-exports
-them and gives them that ``__module__`` so that pickles name the same module.
+(:func:`scale_by_sm3`), and Adadelta (:func:`scale_by_adadelta`): in
+upstream's ``optax._src.transform``, where they are re-exported.
 """
 
 from typing import NamedTuple
@@ -46,10 +38,12 @@ from optax._src import validation
 
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
 
-# The rules of the hyperparameters (see arguments.declare): a value rule,
-# then the type rule (a number, a scalar array or a schedule).
-_CLOSED_DECAY = (arguments.closed_decay, arguments.scalar_or_schedule)
-_NON_NEGATIVE = (arguments.non_negative, arguments.scalar_or_schedule)
+# RMSProp and its centered form take the same hyperparameters, with the same
+# rules (see arguments.declare; ``decay``'s interval depends on
+# ``bias_correction`` and is checked in the factory).
+_RMS_RULES = {'decay': arguments.scalar_or_schedule,
+              'eps': arguments.non_negative_scalar,
+              'initial_scale': arguments.non_negative_scalar}
 
 
 class ScaleByRmsState(NamedTuple):
@@ -84,10 +78,7 @@ def _rescale_by_root(g, v, epsilon, eps_in_sqrt):
   return out.astype(g.dtype)
 
 
-@arguments.declare(
-    decay=arguments.scalar_or_schedule,
-    eps=_NON_NEGATIVE,
-    initial_scale=_NON_NEGATIVE)
+@arguments.declare(**_RMS_RULES)
 def scale_by_rms(
     decay: float = 0.9,
     eps: float = 1e-8,
@@ -121,19 +112,23 @@ def scale_by_rms(
     (``ScaleByRmsWithCountState`` with bias correction).
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for a Python-number ``decay`` out of range or negative
-      ``eps`` or ``initial_scale``.
+    TypeError: if ``decay``, ``eps`` or ``initial_scale`` is neither a
+      scalar nor a schedule.
+    ValueError: if a Python-number ``decay`` is outside [0, 1] (outside
+      [0, 1) with ``bias_correction``), or ``eps`` or ``initial_scale`` is
+      negative.
 
   Examples:
+    The PyTorch (``initial_scale=0``) and TensorFlow (``1``) first steps:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_rms(decay=0.75, eps=0.0)
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 2., -2.], dtype=float32)
+    >>> g = jnp.array([2.0, -0.5])
+    >>> for s in (0.0, 1.0):
+    ...   tx = transform.scale_by_rms(decay=0.75, eps=0.0, initial_scale=s)
+    ...   print(s, tx.update(g, tx.init(g))[0])
+    0.0 [ 2. -2.]
+    1.0 [ 1.5118579 -0.5547002]
 
   References:
     Hinton, Srivastava and Swersky, `Lecture 6e: rmsprop
@@ -195,10 +190,7 @@ class ScaleByRStdDevWithCountState(NamedTuple):
   nu: base.Updates
 
 
-@arguments.declare(
-    decay=arguments.scalar_or_schedule,
-    eps=_NON_NEGATIVE,
-    initial_scale=_NON_NEGATIVE)
+@arguments.declare(**_RMS_RULES)
 def scale_by_stddev(
     decay: float = 0.9,
     eps: float = 1e-8,
@@ -219,31 +211,40 @@ def scale_by_stddev(
   bias-corrected EMAs when ``bias_correction`` is true.
 
   Args:
-    decay: decay rate :math:`\rho` of the EMAs, in [0, 1] ([0, 1) with bias
-      correction).
-    eps: term :math:`\epsilon` added to the denominator.
-    initial_scale: initial value :math:`s` of the second moment.
-    eps_in_sqrt: whether :math:`\epsilon` goes inside the root.
-    bias_correction: whether to bias-correct the EMAs.
+    decay: the rate :math:`\rho` shared by the mean and the second moment,
+      in [0, 1] ([0, 1) when ``bias_correction`` is true).
+    eps: the :math:`\epsilon` of the formula's denominator.
+    initial_scale: :math:`s`, the second moment's value before the first
+      step (the mean starts at 0).
+    eps_in_sqrt: true for the first form of :math:`u_t` above, false for
+      the second.
+    bias_correction: whether both EMAs are divided by
+      :math:`1 - \rho^t`.
 
   Returns:
     A ``GradientTransformation`` whose state is a ``ScaleByRStdDevState``
     (``ScaleByRStdDevWithCountState`` with bias correction).
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for a Python-number ``decay`` out of range or negative
-      ``eps`` or ``initial_scale``.
+    TypeError: for a ``decay``, ``eps`` or ``initial_scale`` that is not a
+      scalar (or a schedule).
+    ValueError: for a Python-number ``decay`` out of its interval (which
+      ``bias_correction`` sets), or a negative ``eps`` or ``initial_scale``.
 
   Examples:
+    A constant gradient has no variance: only ``eps`` is left under the
+    root.
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_stddev(decay=0.75, eps=0.0)
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([3.0, -0.75]), state)
+    >>> tx = transform.scale_by_stddev(decay=0.5, eps=1.0,
+    ...                                bias_correction=True)
+    >>> g = jnp.array([2.0])
+    >>> state = tx.init(g)
+    >>> for _ in range(3):
+    ...   updates, state = tx.update(g, state)
     >>> updates
-    Array([ 2.309401, -2.309401], dtype=float32)
+    Array([2.], dtype=float32)
 
   References:
     Graves, `Generating Sequences With Recurrent Neural Networks
@@ -298,8 +299,8 @@ class ScaleByRssState(NamedTuple):
 
 
 @arguments.declare(
-    initial_accumulator_value=_NON_NEGATIVE,
-    eps=_NON_NEGATIVE)
+    initial_accumulator_value=arguments.non_negative_scalar,
+    eps=arguments.non_negative_scalar)
 def scale_by_rss(
     initial_accumulator_value: float = 0.1,
     eps: float = 1e-7,
@@ -320,19 +321,20 @@ def scale_by_rss(
     A ``GradientTransformation`` whose state is a ``ScaleByRssState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number negative ``initial_accumulator_value`` or
-      ``eps``.
+    TypeError: if ``initial_accumulator_value`` or ``eps`` is not a scalar
+      or a schedule.
+    ValueError: if either is a negative Python number.
 
   Examples:
+    The sum grows with every step, so the same gradient is scaled down:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
     >>> tx = transform.scale_by_rss(initial_accumulator_value=0.0, eps=0.0)
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1., -1.], dtype=float32)
+    >>> g = jnp.array([2.0, -0.5])
+    >>> _, state = tx.update(g, tx.init(g))
+    >>> print(tx.update(g, state)[0])  # g / sqrt(2 g^2)
+    [ 0.70710677 -0.70710677]
 
   References:
     Duchi, Hazan and Singer, `Adaptive Subgradient Methods for Online
@@ -397,9 +399,9 @@ def _reject_complex(fn: str, params: base.Params) -> None:
 
 
 @arguments.declare(
-    b1=_CLOSED_DECAY,
-    b2=_CLOSED_DECAY,
-    eps=_NON_NEGATIVE)
+    b1=arguments.closed_decay_scalar,
+    b2=arguments.closed_decay_scalar,
+    eps=arguments.non_negative_scalar)
 def scale_by_sm3(
     b1: float = 0.9,
     b2: float = 1.0,
@@ -432,19 +434,22 @@ def scale_by_sm3(
     A ``GradientTransformation`` whose state is a ``ScaleBySM3State``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number decay rates outside [0, 1], a negative
-      ``eps``, or (in ``init``) complex params.
+    TypeError: for a ``b1``, ``b2`` or ``eps`` that is not a scalar (or a
+      schedule).
+    ValueError: for a Python-number ``b1`` or ``b2`` outside [0, 1], a
+      negative ``eps``, or (in ``init``) complex params.
 
   Examples:
+    A matrix keeps one accumulator per row and one per column; an entry
+    reads the smaller of its two:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
+    >>> g = jnp.array([[3.0, 0.0], [0.0, 4.0]])
     >>> tx = transform.scale_by_sm3(b1=0.0, eps=0.0)
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1., -1.], dtype=float32)
+    >>> print(tx.update(g, tx.init(g))[0])
+    [[1. 0.]
+     [0. 1.]]
 
   References:
     Anil, Gupta, Koren and Singer, `Memory-Efficient Adaptive Optimization
@@ -525,8 +530,8 @@ class ScaleByAdaDeltaState(NamedTuple):
 
 
 @arguments.declare(
-    rho=_CLOSED_DECAY,
-    eps=_NON_NEGATIVE)
+    rho=arguments.closed_decay_scalar,
+    eps=arguments.non_negative_scalar)
 def scale_by_adadelta(
     rho: float = 0.9,
     eps: float = 1e-6,
@@ -548,10 +553,9 @@ def scale_by_adadelta(
     A ``GradientTransformation`` whose state is a ``ScaleByAdaDeltaState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for a Python-number ``rho`` outside [0, 1] or a negative
-      ``eps``.
+    TypeError: if ``rho`` or ``eps`` is not a scalar or a schedule.
+    ValueError: if a Python-number ``rho`` is outside [0, 1] or ``eps`` is
+      negative.
 
   Examples:
     >>> import jax.numpy as jnp
@@ -559,7 +563,7 @@ def scale_by_adadelta(
     >>> tx = transform.scale_by_adadelta(rho=0.0, eps=1.0)
     >>> state = tx.init(jnp.zeros(2))
     >>> updates, state = tx.update(jnp.array([0.0, 3.0]), state)
-    >>> updates
+    >>> updates  # sqrt(eps) / sqrt(g^2 + eps) * g
     Array([0.        , 0.94868326], dtype=float32)
 
   References:

@@ -16,16 +16,8 @@
 
 :func:`scale_by_sign` (signSGD), :func:`scale_by_lion` (the sign of an
 interpolated momentum) and :func:`scale_by_rprop` (per-coordinate step sizes
-that grow or shrink with sign agreement).
-
-Each transformation, used on its own, takes its gradients and params as
-``optax.chain`` gives them
-(:func:`optax._src.prepared_inputs.with_prepared_inputs`); the rules of its
-hyperparameters are declared once (:func:`optax._src.arguments.declare`)
-and checked when it is built.
-
-Upstream Optax defines these in ``optax._src.transform``, which re-exports
-them and gives them that ``__module__`` so that pickles name the same module.
+that grow or shrink with sign agreement), which upstream defines in
+``optax._src.transform`` (see that module for their pickled names).
 """
 
 from typing import Any, NamedTuple, Optional
@@ -45,11 +37,6 @@ from optax._src import utils
 
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
 
-# The rules of the hyperparameters (see arguments.declare): a value rule,
-# then the type rule (a number, a scalar array or a schedule).
-_CLOSED_DECAY = (arguments.closed_decay, arguments.scalar_or_schedule)
-_NON_NEGATIVE = (arguments.non_negative, arguments.scalar_or_schedule)
-
 
 def scale_by_sign() -> base.GradientTransformation:
   r"""Replaces each update entry by its sign.
@@ -65,12 +52,14 @@ def scale_by_sign() -> base.GradientTransformation:
     A stateless ``GradientTransformation``.
 
   Examples:
+    A complex entry keeps its phase, on the unit circle:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_sign()
-    >>> updates, _ = tx.update(jnp.array([2.0, 0.0, -0.5]), tx.init(None))
-    >>> updates
-    Array([ 1.,  0., -1.], dtype=float32)
+    >>> g = jnp.array([2.0, 0.0, -0.5, 3.0 + 4.0j])
+    >>> signs, _ = transform.scale_by_sign().update(g, None)
+    >>> print(signs)
+    [ 1. +0.j   0. +0.j  -1. +0.j   0.6+0.8j]
 
   References:
     Bernstein, Wang, Azizzadenesheli and Anandkumar, `signSGD: Compressed
@@ -104,8 +93,8 @@ _LION_MODES = ('hard', 'smooth', 'refined')
 
 
 @arguments.declare(
-    b1=_CLOSED_DECAY,
-    b2=_CLOSED_DECAY,
+    b1=arguments.closed_decay_scalar,
+    b2=arguments.closed_decay_scalar,
     smooth_beta=arguments.scalar_or_schedule)
 def scale_by_lion(
     b1: float = 0.9,
@@ -139,19 +128,23 @@ def scale_by_lion(
     A ``GradientTransformation`` whose state is a ``ScaleByLionState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number decay rates outside [0, 1]; an unknown
-      ``mode`` is reported by ``update``.
+    TypeError: if ``b1``, ``b2`` or ``smooth_beta`` is neither a scalar nor
+      a schedule.
+    ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1]; in
+      ``update``, for a ``mode`` other than the three above.
 
   Examples:
+    The three modes on the first step (the momentum is still zero):
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_lion()
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1., -1.], dtype=float32)
+    >>> g = jnp.array([2.0, -0.5])
+    >>> for mode in ('hard', 'smooth', 'refined'):
+    ...   tx = transform.scale_by_lion(b1=0.0, mode=mode)
+    ...   print(mode, tx.update(g, tx.init(g))[0])
+    hard [ 1. -1.]
+    smooth [ 0.9640276  -0.46211717]
+    refined [ 1.  -0.5]
 
   References:
     Chen, Liang, Huang, Real, Wang, Liu, Pham, Dong, Luong, Hsieh, Lu and
@@ -216,10 +209,10 @@ class ScaleByRpropState(NamedTuple):
 
 
 @arguments.declare(
-    learning_rate=_NON_NEGATIVE,
-    eta_minus=_NON_NEGATIVE,
-    eta_plus=_NON_NEGATIVE,
-    min_step_size=_NON_NEGATIVE,
+    learning_rate=arguments.non_negative_scalar,
+    eta_minus=arguments.non_negative_scalar,
+    eta_plus=arguments.non_negative_scalar,
+    min_step_size=arguments.non_negative_scalar,
     max_step_size=arguments.scalar_or_schedule)
 def scale_by_rprop(
     learning_rate: float,
