@@ -335,6 +335,26 @@ _POSITIONAL_KINDS = (inspect.Parameter.POSITIONAL_ONLY,
                      inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
+def _named_wrapper(fun: Callable[..., Any], run: Callable[..., Any],
+                   name: str) -> Callable[..., Any]:
+  """``run``, with ``fun``'s name and docstring, traced as a call ``name``.
+
+  Args:
+    fun: the function being wrapped (its metadata is copied).
+    run: what the wrapper calls.
+    name: the name of the ``jax.named_call`` span in profiles.
+
+  Returns:
+    The wrapper.
+  """
+
+  @functools.wraps(fun)
+  def wrapped(*args, **kwargs):
+    return jax.named_call(run, name=name)(*args, **kwargs)
+
+  return wrapped
+
+
 def _signature(fun: Callable[..., Any]) -> Optional[inspect.Signature]:
   try:
     return inspect.signature(fun)
@@ -555,12 +575,7 @@ def microbatch(
                              microbatch_size, accumulator,
                              num_real_microbatches)
 
-  @functools.wraps(fun)
-  def microbatched(*args, **kwargs):
-    return jax.named_call(run, name=f'microbatch_size_{microbatch_size}')(
-        *args, **kwargs)
-
-  return microbatched
+  return _named_wrapper(fun, run, f'microbatch_size_{microbatch_size}')
 
 
 def micro_vmap(
@@ -644,12 +659,7 @@ def micro_vmap(
             per_microbatch, args, kwargs, locations, batched_axes,
             microbatch_size, accumulator, num_real_microbatches)
 
-  @functools.wraps(fun)
-  def mapped(*args, **kwargs):
-    return jax.named_call(run, name=f'micro_vmap_size_{microbatch_size}')(
-        *args, **kwargs)
-
-  return mapped
+  return _named_wrapper(fun, run, f'micro_vmap_size_{microbatch_size}')
 
 
 def micro_grad(
@@ -740,9 +750,4 @@ def micro_grad(
     grads, (values, metrics, aux) = mapped(*args)
     return grads, Aux(values, metrics, aux)
 
-  @functools.wraps(fun)
-  def grad_fn(*args, **kwargs):
-    return jax.named_call(run, name=f'micro_grad_size_{microbatch_size}')(
-        *args, **kwargs)
-
-  return grad_fn
+  return _named_wrapper(fun, run, f'micro_grad_size_{microbatch_size}')
