@@ -24,6 +24,7 @@ hyperparameters (float32, float64 under x64), so bfloat16 updates are scaled
 with a float32 factor and rounded once.
 """
 
+from collections.abc import Callable
 import math
 from typing import Any, Union
 
@@ -58,6 +59,29 @@ def _upcast(x: jax.Array) -> jax.Array:
   return x.astype(_compute_dtype(x.dtype))
 
 
+def _map_leaves(
+    prepare: Callable[[base.Updates], Any],
+    clip_leaf: Callable[[jax.Array, Any], jax.Array],
+) -> base.GradientTransformation:
+  """A stateless transformation clipping each leaf of the updates.
+
+  Args:
+    prepare: computes, from the whole tree of updates, what every leaf's
+      clipping reads (a hyperparameter as an array, a global norm).
+    clip_leaf: ``clip_leaf(u, prepared)``, the clipped leaf ``u``.
+
+  Returns:
+    The transformation (its state is ``base.EmptyState()``).
+  """
+
+  def update_fn(updates, state, params=None):
+    del params
+    prepared = prepare(updates)
+    return jax.tree.map(lambda u: clip_leaf(u, prepared), updates), state
+
+  return base.GradientTransformation(base.init_empty_state, update_fn)
+
+
 @arguments.declare(max_delta=arguments.non_negative)
 def clip(max_delta: base.Numeric) -> base.GradientTransformation:
   r"""Clips each entry of the updates to ``[-max_delta, max_delta]``.
@@ -71,33 +95,27 @@ def clip(max_delta: base.Numeric) -> base.GradientTransformation:
       entry.
 
   Returns:
-    A stateless GradientTransformation (its state is ``ClipState()``).
+    A GradientTransformation without state (``ClipState()``).
 
   Raises:
-    ValueError: if ``max_delta`` is a negative Python number.
+    ValueError: for a negative Python number ``max_delta``.
 
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax
-    >>> tx = optax.clip(1.0)
-    >>> updates, _ = tx.update(jnp.array([0.5, -3.0, 2.0]), tx.init(None))
-    >>> updates
+    >>> tx = optax.clip(max_delta=1.0)  # entries beyond 1 in size are cut
+    >>> tx.update(jnp.array([0.5, -3.0, 2.0]), tx.init(None))[0]
     Array([ 0.5, -1. ,  1. ], dtype=float32)
 
   .. seealso:: :func:`clip_by_global_norm`, :func:`clip_by_block_rms`
   """
-  def update_fn(updates, state, params=None):
-    del params
-    delta = hyperparameters.as_hyperparameter(max_delta)
+  def clip_leaf(u, delta):
+    x = _upcast(u)
+    bound = delta.astype(x.real.dtype)
+    return jnp.clip(x, -bound, bound).astype(u.dtype)
 
-    def clip_leaf(u):
-      x = _upcast(u)
-      bound = delta.astype(x.real.dtype)
-      return jnp.clip(x, -bound, bound).astype(u.dtype)
-
-    return jax.tree.map(clip_leaf, updates), state
-
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return _map_leaves(
+      lambda _: hyperparameters.as_hyperparameter(max_delta), clip_leaf)
 
 
 class _GlobalNormScalars:
@@ -175,18 +193,12 @@ def clip_by_global_norm(max_norm: base.Numeric) -> base.GradientTransformation:
   .. seealso:: :func:`clip`, :func:`clip_by_block_rms`,
     :func:`adaptive_grad_clip`
   """
-  def update_fn(updates, state, params=None):
-    del params
-    scalars = _GlobalNormScalars(updates, max_norm)
+  def clip_leaf(u, scalars):
+    g, norm, c = scalars.like(u)
+    clipped = g / norm if c is None else g / norm * c
+    return _where(scalars.within(g), g, clipped).astype(u.dtype)
 
-    def clip_leaf(u):
-      g, norm, c = scalars.like(u)
-      clipped = g / norm if c is None else g / norm * c
-      return _where(scalars.within(g), g, clipped).astype(u.dtype)
-
-    return jax.tree.map(clip_leaf, updates), state
-
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return _map_leaves(lambda u: _GlobalNormScalars(u, max_norm), clip_leaf)
 
 
 @arguments.declare(threshold=arguments.non_negative)
@@ -204,34 +216,33 @@ def clip_by_block_rms(threshold: float) -> base.GradientTransformation:
     threshold: the largest root mean square :math:`\tau \geq 0` of a leaf.
 
   Returns:
-    A stateless GradientTransformation.
+    A GradientTransformation that keeps no state.
 
   Raises:
-    ValueError: if ``threshold`` is a negative Python number.
+    ValueError: when ``threshold`` is given as a negative Python number.
 
   Examples:
     >>> import jax.numpy as jnp
     >>> import optax
     >>> tx = optax.clip_by_block_rms(1.0)
-    >>> updates, _ = tx.update(jnp.array([3.0, -4.0]), tx.init(None))
-    >>> updates
+    >>> # Each leaf on its own: rms 3.5355 is scaled to 1, rms 0.5 is kept.
+    >>> leaves = (jnp.array([3.0, -4.0]), jnp.array([0.5, -0.5]))
+    >>> scaled, kept = tx.update(leaves, tx.init(None))[0]
+    >>> scaled
     Array([ 0.84852815, -1.1313709 ], dtype=float32)
+    >>> kept
+    Array([ 0.5, -0.5], dtype=float32)
 
   .. seealso:: :func:`clip_by_global_norm`
   """
-  def update_fn(updates, state, params=None):
-    del params
-    tau = hyperparameters.as_hyperparameter(threshold)
+  def clip_leaf(u, tau):
+    x = _upcast(u)
+    rms = jnp.sqrt(jnp.mean(numerics.abs_sq(x)))
+    divisor = jnp.maximum(1.0, rms / tau.astype(rms.dtype))
+    return (x / divisor).astype(u.dtype)
 
-    def clip_leaf(u):
-      x = _upcast(u)
-      rms = jnp.sqrt(jnp.mean(numerics.abs_sq(x)))
-      divisor = jnp.maximum(1.0, rms / tau.astype(rms.dtype))
-      return (x / divisor).astype(u.dtype)
-
-    return jax.tree.map(clip_leaf, updates), state
-
-  return base.GradientTransformation(base.init_empty_state, update_fn)
+  return _map_leaves(
+      lambda _: hyperparameters.as_hyperparameter(threshold), clip_leaf)
 
 
 def unitwise_norm(x: jax.Array, axis: Axis = None) -> jax.Array:
@@ -525,8 +536,8 @@ def per_example_layer_norm_clip(
     the number of examples whose norm exceeded :math:`c_l` (int32 scalars).
 
   Raises:
-    ValueError: if ``global_l2_norm_clip`` is a negative Python number, if
-      ``grads`` has no leaf or its leaves disagree on the batch size.
+    ValueError: for a negative Python number ``global_l2_norm_clip``, for
+      ``grads`` without leaves, and for leaves of different batch sizes.
 
   Examples:
     >>> import jax.numpy as jnp
