@@ -295,11 +295,11 @@ def _scaled(
     ``y = x / s``, shaped like ``x``, and ``max(|x|, sqrt(epsilon)) / s``,
     with ``axis`` kept as size one.
   """
-  # -inf for a vector with no component: it is scaled like the zero vector.
-  largest = jnp.max(
-      jnp.abs(x), axis=axis, where=where, initial=-np.inf, keepdims=True)
   # The norm of x / |x| does not depend on s: no derivative goes through it.
-  scale = jax.lax.stop_gradient(_power_of_two_below(largest))
+  # -inf for a vector with no component: it is scaled like the zero vector.
+  largest = jnp.max(jnp.abs(jax.lax.stop_gradient(x)), axis=axis,
+                    where=where, initial=-np.inf, keepdims=True)
+  scale = _power_of_two_below(largest)
   y = x / scale
   sq_norm = jnp.sum(jnp.square(y), axis=axis, where=where, keepdims=True)
   if isinstance(epsilon, (int, float)) and epsilon == 0:
