@@ -352,11 +352,15 @@ def triplet_margin_loss(
     anchors: Any, positives: Any, negatives: Any, norm_degree: float,
     margin: float, eps: float,
 ) -> np.ndarray:
-  """Balntas et al. 2016 with the docstring's smoothed distance."""
+  """Balntas et al. 2016 with the docstring's smoothed distance.
+
+  ``d(u, v) = (eps + sum_i |u_i - v_i|^q)^(1/q)``, a smoothed q-norm of the
+  difference (of either sign, for any degree q).
+  """
   a, p, n = _f64(anchors), _f64(positives), _f64(negatives)
 
   def dist(u, v):
-    return (eps + np.sum((u - v) ** norm_degree, axis=-1)) ** (
+    return (eps + np.sum(np.abs(u - v) ** norm_degree, axis=-1)) ** (
         1.0 / norm_degree)
 
   return np.maximum(dist(a, p) - dist(a, n) + margin, 0.0)
