@@ -65,10 +65,12 @@ def apply_every(k: int = 1) -> base.GradientTransformation:
     >>> from optax._src import transform
     >>> tx = transform.apply_every(k=2)
     >>> state = tx.init(jnp.zeros(2))
-    >>> u, state = tx.update(jnp.array([1.0, 2.0]), state)
-    >>> u, state = tx.update(jnp.array([3.0, 4.0]), state)
-    >>> u
-    Array([4., 6.], dtype=float32)
+    >>> for g in ([1.0, 2.0], [3.0, 4.0], [5.0, 6.0]):
+    ...   u, state = tx.update(jnp.array(g), state)
+    ...   print(u)  # the sum every second step, zeros in between
+    [0. 0.]
+    [4. 6.]
+    [0. 0.]
 
   .. seealso:: :class:`optax.MultiSteps`, which also skips the inner
     optimizer between emissions.

@@ -73,12 +73,12 @@ def scale_by_optimistic_gradient(
   Examples:
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_optimistic_gradient()
+    >>> tx = transform.scale_by_optimistic_gradient(alpha=1.0, beta=1.0)
     >>> state = tx.init(jnp.zeros(2))
-    >>> u, state = tx.update(jnp.array([1.0, 2.0]), state)
-    >>> u, state = tx.update(jnp.array([2.0, 2.0]), state)
-    >>> u
-    Array([3., 2.], dtype=float32)
+    >>> first, state = tx.update(jnp.array([1.0, 2.0]), state)  # g_1
+    >>> second, _ = tx.update(jnp.array([2.0, 2.0]), state)  # 2 g_2 - g_1
+    >>> first, second
+    (Array([1., 2.], dtype=float32), Array([3., 2.], dtype=float32))
 
   References:
     Daskalakis, Ilyas, Syrgkanis and Zeng, `Training GANs with Optimism
