@@ -130,6 +130,24 @@ def _add_row(costs, root, carry):
   return v, row4col, col4row
 
 
+def _assign(fn_name: str, cost_matrix: jax.Array,
+            order: str) -> tuple[jax.Array, jax.Array]:
+  """Checks the costs and solves the problem; ``order`` as in :func:`_solve`.
+
+  Args:
+    fn_name: the public function, for the error messages.
+    cost_matrix: the costs as given.
+    order: 'column' or 'row'.
+
+  Returns:
+    The rows and columns of the optimal pairs (empty for an empty matrix).
+  """
+  costs = _as_costs(fn_name, cost_matrix)
+  if 0 in costs.shape:
+    return _empty()
+  return _solve(costs, order=order)
+
+
 @functools.partial(jax.jit, static_argnames=('order',))
 def _solve(cost_matrix: jax.Array, order: str) -> tuple[jax.Array, jax.Array]:
   """Solves a non-empty problem; ``order`` is 'column' or 'row'."""
@@ -209,10 +227,7 @@ def hungarian_algorithm(cost_matrix: jax.Array
 
   .. seealso:: :func:`base_hungarian_algorithm`
   """
-  costs = _as_costs('hungarian_algorithm', cost_matrix)
-  if 0 in costs.shape:
-    return _empty()
-  return _solve(costs, order='column')
+  return _assign('hungarian_algorithm', cost_matrix, order='column')
 
 
 def base_hungarian_algorithm(cost_matrix: jax.Array
@@ -233,31 +248,26 @@ def base_hungarian_algorithm(cost_matrix: jax.Array
   Examples:
     >>> import jax.numpy as jnp
     >>> from optax import assignment
-    >>> cost = jnp.array([[4.0, 1.0, 3.0], [2.0, 0.0, 5.0], [3.0, 2.0, 2.0]])
-    >>> i, j = assignment.base_hungarian_algorithm(cost)
-    >>> print(i, j, cost[i, j].sum())
-    [0 1 2] [1 0 2] 5.0
+    >>> cost = jnp.array([[4.0, 1.0, 3.0], [2.0, 0.0, 5.0]])  # 2 workers
+    >>> rows, cols = assignment.base_hungarian_algorithm(cost)
+    >>> rows, cols  # each row gets a column; column 2 stays free
+    (Array([0, 1], dtype=int32), Array([1, 0], dtype=int32))
 
   Args:
-    cost_matrix: a real matrix of shape ``(n, m)``.
+    cost_matrix: the costs of the pairs, real, of shape ``(n, m)`` (any
+      of the two sides may be the shorter).
 
   Returns:
-    ``(i, j)``: two int32 arrays of length :math:`\min(n, m)`, the rows
-    (increasing) and columns of the optimal pairs.
+    The rows ``i`` (in increasing order) and the columns ``j`` of the
+    :math:`\min(n, m)` optimal pairs, two int32 arrays.
+
+  .. seealso:: :func:`hungarian_algorithm`
 
   References:
     Kuhn, `The Hungarian method for the assignment problem
     <https://doi.org/10.1002/nav.3800020109>`_, 1955
 
-    Munkres, `Algorithms for the assignment and transportation problems
-    <https://doi.org/10.1137/0105003>`_, 1957
-
     Crouse, `On implementing 2D rectangular assignment algorithms
     <https://ieeexplore.ieee.org/document/7738348>`_, 2016
-
-  .. seealso:: :func:`hungarian_algorithm`
   """
-  costs = _as_costs('base_hungarian_algorithm', cost_matrix)
-  if 0 in costs.shape:
-    return _empty()
-  return _solve(costs, order='row')
+  return _assign('base_hungarian_algorithm', cost_matrix, order='row')
