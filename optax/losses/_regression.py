@@ -299,7 +299,9 @@ def _scaled(
   # -inf for a vector with no component: it is scaled like the zero vector.
   largest = jnp.max(jnp.abs(jax.lax.stop_gradient(x)), axis=axis,
                     where=where, initial=-np.inf, keepdims=True)
-  scale = _power_of_two_below(largest)
+  # A zero vector keeps the scale 1: XLA may fold (x / s)^2 into x^2 / s^2,
+  # 0 / 0 for the smallest s.
+  scale = jnp.where(largest > 0, _power_of_two_below(largest), 1)
   y = x / scale
   sq_norm = jnp.sum(jnp.square(y), axis=axis, where=where, keepdims=True)
   if isinstance(epsilon, (int, float)) and epsilon == 0:
@@ -309,6 +311,14 @@ def _scaled(
   floored = sq_norm * scale * scale < epsilon
   norm = jnp.sqrt(jnp.where(floored, 1, sq_norm))
   return y, jnp.where(floored, jnp.sqrt(epsilon) / scale, norm)
+
+
+def _has_no_components(a: jax.Array, b: jax.Array, axis: Axis) -> bool:
+  """Whether the vectors along ``axis`` of ``a`` and ``b`` are empty."""
+  shape = jnp.broadcast_shapes(a.shape, b.shape)
+  axes = range(len(shape)) if axis is None else (
+      (axis,) if isinstance(axis, int) else axis)
+  return any(shape[i] == 0 for i in axes)
 
 
 def cosine_similarity(
@@ -363,6 +373,9 @@ def cosine_similarity(
   validation.check_floating_dtype('cosine_similarity', 'targets', targets)
   if where is not None:
     where = jnp.asarray(where)
+  if _has_no_components(predictions, targets, axis):
+    # The empty sum, 0, as upstream gives (not 0 / 0).
+    return jnp.sum(predictions * targets, axis=axis)
   # <a, b> / (|a| |b|) = <a / s, b / t> / ((|a| / s) (|b| / t)): the inner
   # product and both norms are sums over the same scaled components.
   scaled_predictions, prediction_norms = _scaled(

@@ -120,6 +120,19 @@ class CosineContractTest(parameterized.TestCase):
           jnp.zeros((2, 3), dtype), jnp.ones((2, 3), dtype))
       self.assertTrue(np.all(np.isnan(np.asarray(got, np.float64))))
 
+  def test_vectors_without_components_give_zero(self):
+    # The empty sum, as upstream gives.
+    got = _regression.cosine_similarity(jnp.zeros((2, 0)), jnp.zeros((2, 0)))
+    np.testing.assert_array_equal(got, [0.0, 0.0])
+
+  def test_constant_inputs_under_jit(self):
+    # XLA folds the whole program when the inputs are constants; the zero
+    # vector is floored, not 0 / 0.
+    a = jnp.array([[3.0, 4.0], [0.0, 0.0]])
+    b = jnp.array([[1.0, 0.0], [1.0, 1.0]])
+    got = jax.jit(lambda: _regression.cosine_similarity(a, b, epsilon=1e-6))()
+    np.testing.assert_allclose(got, [0.6, 0.0], rtol=1e-6)
+
   @parameterized.product(
       dtype=('float16', 'float32', 'float64'), magnitude=('huge', 'tiny'))
   def test_where_and_axis(self, dtype, magnitude):
