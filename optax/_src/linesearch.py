@@ -37,7 +37,6 @@ import jax
 import jax.numpy as jnp
 
 from optax import tree_utils as otu
-from optax._src import arguments
 from optax._src import base
 from optax._src import dtypes
 from optax._src import hyperparameters
@@ -365,18 +364,6 @@ class _BacktrackingCarry(NamedTuple):
   accepted: jax.Array
 
 
-# A step count may be a float, or an array inside inject_hyperparams: only
-# its sign is checked.
-@arguments.declare(
-    max_backtracking_steps=arguments.non_negative_scalar,
-    slope_rtol=arguments.non_negative_scalar,
-    decrease_factor=(
-        arguments.in_interval(0, 1, include_low=False, include_high=False),
-        arguments.scalar_or_schedule),
-    increase_factor=arguments.positive_scalar,
-    max_learning_rate=arguments.positive,
-    atol=arguments.non_negative_scalar,
-    rtol=arguments.non_negative_scalar)
 def scale_by_backtracking_linesearch(
     max_backtracking_steps: int,
     slope_rtol: float = 0.0001,
@@ -464,6 +451,21 @@ def scale_by_backtracking_linesearch(
     :func:`value_and_grad_from_state`.
   """
   fn = 'scale_by_backtracking_linesearch'
+  # A step count may be a float, or an array inside inject_hyperparams: only
+  # its sign is checked.
+  validation.check_non_negative(
+      fn, 'max_backtracking_steps', max_backtracking_steps)
+  validation.check_non_negative(fn, 'slope_rtol', slope_rtol)
+  validation.check_in_interval(fn, 'decrease_factor', decrease_factor, 0, 1,
+                               include_low=False, include_high=False)
+  validation.check_positive(fn, 'increase_factor', increase_factor)
+  validation.check_positive(fn, 'max_learning_rate', max_learning_rate)
+  validation.check_non_negative(fn, 'atol', atol)
+  validation.check_non_negative(fn, 'rtol', rtol)
+  validation.check_scalars_or_schedules(
+      fn, max_backtracking_steps=max_backtracking_steps, slope_rtol=slope_rtol,
+      decrease_factor=decrease_factor, increase_factor=increase_factor,
+      atol=atol, rtol=rtol)
 
   def init_fn(params: base.Params) -> ScaleByBacktrackingLinesearchState:
     grad = otu.tree_zeros_like(params) if store_grad else None
@@ -699,14 +701,6 @@ def _zoom_trial(carry: _ZoomCarry) -> jax.Array:
                    jnp.where(use_quadratic, quadratic, middle))
 
 
-@arguments.declare(
-    max_linesearch_steps=arguments.non_negative_scalar,
-    tol=arguments.non_negative_scalar,
-    increase_factor=arguments.positive_scalar,
-    slope_rtol=arguments.non_negative_scalar,
-    curv_rtol=arguments.non_negative_scalar,
-    stepsize_precision=arguments.non_negative_scalar,
-    approx_dec_rtol=arguments.scalar_schedule_or_none)
 def scale_by_zoom_linesearch(
     max_linesearch_steps: int,
     max_learning_rate: Optional[float] = None,
@@ -814,8 +808,21 @@ def scale_by_zoom_linesearch(
     :func:`value_and_grad_from_state`, :func:`optax.lbfgs`.
   """
   fn = 'scale_by_zoom_linesearch'
+  validation.check_non_negative(
+      fn, 'max_linesearch_steps', max_linesearch_steps)
   if max_learning_rate is not None:
     validation.check_positive(fn, 'max_learning_rate', max_learning_rate)
+  validation.check_non_negative(fn, 'tol', tol)
+  validation.check_positive(fn, 'increase_factor', increase_factor)
+  validation.check_non_negative(fn, 'slope_rtol', slope_rtol)
+  validation.check_non_negative(fn, 'curv_rtol', curv_rtol)
+  validation.check_non_negative(fn, 'stepsize_precision', stepsize_precision)
+  validation.check_scalars_or_schedules(
+      fn, max_linesearch_steps=max_linesearch_steps, tol=tol,
+      increase_factor=increase_factor, slope_rtol=slope_rtol,
+      curv_rtol=curv_rtol, stepsize_precision=stepsize_precision)
+  validation.check_scalar_or_schedule(fn, 'approx_dec_rtol', approx_dec_rtol,
+                                      allow_none=True)
   if initial_guess_strategy not in _STRATEGIES:
     raise ValueError(
         f'{fn}: initial_guess_strategy must be one of {_STRATEGIES}, got '
