@@ -156,6 +156,10 @@ class Decay:
     """The rate ``value`` (a number or a scalar array) and ``1 - value``."""
     return cls(*hyperparameters.hyperparameter_and_complement(value))
 
+  def factors(self) -> dtypes.ScalarsByDtype:
+    """The complement and the rate, as ``leaf_moments``' averages take them."""
+    return dtypes.ScalarsByDtype(self.complement, self.rate)
+
   def correction(self, count: jax.Array) -> jax.Array:
     """The bias correction ``1 - rate ** count``, one scalar per step."""
     return leaf_moments.bias_correction(self.rate, count)
@@ -191,24 +195,25 @@ def first_moment(g: Any, m: Any, b: Decay, order: int = 1) -> jax.Array:
   Returns:
     The new moment.
   """
-  factors = dtypes.ScalarsByDtype(b.complement, b.rate)
-  return leaf_moments.update_moment(g, _widened(m, g), factors, order)
+  return leaf_moments.update_moment(g, _widened(m, g), b.factors(), order)
 
 
 def second_moment(g: Any, v: Any, b: Decay, order: int = 2) -> jax.Array:
   r""":math:`\beta v + (1 - \beta) |g|^k`, in ``v``'s dtype.
 
+  The modulus makes a complex ``g`` give a real moment; ``order=2`` (the
+  default) is Adam's and RMSProp's :math:`|g|^2`.
+
   Args:
-    g: the update leaf (real or complex).
-    v: the moment leaf.
-    b: the decay rate.
-    order: the power :math:`k` of the modulus.
+    g: the update leaf, real or complex.
+    v: the moment leaf, of a real dtype.
+    b: :math:`\beta`, with its complement.
+    order: the exponent :math:`k`.
 
   Returns:
-    The new moment.
+    :math:`\beta v + (1 - \beta) |g|^k`, stored in ``v``'s dtype.
   """
-  factors = dtypes.ScalarsByDtype(b.complement, b.rate)
-  return leaf_moments.update_moment_per_elem_norm(g, v, factors, order)
+  return leaf_moments.update_moment_per_elem_norm(g, v, b.factors(), order)
 
 
 def debiased(m: Any, correction: jax.Array) -> jax.Array:
