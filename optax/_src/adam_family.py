@@ -189,9 +189,8 @@ def _adam_leaf(g, mu, nu, b1, b2, bc1, bc2, bc1_next, eps, eps_root):
   return moments.adam_ratio(m_hat, v_hat, eps, eps_root), m, v
 
 
-@arguments.declare(
-    b1=arguments.decay_scalar, b2=arguments.closed_decay_scalar,
-    eps=arguments.non_negative_scalar)
+@arguments.declare(b1=arguments.decay_scalar, b2=arguments.closed_decay_scalar,
+                   eps=arguments.non_negative_scalar)
 def scale_by_adamax(
     b1: float = 0.9,
     b2: float = 0.999,
