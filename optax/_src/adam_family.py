@@ -117,19 +117,21 @@ def scale_by_adam(
     A ``GradientTransformation`` whose state is a ``ScaleByAdamState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: if a Python-number ``b1`` or ``b2`` is outside [0, 1) or
-      ``eps`` or ``eps_root`` is negative.
+    TypeError: if ``b1``, ``b2``, ``eps`` or ``eps_root`` is neither a
+      scalar nor a schedule.
+    ValueError: if a Python-number decay rate is outside [0, 1) or an
+      epsilon is negative.
 
   Examples:
+    The first step divides each coordinate by its own scale, whatever the
+    gradient's magnitude:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
-    >>> tx = transform.scale_by_adam()
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 1., -1.], dtype=float32)
+    >>> tx = transform.scale_by_adam(eps=0.0)
+    >>> g = jnp.array([4.0, -1e-2])
+    >>> print(tx.update(g, tx.init(g))[0])
+    [ 1. -1.]
 
   References:
     Kingma and Ba, `Adam: A Method for Stochastic Optimization
