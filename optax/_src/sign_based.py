@@ -165,7 +165,7 @@ def scale_by_lion(
     if mode not in _LION_MODES:
       raise ValueError(
           f'{fn}: mode must be one of {_LION_MODES}, got {mode!r}')
-    tree_structure.check_like_updates('scale_by_lion', updates, state.mu)
+    tree_structure.check_like_updates(fn, updates, state.mu)
     del params
     # 1 - b1 is derived before XLA sees it (one constant for a number),
     # and every scalar is broadcast once per leaf shape.
@@ -257,23 +257,26 @@ def scale_by_rprop(
     A ``GradientTransformation`` whose state is a ``ScaleByRpropState``.
 
   Raises:
-    TypeError: for a hyperparameter that is not a scalar (a vector, a
-      string).
-    ValueError: for Python-number negative ``learning_rate``, ``eta_minus``,
-      ``eta_plus`` or ``min_step_size``, or ``min_step_size >
-      max_step_size``.
+    TypeError: if a step-size argument is neither a scalar nor a schedule.
+    ValueError: if a Python-number ``learning_rate``, ``eta_minus``,
+      ``eta_plus`` or ``min_step_size`` is negative, or ``min_step_size``
+      exceeds ``max_step_size``.
 
   Examples:
+    The step grows by ``eta_plus`` while the sign holds; a sign flip
+    shrinks it by ``eta_minus`` and skips that update:
+
     >>> import jax.numpy as jnp
     >>> from optax._src import transform
     >>> tx = transform.scale_by_rprop(learning_rate=0.1)
-    >>> state = tx.init(jnp.zeros(2))
-    >>> updates, state = tx.update(jnp.array([2.0, -0.5]), state)
-    >>> updates
-    Array([ 0.1, -0.1], dtype=float32)
-    >>> updates, state = tx.update(jnp.array([2.0, 0.5]), state)
-    >>> updates
-    Array([0.12, 0.  ], dtype=float32)
+    >>> state = tx.init(jnp.zeros(1))
+    >>> for g in (2.0, 1.0, -1.0, -1.0):
+    ...   updates, state = tx.update(jnp.array([g]), state)
+    ...   print(updates, state.step_sizes)
+    [0.1] [0.1]
+    [0.12] [0.12]
+    [0.] [0.06]
+    [-0.06] [0.06]
 
   References:
     Riedmiller and Braun, `A Direct Adaptive Method for Faster
