@@ -24,7 +24,6 @@ from typing import Optional, Union
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from optax._src import validation
 
@@ -251,74 +250,15 @@ def _cosh_minus_one(z: jax.Array) -> jax.Array:
   return z * series
 
 
-def _power_of_two_below(m: jax.Array) -> jax.Array:
-  """The largest power of two ``<= m``, for ``m >= 0`` (the zero vector too).
-
-  Clearing the mantissa bits leaves ``2^floor(log2 m)`` for a normal ``m``;
-  a subnormal or zero ``m`` gets the smallest normal number instead, by which
-  every component of its vector still divides exactly.
-
-  Args:
-    m: non-negative floating values.
-
-  Returns:
-    Powers of two, shaped and typed like ``m``.
-  """
-  info = jnp.finfo(m.dtype)
-  uint = jnp.dtype(f'uint{info.bits}')
-  # The sign and exponent bits: -inf stays -inf.
-  mask = np.array(~((1 << info.nmant) - 1) & ((1 << info.bits) - 1), uint)
-  bits = jax.lax.bitcast_convert_type(m, uint) & mask
-  power = jax.lax.bitcast_convert_type(bits, m.dtype)
-  return jnp.maximum(power, np.array(info.smallest_normal, m.dtype))
-
-
-def _scaled(
+def _unit_vectors(
     x: jax.Array,
     epsilon: float,
     axis: Axis,
     where: Optional[jax.Array],
-) -> tuple[jax.Array, jax.Array]:
-  """Splits ``x`` into ``s * y`` along ``axis`` with ``s`` a power of two.
-
-  ``s`` lies within a factor two of the largest component of each vector, so
-  the squares of ``y`` sum without overflow for huge vectors or underflow
-  for tiny ones; a power of two scales exactly.
-
-  Args:
-    x: the vectors.
-    epsilon: the floor of the squared norms of ``x``.
-    axis: the axis or axes holding the components.
-    where: the components taking part, or ``None`` for all.
-
-  Returns:
-    ``y = x / s``, shaped like ``x``, and ``max(|x|, sqrt(epsilon)) / s``,
-    with ``axis`` kept as size one.
-  """
-  # The norm of x / |x| does not depend on s: no derivative goes through it.
-  # -inf for a vector with no component: it is scaled like the zero vector.
-  largest = jnp.max(jnp.abs(jax.lax.stop_gradient(x)), axis=axis,
-                    where=where, initial=-np.inf, keepdims=True)
-  # A zero vector keeps the scale 1: XLA may fold (x / s)^2 into x^2 / s^2,
-  # 0 / 0 for the smallest s.
-  scale = jnp.where(largest > 0, _power_of_two_below(largest), 1)
-  y = x / scale
-  sq_norm = jnp.sum(jnp.square(y), axis=axis, where=where, keepdims=True)
-  if isinstance(epsilon, (int, float)) and epsilon == 0:
-    return y, jnp.sqrt(sq_norm)
-  # |x|^2 = sq_norm * s^2 compared with epsilon, unscaled. The square root
-  # of a floored norm is not taken: its derivative at 0 would be NaN.
-  floored = sq_norm * scale * scale < epsilon
-  norm = jnp.sqrt(jnp.where(floored, 1, sq_norm))
-  return y, jnp.where(floored, jnp.sqrt(epsilon) / scale, norm)
-
-
-def _has_no_components(a: jax.Array, b: jax.Array, axis: Axis) -> bool:
-  """Whether the vectors along ``axis`` of ``a`` and ``b`` are empty."""
-  shape = jnp.broadcast_shapes(a.shape, b.shape)
-  axes = range(len(shape)) if axis is None else (
-      (axis,) if isinstance(axis, int) else axis)
-  return any(shape[i] == 0 for i in axes)
+) -> jax.Array:
+  """Divides ``x`` by its norm along ``axis``, the squared norm floored."""
+  sq_norm = jnp.sum(jnp.square(x), axis=axis, where=where, keepdims=True)
+  return x / jnp.sqrt(jnp.maximum(sq_norm, epsilon))
 
 
 def cosine_similarity(
@@ -335,12 +275,13 @@ def cosine_similarity(
     \cos(\hat y, y) = \left\langle \frac{\hat y}{\|\hat y\|},
       \frac{y}{\|y\|} \right\rangle
 
-  Each vector is divided by a power of two near its largest component before
-  its squares are summed, so vectors whose squares overflow or underflow the
-  dtype (float16 components above 256, say) still give their cosine, and
-  rounding never takes the result outside :math:`[-1, 1]`. ``epsilon``
-  floors each *squared* norm: a vector whose norm is below
-  :math:`\sqrt{\epsilon}` is divided by :math:`\sqrt{\epsilon}` instead.
+  Each vector is normalized first, and the normalized vectors are then
+  multiplied. float16 and bfloat16 inputs are computed in float32 and the
+  result rounded once, so float16 vectors whose squares overflow or
+  underflow float16 (components above 256 or below about 1e-4) still give
+  their cosine. ``epsilon`` floors each *squared* norm: a vector whose norm
+  is below :math:`\sqrt{\epsilon}` is divided by :math:`\sqrt{\epsilon}`
+  instead.
   With the default ``epsilon=0`` a zero vector gives NaN.
 
   Args:
@@ -362,7 +303,7 @@ def cosine_similarity(
     >>> from optax import losses
     >>> losses.cosine_similarity(jnp.array([[1.0, 0.0], [1.0, 1.0]]),
     ...                          jnp.array([[1.0, 1.0], [2.0, 2.0]]))
-    Array([0.70710677, 1.        ], dtype=float32)
+    Array([0.70710677, 0.99999994], dtype=float32)
 
   .. seealso:: :func:`cosine_distance`
   """
@@ -373,21 +314,14 @@ def cosine_similarity(
   validation.check_floating_dtype('cosine_similarity', 'targets', targets)
   if where is not None:
     where = jnp.asarray(where)
-  if _has_no_components(predictions, targets, axis):
-    # The empty sum, 0, as upstream gives (not 0 / 0).
-    return jnp.sum(predictions * targets, axis=axis)
-  # <a, b> / (|a| |b|) = <a / s, b / t> / ((|a| / s) (|b| / t)): the inner
-  # product and both norms are sums over the same scaled components.
-  scaled_predictions, prediction_norms = _scaled(
-      predictions, epsilon, axis, where)
-  scaled_targets, target_norms = _scaled(targets, epsilon, axis, where)
-  inner = jnp.sum(scaled_predictions * scaled_targets, axis=axis,
-                  where=where, keepdims=True)
-  cosine = inner / (prediction_norms * target_norms)
-  # |<a, b>| <= |a| |b|: only rounding steps outside [-1, 1], and the
-  # derivative is that of the cosine (the correction is exact, by Sterbenz).
-  cosine += jax.lax.stop_gradient(jnp.clip(cosine, -1, 1) - cosine)
-  return jnp.squeeze(cosine, axis)
+  dtype = jnp.result_type(predictions, targets)
+  compute_dtype = jnp.promote_types(dtype, jnp.float32)
+  unit_predictions = _unit_vectors(
+      predictions.astype(compute_dtype), epsilon, axis, where)
+  unit_targets = _unit_vectors(
+      targets.astype(compute_dtype), epsilon, axis, where)
+  cosine = jnp.sum(unit_predictions * unit_targets, axis=axis, where=where)
+  return cosine.astype(dtype)
 
 
 def cosine_distance(
