@@ -285,8 +285,10 @@ class ScaleByAmsgradState(NamedTuple):
 
 
 @arguments.declare(
-    b1=arguments.scalar_or_schedule,
-    b2=arguments.scalar_or_schedule,
+    b1=(arguments.scalar_or_schedule,
+        arguments.bias_corrected_decay('bias_correction_mu')),
+    b2=(arguments.scalar_or_schedule,
+        arguments.bias_corrected_decay('bias_correction_nu')),
     eps=arguments.non_negative_scalar,
     eps_root=arguments.non_negative_scalar)
 def scale_by_amsgrad(
@@ -351,8 +353,6 @@ def scale_by_amsgrad(
     <https://openreview.net/forum?id=ryQu7f-RZ>`_, 2018.
   """
   fn = 'scale_by_amsgrad'
-  validation.check_decay(fn, 'b1', b1, closed=not bias_correction_mu)
-  validation.check_decay(fn, 'b2', b2, closed=not bias_correction_nu)
   mu_dtype = utils.canonicalize_dtype(mu_dtype)
 
   def init_fn(params):

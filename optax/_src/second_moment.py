@@ -34,14 +34,14 @@ from optax._src import numerics
 from optax._src import prepared_inputs
 from optax._src import tree_structure
 from optax._src import utils
-from optax._src import validation
 
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 # RMSProp and its centered form take the same hyperparameters, with the same
 # rules (see arguments.declare; ``decay``'s interval depends on
 # ``bias_correction`` and is checked in the factory).
-_RMS_RULES = {'decay': arguments.scalar_or_schedule,
+_RMS_RULES = {'decay': (arguments.scalar_or_schedule,
+                        arguments.bias_corrected_decay('bias_correction')),
               'eps': arguments.non_negative_scalar,
               'initial_scale': arguments.non_negative_scalar}
 
@@ -136,7 +136,6 @@ def scale_by_rms(
     2012.
   """
   fn = 'scale_by_rms'
-  validation.check_decay(fn, 'decay', decay, closed=not bias_correction)
 
   def init_fn(params):
     nu = otu.tree_full_like(params, initial_scale)
@@ -251,7 +250,6 @@ def scale_by_stddev(
     <https://arxiv.org/abs/1308.0850>`_, 2013.
   """
   fn = 'scale_by_stddev'
-  validation.check_decay(fn, 'decay', decay, closed=not bias_correction)
 
   def init_fn(params):
     mu = otu.tree_zeros_like(params)

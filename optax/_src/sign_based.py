@@ -212,7 +212,8 @@ class ScaleByRpropState(NamedTuple):
     learning_rate=arguments.non_negative_scalar,
     eta_minus=arguments.non_negative_scalar,
     eta_plus=arguments.non_negative_scalar,
-    min_step_size=arguments.non_negative_scalar,
+    min_step_size=(*arguments.non_negative_scalar,
+                   arguments.not_above('max_step_size')),
     max_step_size=arguments.scalar_or_schedule)
 def scale_by_rprop(
     learning_rate: float,
@@ -287,12 +288,6 @@ def scale_by_rprop(
     <https://citeseerx.ist.psu.edu/document?doi=10.1.1.17.1332>`_, 2000.
   """
   fn = 'scale_by_rprop'
-  if (hyperparameters.is_number(min_step_size)
-      and hyperparameters.is_number(max_step_size)
-      and min_step_size > max_step_size):
-    raise ValueError(
-        f'{fn}: min_step_size must not exceed max_step_size, got'
-        f' {min_step_size} > {max_step_size}')
 
   def init_fn(params):
     return ScaleByRpropState(
