@@ -447,23 +447,25 @@ def declare(*, name: str | None = None,
     public_name = f.__name__ if name is None else name
     signature = inspect.signature(f)
 
-    def bind(rule):  # A rule made by given() also reads other arguments.
-      return rule, tuple(_argument_getter(signature, other)
-                         for other in getattr(rule, 'others', ()))
-
+    # One (argument, its getter, rule, the getters of the other arguments
+    # the rule reads) per rule, in the order declared: a rule made by given()
+    # also reads other arguments.
     checks = tuple(
-        (arg, _argument_getter(signature, arg),
-         tuple(bind(r) for r in (rule if isinstance(rule, tuple) else (rule,))))
-        for arg, rule in rules.items())
+        (arg, _argument_getter(signature, arg), r,
+         tuple(_argument_getter(signature, other)
+               for other in getattr(r, 'others', ())))
+        for arg, rule in rules.items()
+        for r in (rule if isinstance(rule, tuple) else (rule,)))
 
     @functools.wraps(f)
     def declared(*args, **kwargs):
       with validation.public_call(public_name) as caller:
-        for arg, get, arg_rules in checks:
-          value = get(args, kwargs)
-          for rule, others in arg_rules:
-            validation.once(rule, caller, arg, value,
-                            *(get_other(args, kwargs) for get_other in others))
+        for arg, get, rule, others in checks:
+          if others:
+            validation.once(rule, caller, arg, get(args, kwargs),
+                            *[get_other(args, kwargs) for get_other in others])
+          else:
+            validation.once(rule, caller, arg, get(args, kwargs))
         return f(*args, **kwargs)
 
     # As the function's, for code that reads them rather than the signature.

@@ -204,8 +204,10 @@ class DeclareTest(parameterized.TestCase):
     # inner's rule skipped rate's value (the same object), not other's.
     self.assertEqual(calls, [('outer', 'rate', 0.5), ('outer', 'decay', 0.25)])
     calls.clear()
-    outer(0.5, 0.25)  # A new public call checks again.
-    self.assertLen(calls, 2)
+    outer(0.5, 0.25)  # Plain values that passed are not checked again.
+    self.assertEmpty(calls)
+    outer(0.75, 0.25)
+    self.assertEqual(calls, [('outer', 'rate', 0.75)])
 
   def test_a_hand_check_after_a_declared_rule_runs_once(self):
     # An alias declares eps and builds a transformation that checks the
@@ -262,7 +264,7 @@ class DeclareTest(parameterized.TestCase):
     def check(fn, name, value, low=0.0):
       bodies.append((fn, name, value, low))
 
-    value = 0.5
+    value = np.float64(0.5)  # Not a plain Python value: keyed by identity.
     validation.once(check, 'f', 'x', value)
     validation.once(check, 'f', 'x', value)
     self.assertLen(bodies, 2)  # Outside a public call: every time.
@@ -274,6 +276,26 @@ class DeclareTest(parameterized.TestCase):
       validation.once(check, 'f', 'x', jnp.ones(()), jnp.ones(2))
     self.assertEqual([b[:2] for b in bodies],
                      [('f', 'x'), ('f', 'x'), ('f', 'x')])
+
+  def test_plain_values_are_checked_once_for_good(self):
+    bodies = []
+
+    def check(fn, name, value, low=0.0):
+      if not value >= low:
+        raise ValueError(f'{fn}: {name} must be >= {low}, got {value}')
+      bodies.append((fn, name, value, low))
+
+    validation.once(check, 'f', 'x', 0.5)
+    validation.once(check, 'g', 'y', 0.5)  # Passed before: skipped.
+    validation.once(check, 'f', 'x', 0.5, 0.25)  # Other options.
+    validation.once(check, 'f', 'x', True)  # Another type.
+    validation.once(check, 'f', 'learning_rate', 0.5)  # A type rule's name.
+    self.assertEqual([b[1:] for b in bodies],
+                     [('x', 0.5, 0.0), ('x', 0.5, 0.25), ('x', True, 0.0),
+                      ('learning_rate', 0.5, 0.0)])
+    for _ in range(2):  # A failure is not remembered.
+      with self.assertRaisesRegex(ValueError, '^f: x must be >= 0.0'):
+        validation.once(check, 'f', 'x', -1.0)
 
   def test_none_learning_rate(self):
     arguments.learning_rate('f', 'x', None)

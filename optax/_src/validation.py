@@ -37,8 +37,7 @@ alias that checks its ``eps`` and builds a transformation that checks the
 same object again as ``epsilon`` runs the check once.
 """
 
-from collections.abc import Callable, Iterator
-import contextlib
+from collections.abc import Callable
 import contextvars
 import functools
 import numbers
@@ -65,18 +64,44 @@ _PUBLIC_CALL: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 _PASSED: contextvars.ContextVar[dict[tuple[Any, ...], Any] | None] = (
     contextvars.ContextVar('optax_passed_checks', default=None))
 
+# The checks that plain Python values passed, in any call: a check's outcome
+# depends only on the value, its type and the options, so building the same
+# optimizer again (``inject_hyperparams`` outside ``jit`` rebuilds it at each
+# step) skips checks it already passed. Bounded: cleared when full.
+_PASSED_PLAIN: dict[tuple[Any, ...], None] = {}
+_PASSED_PLAIN_LIMIT = 4096
+_PLAIN_TYPES = frozenset({bool, int, float, str, type(None)})
+
 _Check = TypeVar('_Check', bound=Callable[..., None])
 
 
-@contextlib.contextmanager
-def public_call(fn: str) -> Iterator[str]:
+def _is_plain(value: Any) -> bool:
+  """Whether ``value`` is a plain Python value (or a tuple of them)."""
+  kind = type(value)
+  if kind in _PLAIN_TYPES:
+    return True
+  return kind is tuple and all(map(_is_plain, value))
+
+
+def _passed_before(key: tuple[Any, ...]) -> bool:
+  return key in _PASSED_PLAIN
+
+
+def _remember_passed(key: tuple[Any, ...]) -> None:
+  if len(_PASSED_PLAIN) >= _PASSED_PLAIN_LIMIT:
+    _PASSED_PLAIN.clear()
+  _PASSED_PLAIN[key] = None
+
+
+class public_call:  # pylint: disable=invalid-name
   """Makes ``fn`` the public call named by errors, unless one is already set.
+
+  A context manager (a class rather than a generator: it is entered on every
+  declared call, so it must cost little). Entering it gives the name errors
+  raised inside use: the outermost public call's.
 
   Args:
     fn: the public function being built.
-
-  Yields:
-    The name errors raised inside use: the outermost public call's.
 
   Examples:
     >>> from optax._src import validation
@@ -87,17 +112,25 @@ def public_call(fn: str) -> Iterator[str]:
     ...     print(e)
     adamw: b1 must be in [0, 1), got 1.5
   """
-  outer = _PUBLIC_CALL.get()
-  if outer is not None:
-    yield outer
-    return
-  token = _PUBLIC_CALL.set(fn)
-  passed = _PASSED.set({})
-  try:
-    yield fn
-  finally:
-    _PASSED.reset(passed)
-    _PUBLIC_CALL.reset(token)
+
+  __slots__ = ('_fn', '_tokens')
+
+  def __init__(self, fn: str):
+    self._fn = fn
+    self._tokens = None
+
+  def __enter__(self) -> str:
+    outer = _PUBLIC_CALL.get()
+    if outer is not None:
+      return outer
+    self._tokens = (_PUBLIC_CALL.set(self._fn), _PASSED.set({}))
+    return self._fn
+
+  def __exit__(self, *exc_info: Any) -> None:
+    if self._tokens is not None:
+      public, passed = self._tokens
+      _PASSED.reset(passed)
+      _PUBLIC_CALL.reset(public)
 
 
 def called(fn: str) -> str:
@@ -135,6 +168,12 @@ def once(check: Callable[..., None], fn: str, name: str, value: Any,
     ...   validation.once(validation.check_non_negative, 'scale_by_rms',
     ...                   'epsilon', eps)
   """
+  if type(value) in _PLAIN_TYPES and (not options or _is_plain(options)):
+    plain_key = (check, type(value), value, name in _SCALAR_ARGUMENTS, options)
+    if not _passed_before(plain_key):
+      check(fn, name, value, *options)
+      _remember_passed(plain_key)
+    return
   passed = _PASSED.get()
   if passed is None:
     check(fn, name, value, *options)
@@ -172,13 +211,20 @@ def _checked_once(check: _Check, *, by_name: bool = True) -> _Check:
   @functools.wraps(check)
   def checked(fn: str, name: str, value: Any, *args: Any,
               **kwargs: Any) -> None:
+    options = args + (tuple(sorted({**defaults, **kwargs}.items()))
+                      if kwargs else default_options)
+    by_name_key = by_name and name in _SCALAR_ARGUMENTS
+    if type(value) in _PLAIN_TYPES and _is_plain(options):
+      plain_key = (check, type(value), value, by_name_key, options)
+      if not _passed_before(plain_key):
+        check(fn, name, value, *args, **kwargs)
+        _remember_passed(plain_key)
+      return
     passed = _PASSED.get()
     if passed is None:
       check(fn, name, value, *args, **kwargs)
       return
-    options = args + (tuple(sorted({**defaults, **kwargs}.items()))
-                      if kwargs else default_options)
-    key = (check, id(value), by_name and name in _SCALAR_ARGUMENTS, options)
+    key = (check, id(value), by_name_key, options)
     if key not in passed:
       check(fn, name, value, *args, **kwargs)
       passed[key] = value
