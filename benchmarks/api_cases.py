@@ -28,11 +28,14 @@ with respect to the first argument (``grad``); a schedule's values over a
 vector of steps under ``jit`` (``jit``) and one eager call (``eager``); an
 assignment solver ``eager`` on a shape seen before, under ``jit`` and under
 ``vmap``; an optimizer's ``update`` then ``apply_updates`` (``update``).
+an optimizer built from its hyperparameters (``build/<name>/eager``: the
+Python call that checks the arguments and returns the transformation).
 ``mode`` says how a timing row calls it: jitted, or eager.
 
 Groups (``--groups`` of both tools): losses, projections, schedules,
-assignment, linesearch, tree, second_order, perturbations, optimizers
-(program size only; the step rows of compare_upstream time optimizers).
+assignment, linesearch, tree, second_order, perturbations, construction
+(timing only), optimizers (program size only; the step rows of
+compare_upstream time optimizers).
 """
 
 import dataclasses
@@ -55,6 +58,7 @@ GROUPS = {
     'tree': 'tree',
     'second_order': 'second_order',
     'perturbations': 'perturbations',
+    'construction': 'build',
     'optimizers': 'update',
 }
 # An instruction of HLO text: `[ROOT] name = type op(...)`.
@@ -607,6 +611,27 @@ def _optimizer_case(name: str, small: bool):
   return step, (params, state, grads)
 
 
+# Construction: an optimizer built from its hyperparameters (eager).
+_CONSTRUCTIONS = ('adamw', 'adam', 'sgd_momentum', 'adafactor', 'lion',
+                  'clip_adamw', 'inject_adamw')
+
+
+def _construction_case(name: str, small: bool):
+  optax = _optax()
+  del small
+  build = {
+      'adamw': lambda: optax.adamw(1e-3, weight_decay=1e-4),
+      'adam': lambda: optax.adam(1e-3),
+      'sgd_momentum': lambda: optax.sgd(0.1, momentum=0.9),
+      'adafactor': lambda: optax.adafactor(1e-3),
+      'lion': lambda: optax.lion(1e-4),
+      'clip_adamw': lambda: optax.chain(optax.clip_by_global_norm(1.0),
+                                        optax.adamw(1e-3)),
+      'inject_adamw': lambda: optax.inject_hyperparams(optax.adamw)(1e-3),
+  }[name]
+  return build, ()
+
+
 # ----------------------------------------------------------------------------
 # The list.
 # ----------------------------------------------------------------------------
@@ -668,6 +693,9 @@ def cases(with_optimizers: bool = True) -> list[Case]:
       out.append(Case(f'perturbations/make_perturbed_fun_{noise}/{variant}',
                       'perturbations', 'jit',
                       _wrap(_perturbed_case, noise, variant)))
+  for name in _CONSTRUCTIONS:
+    out.append(Case(f'build/{name}/eager', 'construction', 'eager',
+                    _wrap(_construction_case, name), sized=False))
   if with_optimizers:
     for name in _optimizer_names():
       out.append(Case(f'update/{name}/update', 'optimizers', 'jit',

@@ -1010,8 +1010,9 @@ def _measure_api(args: argparse.Namespace, fork: _Side, upstream: _Side,
       results.append(_step_row(args, fork, upstream, case.id, pairs,
                                what='api'))
       # The two optimized programs, to tell a different program from noise.
-      results[-1]['program'] = [side.ask(what='api_size', row=case.id)
-                                for side in (fork, upstream)]
+      if case.sized:
+        results[-1]['program'] = [side.ask(what='api_size', row=case.id)
+                                  for side in (fork, upstream)]
     except _RowFailed as e:
       results.append(_failed_row(case.id, e))
     log(_format_text([results[-1]]))
