@@ -505,9 +505,9 @@ def scale_by_adan(
 def _adan_leaf(g, m, v, n, prev, b1, b2, b3, bc1, bc2, bc3, first, eps,
                eps_root):
   """One leaf of :func:`scale_by_adan`: the update, m, v, n and g."""
-  # jnp.where(first, 0, g - prev) without jnp.where's nested jit.
-  diff = jax.lax.select_n(jnp.broadcast_to(first, g.shape),
-                          g - prev.astype(g.dtype), jnp.zeros_like(g))
+  # jnp.where(first, 0, g - prev) without jnp.where's nested jit; the scalar
+  # predicate is broadcast by select_n, like the leaf (and its sharding).
+  diff = jax.lax.select_n(first, g - prev.astype(g.dtype), jnp.zeros_like(g))
   g_wide, diff_wide, b = dtypes.lift(g, diff, b2.rate)
   m = moments.first_moment(g, m, b1)
   v = moments.first_moment(diff, v, b2)

@@ -133,6 +133,26 @@ def as_hyperparameter(value: base.Numeric) -> jax.Array:
   return jnp.asarray(value, dtype=hyperparameter_dtype())
 
 
+def at_step(value: base.ScalarOrSchedule, count: jax.Array) -> jax.Array:
+  """A number or a schedule at step ``count``, as a hyperparameter array.
+
+  Args:
+    value: a number, a 0-d array or a schedule (a function of the count).
+    count: the step count a schedule is evaluated at.
+
+  Returns:
+    ``as_hyperparameter(value(count))`` for a schedule, else
+    ``as_hyperparameter(value)``.
+
+  Examples:
+    >>> import jax.numpy as jnp
+    >>> from optax._src import hyperparameters
+    >>> hyperparameters.at_step(lambda count: 0.5 ** count, jnp.asarray(3))
+    Array(0.125, dtype=float32)
+  """
+  return as_hyperparameter(value(count) if callable(value) else value)
+
+
 def as_hyperparameter_unless(
     value: base.Numeric, neutral: float) -> Optional[jax.Array]:
   """``as_hyperparameter(value)``, or ``None`` for the number ``neutral``.

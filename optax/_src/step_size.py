@@ -44,28 +44,6 @@ from optax._src import validation
 _hp = hyperparameters.as_hyperparameter  # Shorthand.
 
 
-def learning_rate_at(learning_rate: base.ScalarOrSchedule,
-                     count: jax.Array) -> jax.Array:
-  """The learning rate of step ``count``, as a hyperparameter array.
-
-  Args:
-    learning_rate: a number, a 0-d array or a schedule.
-    count: the step count the schedule is evaluated at.
-
-  Returns:
-    ``learning_rate(count)`` for a schedule, else ``learning_rate``, through
-    :func:`optax._src.hyperparameters.as_hyperparameter`.
-
-  Examples:
-    >>> import jax.numpy as jnp
-    >>> from optax._src import step_size
-    >>> step_size.learning_rate_at(lambda count: 0.5 ** count, jnp.asarray(3))
-    Array(0.125, dtype=float32, weak_type=True)
-  """
-  return _hp(learning_rate(count) if callable(learning_rate)
-             else learning_rate)
-
-
 @arguments.declare(step_size=arguments.scalar_or_schedule)
 def scale(step_size: float) -> base.GradientTransformation:
   r"""Multiplies every update by a constant.

@@ -27,7 +27,6 @@ from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
 from optax._src import scalar_statistics
-from optax._src import step_size
 from optax._src import tree_structure
 from optax._src import validation
 
@@ -177,7 +176,7 @@ def dadapt_adamw(
     epsilon = hyperparameters.as_hyperparameter(eps)
     decay = hyperparameters.as_hyperparameter(weight_decay)
     count = state.count
-    lr = step_size.learning_rate_at(learning_rate, count)
+    lr = hyperparameters.at_step(learning_rate, count)
     hp = beta1.dtype
     d = state.estim_lr.astype(hp)
     steps = numerics.safe_increment(count).astype(hp)

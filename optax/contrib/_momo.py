@@ -30,7 +30,6 @@ from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
-from optax._src import step_size
 from optax._src import validation
 
 
@@ -67,7 +66,7 @@ def _learning_rate_at(fn: str, learning_rate: Any, count: jax.Array,
   """The learning rate of this step, after checking update's arguments."""
   _require_params(fn, params)
   _check_value(fn, value)
-  return step_size.learning_rate_at(learning_rate, count)
+  return hyperparameters.at_step(learning_rate, count)
 
 
 def _initial_scalars(lower_bound: Any) -> dict[str, jax.Array]:

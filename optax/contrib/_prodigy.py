@@ -28,7 +28,6 @@ from optax._src import dtypes
 from optax._src import hyperparameters
 from optax._src import numerics
 from optax._src import prepared_inputs
-from optax._src import step_size
 from optax._src import tree_or_function
 from optax._src import tree_structure
 from optax._src import validation
@@ -217,7 +216,7 @@ def prodigy(
     d0 = hyperparameters.as_hyperparameter(estim_lr0)
     coef = hyperparameters.as_hyperparameter(estim_lr_coef)
     count = state.count
-    lr = step_size.learning_rate_at(learning_rate, count)
+    lr = hyperparameters.at_step(learning_rate, count)
     hp = beta1.dtype
     d = state.estim_lr.astype(hp)
     steps = numerics.safe_increment(count).astype(hp)
