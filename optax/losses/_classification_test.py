@@ -81,8 +81,10 @@ class SoftmaxCrossEntropyTest(parameterized.TestCase):
   @parameterized.parameters(((256, 1000),), ((7, 3, 5),))
   def test_eager_and_jit_give_the_same_bits(self, shape):
     # An eager call computes the log-normalizer as one compiled program, as
-    # a jitted call does, so both round alike; zero labels, -inf logits
-    # with zero labels and a row of zero labels take part.
+    # a jitted call does, so both round alike on CPU, where the bits are
+    # checked; other backends fuse the sums their own way and are held to
+    # float32 rounding. Zero labels, -inf logits with zero labels and a row
+    # of zero labels take part.
     rng = np.random.RandomState(5)
     logits = (rng.randn(*shape) * 30).astype(np.float32)
     labels = rng.rand(*shape).astype(np.float32)
@@ -92,7 +94,10 @@ class SoftmaxCrossEntropyTest(parameterized.TestCase):
     eager = _classification.softmax_cross_entropy(logits, labels)
     jitted = jax.jit(_classification.softmax_cross_entropy)(logits, labels)
     self.assertEqual(eager.dtype, jnp.float32)
-    np.testing.assert_array_equal(eager, jitted)
+    if jax.default_backend() == 'cpu':
+      np.testing.assert_array_equal(eager, jitted)
+    else:
+      assert_allclose(eager, jitted, rtol=1e-6)
     assert_allclose(eager, _np_softmax_ce(logits, labels), rtol=1e-5)
     assert_allclose(eager[0], 0.0)
 
