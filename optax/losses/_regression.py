@@ -279,7 +279,15 @@ def cosine_similarity(
   multiplied. float16 and bfloat16 inputs are computed in float32 and the
   result rounded once, so float16 vectors whose squares overflow or
   underflow float16 (components above 256 or below about 1e-4) still give
-  their cosine. ``epsilon`` floors each *squared* norm: a vector whose norm
+  their cosine. float32 and float64 inputs are computed in their own dtype,
+  as upstream computes them, and bfloat16 has float32's range, so the sums
+  of squares bound the vectors served: a vector whose norm exceeds about
+  1.8e19 (float64: 1.3e154) gives 0, and one whose components are all below
+  about 1.1e-19 (float64: 1.5e-154), whose squares leave the normal range,
+  gives inf or NaN without an ``epsilon``. Rescale such vectors first (the cosine does not depend on
+  their lengths): a rescaling inside would cost every call another pass
+  over both inputs.
+  ``epsilon`` floors each *squared* norm: a vector whose norm
   is below :math:`\sqrt{\epsilon}` is divided by :math:`\sqrt{\epsilon}`
   instead.
   With the default ``epsilon=0`` a zero vector gives NaN.

@@ -19,8 +19,9 @@ each vector divided by ``max(|v|, sqrt(epsilon))``, only the components
 where ``where`` is true taking part. The oracle computes the norms with
 ``math.hypot`` in float64, which neither overflows nor underflows. float16
 inputs are computed in float32, so float16 vectors of every magnitude are
-checked; float32, bfloat16 and float64 vectors whose squares leave the
-float32 or float64 range are not (the sums of squares are upstream's).
+checked; float32, bfloat16 and float64 vectors are checked up to the edges
+of the range the docstring promises (norms to about 1.8e19 and 1.3e154,
+components down to about 1.1e-19 and 1.5e-154), two decades inside them.
 """
 
 import math
@@ -35,8 +36,13 @@ from optax.losses import _regression
 from optax._src import utils
 
 _DTYPES = ('float16', 'bfloat16', 'float32', 'float64')
-# float16 magnitudes whose squares overflow and underflow float16.
-_HUGE = {'float16': 1e4}
+# float16 magnitudes whose squares overflow and underflow float16; for the
+# other dtypes, two decades inside the range their docstring promises.
+_HUGE = {'float16': 1e4, 'bfloat16': 1e17, 'float32': 1e17,
+         'float64': 1e150}
+_SMALL = {'float16': 1e-4, 'bfloat16': 1e-17, 'float32': 1e-17,
+          'float64': 1e-150}
+# Magnitudes well below sqrt(epsilon) for the floor of epsilon.
 _TINY = {'float16': 1e-4, 'bfloat16': 1e-30, 'float32': 1e-30,
          'float64': 1e-300}
 _RTOL = {'float16': 4e-3, 'bfloat16': 3e-2, 'float32': 2e-6,
@@ -78,12 +84,10 @@ def _inputs(dtype, magnitude):
 
 class CosineContractTest(parameterized.TestCase):
 
-  @parameterized.parameters(
-      *((dtype, 'ordinary') for dtype in _DTYPES),
-      ('float16', 'huge'), ('float16', 'tiny'))
+  @parameterized.product(dtype=_DTYPES, magnitude=('huge', 'ordinary', 'tiny'))
   def test_matches_oracle(self, dtype, magnitude):
-    scale = {'huge': _HUGE.get(dtype), 'ordinary': 1.0,
-             'tiny': _TINY[dtype]}[magnitude]
+    scale = {'huge': _HUGE[dtype], 'ordinary': 1.0,
+             'tiny': _SMALL[dtype]}[magnitude]
     a, b = _inputs(dtype, scale)
     with utils.x64_precision(dtype == 'float64'):
       got = _regression.cosine_similarity(
@@ -137,9 +141,10 @@ class CosineContractTest(parameterized.TestCase):
 
   @parameterized.parameters(
       ('float16', 'huge'), ('float16', 'tiny'), ('float16', 'ordinary'),
-      ('float32', 'ordinary'), ('float64', 'ordinary'))
+      ('float32', 'huge'), ('float32', 'tiny'), ('float32', 'ordinary'),
+      ('float64', 'huge'), ('float64', 'tiny'), ('float64', 'ordinary'))
   def test_where_and_axis(self, dtype, magnitude):
-    scale = {'huge': _HUGE.get(dtype), 'tiny': _TINY[dtype],
+    scale = {'huge': _HUGE[dtype], 'tiny': _SMALL[dtype],
              'ordinary': 1.0}[magnitude]
     rng = np.random.RandomState(3)
     where = rng.rand(4, 3, 5) < 0.7
