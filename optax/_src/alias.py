@@ -1642,8 +1642,7 @@ def rmsprop(
     learning_rate=arguments.learning_rate,
     eta_minus=arguments.in_interval(0, 1, include_low=False),
     eta_plus=arguments.at_least(1),
-    min_step_size=arguments.non_negative,
-    max_step_size=arguments.at_least_argument('min_step_size'))
+    min_step_size=arguments.non_negative)
 def rprop(
     learning_rate: float,
     eta_minus: float = 0.5,

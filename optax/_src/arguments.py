@@ -326,37 +326,6 @@ def _check_at_least_argument(fn: str, name: str, value: Any, low: Any, *,
                      f' ({low}), got {value}')
 
 
-def not_above(other: str) -> Rule:
-  """The rule "not above argument ``other``" (where both are numbers).
-
-  Examples:
-    >>> from optax._src import arguments
-    >>> @arguments.declare(low=arguments.not_above('high'))
-    ... def clamp(low=1e-6, high=50.0):
-    ...   return low, high
-    >>> try:
-    ...   clamp(high=1e-7)
-    ... except ValueError as e:
-    ...   print(e)
-    clamp: low must not exceed high, got 1e-06 > 1e-07
-
-  Args:
-    other: the name of the upper bound; NaN bounds pass.
-
-  Returns:
-    A rule for :func:`declare`.
-  """
-  return given(functools.partial(_check_not_above, other=other), other)
-
-
-def _check_not_above(fn: str, name: str, value: Any, high: Any, *,
-                     other: str) -> None:
-  if (hyperparameters.is_number(value) and hyperparameters.is_number(high)
-      and value > high):
-    raise ValueError(f'{validation.called(fn)}: {name} must not exceed'
-                     f' {other}, got {value} > {high}')
-
-
 def _check_in_interval(fn: str, name: str, value: Any, *, low: float,
                        high: float, include_low: bool, include_high: bool,
                        hint: str) -> None:

@@ -212,9 +212,9 @@ class ScaleByRpropState(NamedTuple):
     learning_rate=arguments.non_negative_scalar,
     eta_minus=arguments.non_negative_scalar,
     eta_plus=arguments.non_negative_scalar,
-    min_step_size=(*arguments.non_negative_scalar,
-                   arguments.not_above('max_step_size')),
-    max_step_size=arguments.scalar_or_schedule)
+    min_step_size=arguments.non_negative_scalar,
+    max_step_size=(arguments.scalar_or_schedule,
+                   arguments.at_least_argument('min_step_size')))
 def scale_by_rprop(
     learning_rate: float,
     eta_minus: float = 0.5,

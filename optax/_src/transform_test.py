@@ -1031,9 +1031,15 @@ class ValidationTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError,
                                 'scale_by_rprop: learning_rate'):
       transform.scale_by_rprop(-0.1)
-    with self.assertRaisesRegex(ValueError,
-                                'scale_by_rprop: min_step_size must not'):
+    with self.assertRaisesRegex(
+        ValueError,
+        r'^scale_by_rprop: max_step_size must be >= min_step_size \(1.0\), '
+        r'got 0.5$'):
       transform.scale_by_rprop(0.1, min_step_size=1.0, max_step_size=0.5)
+    # A NaN maximum would clip every step size to NaN.
+    with self.assertRaisesRegex(
+        ValueError, r'^scale_by_rprop: max_step_size must be >= '):
+      transform.scale_by_rprop(0.1, max_step_size=float('nan'))
 
   @parameterized.parameters(
       (transform.scale_by_adam, {'eps': 0.0, 'eps_root': 1e-8}),
