@@ -429,12 +429,19 @@ def declare(*, name: str | None = None,
     @functools.wraps(f)
     def declared(*args, **kwargs):
       with validation.public_call(public_name) as caller:
-        for arg, get, rule, others in checks:
-          if others:
-            validation.once(rule, caller, arg, get(args, kwargs),
-                            *[get_other(args, kwargs) for get_other in others])
-          else:
-            validation.once(rule, caller, arg, get(args, kwargs))
+        # A call of plain Python values that passed before passes again.
+        key = (validation.plain_call_key(declared, args, kwargs)
+               if checks else None)
+        if key is None or not validation.call_passed(key):
+          for arg, get, rule, others in checks:
+            if others:
+              validation.once(
+                  rule, caller, arg, get(args, kwargs),
+                  *[get_other(args, kwargs) for get_other in others])
+            else:
+              validation.once(rule, caller, arg, get(args, kwargs))
+          if key is not None:
+            validation.remember_call_passed(key)
         return f(*args, **kwargs)
 
     # As the function's, for code that reads them rather than the signature.

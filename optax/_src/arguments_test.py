@@ -254,6 +254,37 @@ class DeclareTest(parameterized.TestCase):
     f(low=jnp.asarray(2.0), high=1.0)
     f(high=lambda count: count)
 
+  def test_plain_call_key_keeps_types_apart(self):
+    def f():
+      pass
+
+    key = validation.plain_call_key
+    # 1, 1.0 and True are equal and hash alike, but checks tell them apart.
+    keys = {key(f, (value,), {}) for value in (1, 1.0, True)}
+    self.assertLen(keys, 3)
+    self.assertNotEqual(key(f, ((1, 2),), {}), key(f, ((1.0, 2),), {}))
+    # A positional argument is not the keyword argument of the same value.
+    self.assertNotEqual(key(f, ('x', 1), {}), key(f, (), {'x': 1}))
+    self.assertEqual(key(f, (0.5,), {'b': None}),
+                     key(f, (0.5,), {'b': None}))
+    for unkeyed in (jnp.asarray(1.0), np.float32(1.0), [1.0], print,
+                    (1.0, np.float32(2.0))):
+      self.assertIsNone(key(f, (unkeyed,), {}))
+      self.assertIsNone(key(f, (), {'x': unkeyed}))
+
+  def test_a_call_that_failed_is_checked_again(self):
+    @arguments.declare(rate=arguments.non_negative)
+    def f(rate=0.5):
+      return rate
+
+    self.assertEqual(f(0.25), 0.25)
+    self.assertEqual(f(0.25), 0.25)  # Passed before: not checked again.
+    for _ in range(2):
+      with self.assertRaisesRegex(ValueError, '^f: rate must be non-neg'):
+        f(-0.25)
+    with self.assertRaisesRegex(ValueError, '^f: rate must be non-neg'):
+      f(-1)  # An int: a key of its own.
+
   def test_once_keys_the_value_and_the_options(self):
     bodies = []
 

@@ -93,6 +93,67 @@ def _remember_passed(key: tuple[Any, ...]) -> None:
   _PASSED_PLAIN[key] = None
 
 
+def _typed(value: Any) -> Any:
+  """``value`` with its type, and its items' types for a tuple."""
+  if type(value) is tuple:
+    return tuple, tuple(map(_typed, value))
+  return type(value), value
+
+
+# Ends the positional part of a plain_call_key.
+_KEYWORDS = object()
+
+
+def plain_call_key(fn: Callable[..., Any], args: tuple[Any, ...],
+                   kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
+  """The key of a call whose arguments are all plain Python values.
+
+  Such a call's checks depend only on the values and their types (``1``,
+  ``1.0`` and ``True`` are keyed apart), so a call with a key that passed
+  its checks (:func:`call_passed`) needs not run them again. Keyword
+  arguments are keyed in the order given: the same call with another order
+  only runs its checks once more.
+
+  Args:
+    fn: the function called.
+    args: its positional arguments.
+    kwargs: its keyword arguments.
+
+  Returns:
+    A hashable key, or None where an argument is not a plain Python value
+    (an array, a schedule, a mask: their checks run on every call).
+  """
+  key = [fn]
+  for value in args:
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+      key += (kind, value)
+    elif kind is tuple and _is_plain(value):
+      key.append(_typed(value))
+    else:
+      return None
+  key.append(_KEYWORDS)
+  for name, value in kwargs.items():
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+      key += (name, kind, value)
+    elif kind is tuple and _is_plain(value):
+      key += (name, _typed(value))
+    else:
+      return None
+  return tuple(key)
+
+
+def call_passed(key: tuple[Any, ...]) -> bool:
+  """Whether a call with this :func:`plain_call_key` passed its checks."""
+  return key in _PASSED_PLAIN
+
+
+def remember_call_passed(key: tuple[Any, ...]) -> None:
+  """Records that a call with this :func:`plain_call_key` passed."""
+  _remember_passed(key)
+
+
 class public_call:  # pylint: disable=invalid-name
   """Makes ``fn`` the public call named by errors, unless one is already set.
 
