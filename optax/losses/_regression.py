@@ -284,9 +284,9 @@ def cosine_similarity(
   of squares bound the vectors served: a vector whose norm exceeds about
   1.8e19 (float64: 1.3e154) gives 0, and one whose components are all below
   about 1.1e-19 (float64: 1.5e-154), whose squares leave the normal range,
-  gives inf or NaN without an ``epsilon``. Rescale such vectors first (the cosine does not depend on
-  their lengths): a rescaling inside would cost every call another pass
-  over both inputs.
+  gives inf or NaN without an ``epsilon``. Rescale such vectors first (the
+  cosine does not depend on their lengths): a rescaling inside would cost
+  every call another pass over both inputs.
   ``epsilon`` floors each *squared* norm: a vector whose norm
   is below :math:`\sqrt{\epsilon}` is divided by :math:`\sqrt{\epsilon}`
   instead.
