@@ -426,11 +426,16 @@ def declare(*, name: str | None = None,
         for arg, rule in rules.items()
         for r in (rule if isinstance(rule, tuple) else (rule,)))
 
+    # Names this declaration in the memo of calls that passed (not the
+    # wrapper itself: code that walks closures, such as equinox's, would
+    # then find the wrapper in its own closure).
+    declaration = object()
+
     @functools.wraps(f)
     def declared(*args, **kwargs):
       with validation.public_call(public_name) as caller:
         # A call of plain Python values that passed before passes again.
-        key = (validation.plain_call_key(declared, args, kwargs)
+        key = (validation.plain_call_key(declaration, args, kwargs)
                if checks else None)
         if key is None or not validation.call_passed(key):
           for arg, get, rule, others in checks:

@@ -272,6 +272,14 @@ class DeclareTest(parameterized.TestCase):
       self.assertIsNone(key(f, (unkeyed,), {}))
       self.assertIsNone(key(f, (), {'x': unkeyed}))
 
+  def test_a_declared_function_is_not_in_its_own_closure(self):
+    # equinox (optimistix) walks the closures of functions it is given.
+    @arguments.declare(rate=arguments.non_negative)
+    def f(rate=0.5):
+      return rate
+
+    self.assertNotIn(f, [cell.cell_contents for cell in f.__closure__])
+
   def test_a_call_that_failed_is_checked_again(self):
     @arguments.declare(rate=arguments.non_negative)
     def f(rate=0.5):

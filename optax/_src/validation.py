@@ -104,7 +104,7 @@ def _typed(value: Any) -> Any:
 _KEYWORDS = object()
 
 
-def plain_call_key(fn: Callable[..., Any], args: tuple[Any, ...],
+def plain_call_key(fn: Any, args: tuple[Any, ...],
                    kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
   """The key of a call whose arguments are all plain Python values.
 
@@ -115,7 +115,7 @@ def plain_call_key(fn: Callable[..., Any], args: tuple[Any, ...],
   only runs its checks once more.
 
   Args:
-    fn: the function called.
+    fn: the function called, or an object standing for it.
     args: its positional arguments.
     kwargs: its keyword arguments.
 
