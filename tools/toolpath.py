@@ -50,18 +50,19 @@ def make(dest: os.PathLike[str] | str) -> pathlib.Path:
   dest = pathlib.Path(dest).resolve()
   dest.mkdir(parents=True, exist_ok=True)
   link = dest / 'tools'
-  if link.is_symlink():
-    if link.resolve() == PACKAGE:
-      return dest
-    link.unlink()
-  elif link.exists():
-    raise SystemExit(f'toolpath: {link} exists and is not a link to '
-                     f'{PACKAGE}')
+  # Made first and looked at after: another thread or process may make the
+  # same link at the same time (the fuzz lane's two sides do).
   try:
     link.symlink_to(PACKAGE, target_is_directory=True)
-  except FileExistsError:  # Made at the same time by another process.
-    if link.resolve() != PACKAGE:
-      raise
+    return dest
+  except FileExistsError:
+    pass
+  if not link.is_symlink():
+    raise SystemExit(f'toolpath: {link} exists and is not a link to '
+                     f'{PACKAGE}')
+  if link.resolve() != PACKAGE:  # Another checkout's.
+    link.unlink()
+    link.symlink_to(PACKAGE, target_is_directory=True)
   return dest
 
 

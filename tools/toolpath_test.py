@@ -6,6 +6,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -25,6 +26,32 @@ def test_make_links_the_package_once(tmp_path):
   (folder / 'tools').symlink_to(tmp_path)  # Another checkout's.
   toolpath.make(folder)
   assert (folder / 'tools').resolve() == toolpath.PACKAGE
+
+
+def test_make_from_many_threads_at_once(tmp_path):
+  # The fuzz lane's two sides made one folder at the same time; the one that
+  # found the other's link between its two looks raised SystemExit, which
+  # killed its thread without a word (the CI run of 577487a).
+  for attempt in range(20):
+    folder = tmp_path / f'tp{attempt}'
+    barrier = threading.Barrier(8)
+    errors = []
+
+    def make(folder, barrier, errors):
+      barrier.wait()
+      try:
+        toolpath.make(folder)
+      except BaseException as exc:  # pylint: disable=broad-exception-caught
+        errors.append(exc)
+
+    threads = [threading.Thread(target=make, args=(folder, barrier, errors))
+               for _ in range(8)]
+    for thread in threads:
+      thread.start()
+    for thread in threads:
+      thread.join()
+    assert not errors
+    assert (folder / 'tools').resolve() == toolpath.PACKAGE
 
 
 def test_make_refuses_a_folder_named_tools(tmp_path):

@@ -198,8 +198,9 @@ class Side:
       try:
         while start < n:
           start = self._run_from(start, n, log)
-      except RuntimeError as exc:
-        self.failure = str(exc)
+      except (RuntimeError, OSError, SystemExit) as exc:
+        # A thread that dies of SystemExit does so silently: say why.
+        self.failure = f'fuzz: {self.label} side: {exc}'
         return
     (self.work / f'{self.label}.lost.json').write_text(
         json.dumps(self.lost), encoding='utf-8')
@@ -421,6 +422,7 @@ def _run_both(specs: list[dict[str, Any]], args: argparse.Namespace):
   try:
     cases_path = work / 'cases.json'
     cases_path.write_text(json.dumps(specs, indent=1), encoding='utf-8')
+    toolpath.make(work / 'toolpath')  # Once, before both sides start.
     sides = {label: Side(label, python, cases_path, work, args.timeout,
                          args.verbose)
              for label, python in (('fork', args.fork_python),
